@@ -1,0 +1,32 @@
+/**
+ * Unit tests need nothing running; e2e tests share one fresh database and Redis prefix made by global
+ * setup. A few dependencies ship ESM only (content-disposition, under @fastify/static); jest on Node 20
+ * cannot require ESM, so those files are compiled to CommonJS like our own.
+ */
+const ESM_ONLY = ['content-disposition'];
+const transform = { '^.+\\.[tj]s$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] };
+const transformIgnorePatterns = [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`];
+
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/test/unit/**/*.spec.ts'],
+      transform,
+      transformIgnorePatterns,
+    },
+    {
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      transform,
+      transformIgnorePatterns,
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      setupFiles: ['<rootDir>/test/support/setup-env.ts'],
+    },
+  ],
+};

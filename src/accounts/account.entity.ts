@@ -1,0 +1,31 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { bigintNumber } from '../database/column-transformers';
+
+@Entity({ name: 'accounts' })
+export class Account {
+  @PrimaryGeneratedColumn({ name: 'id' })
+  id: number;
+
+  @Column({ name: 'name', type: 'text' })
+  name: string;
+
+  @Column({ name: 'is_test', type: 'boolean', default: false })
+  isTest: boolean;
+
+  @Column({ name: 'allow_duplicate_contacts', type: 'boolean', default: false })
+  allowDuplicateContacts: boolean;
+
+  /** Credits in hundredths; the ledger's sum for the account always equals it. */
+  @Column({ name: 'credit_balance', type: 'bigint', default: 0, transformer: bigintNumber })
+  creditBalance: number;
+
+  /** Price of one message part, in hundredths of a credit (100 = 1 credit). */
+  @Column({ name: 'part_rate', type: 'integer', default: 100 })
+  partRate: number;
+
+  @Column({ name: 'billing_email', type: 'text', nullable: true })
+  billingEmail: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { BillingModule } from '../billing/billing.module';
+import { SendersModule } from '../senders/senders.module';
+import { AccountController } from './account.controller';
+import { AccountsRepository } from './accounts.repository';
+import { AccountsService } from './accounts.service';
+import { ApiKeysRepository } from './api-keys.repository';
+import { ApiKeysService } from './api-keys.service';
+import { CredentialsService } from './credentials.service';
+
+@Module({
+  imports: [SendersModule, BillingModule],
+  controllers: [AccountController],
+  providers: [AccountsRepository, ApiKeysRepository, AccountsService, ApiKeysService, CredentialsService],
+  exports: [AccountsService, ApiKeysService, CredentialsService],
+})
+export class AccountsModule {}

@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { CreditsService } from '../billing/credits.service';
+import { NotFoundError } from '../common/errors/domain-error';
+import { SendersService } from '../senders/senders.service';
+import { Account } from './account.entity';
+import { AccountsRepository } from './accounts.repository';
+import { toAccountView } from './accounts.mapper';
+import { ApiKeysService, IssuedApiKey } from './api-keys.service';
+
+export interface NewAccount {
+  name: string;
+  isTest: boolean;
+  allowDuplicateContacts: boolean;
+  creditsHundredths: number;
+  senders: string[];
+}
+
+@Injectable()
+export class AccountsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly accounts: AccountsRepository,
+    private readonly apiKeys: ApiKeysService,
+    private readonly senders: SendersService,
+    private readonly credits: CreditsService,
+  ) {}
+
+  async show(accountId: number) {
+    return toAccountView(await this.get(accountId));
+  }
+
+  async get(accountId: number): Promise<Account> {
+    const account = await this.accounts.findById(accountId);
+    if (!account) throw new NotFoundError(`Account ${accountId} not found`);
+    return account;
+  }
+
+  /** Account, its active senders, opening credits and a first API key, all or nothing. */
+  async create(input: NewAccount): Promise<{ account: Account; key: IssuedApiKey }> {
+    return this.dataSource.transaction(async (m) => {
+      const account = await this.accounts.insert({ name: input.name, isTest: input.isTest, allowDuplicateContacts: input.allowDuplicateContacts }, m);
+      for (const sender of input.senders) await this.senders.add(account.id, sender, undefined, m);
+      if (input.creditsHundredths > 0) {
+        account.creditBalance = await this.credits.grant(account.id, input.creditsHundredths, 'opening balance', 'account:create', m);
+      }
+      const key = await this.apiKeys.issue(account.id, 'default', m);
+      return { account, key };
+    });
+  }
+}

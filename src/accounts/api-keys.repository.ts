@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { sql } from '../database/sql';
+import { ApiKey } from './api-key.entity';
+
+export interface ActiveKeyRecord {
+  apiKeyId: number;
+  accountId: number;
+  passwordSha256: Buffer;
+  isTest: boolean;
+}
+
+@Injectable()
+export class ApiKeysRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private repo(manager?: EntityManager) {
+    return (manager ?? this.dataSource.manager).getRepository(ApiKey);
+  }
+
+  /** One indexed read per request: revocation is seen by every instance on the next request. */
+  async findActiveByUsername(username: string): Promise<ActiveKeyRecord | null> {
+    const { rows } = await sql<{ id: number; account_id: number; password_sha256: Buffer; is_test: boolean }>(
+      this.dataSource,
+      `SELECT k.id, k.account_id, k.password_sha256, a.is_test
+         FROM api_keys k JOIN accounts a ON a.id = k.account_id
+        WHERE k.username = $1 AND k.revoked_at IS NULL`,
+      [username],
+    );
+    const row = rows[0];
+    return row ? { apiKeyId: row.id, accountId: row.account_id, passwordSha256: row.password_sha256, isTest: row.is_test } : null;
+  }
+
+  async insert(accountId: number, fields: { username: string; passwordSha256: Buffer; label: string }, manager?: EntityManager): Promise<ApiKey> {
+    return this.repo(manager).save(this.repo(manager).create({ accountId, ...fields }));
+  }
+
+  /** Locks the account's row so two concurrent creations cannot both pass the 10-key check. */
+  async countActiveForUpdate(accountId: number, manager: EntityManager): Promise<number> {
+    await manager.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+    return this.repo(manager).count({ where: { accountId, revokedAt: IsNull() } });
+  }
+
+  async listForAccount(accountId: number): Promise<ApiKey[]> {
+    return this.repo().find({ where: { accountId }, order: { id: 'ASC' } });
+  }
+
+  async findByUsername(username: string): Promise<ApiKey | null> {
+    return this.repo().findOne({ where: { username } });
+  }
+
+  async revoke(username: string): Promise<ApiKey | null> {
+    const { rows } = await sql<{ id: number }>(
+      this.dataSource,
+      `UPDATE api_keys SET revoked_at = now() WHERE username = $1 AND revoked_at IS NULL RETURNING id`,
+      [username],
+    );
+    return rows.length ? this.findByUsername(username) : null;
+  }
+
+  async setPurchases(username: string, enabled: boolean, dailyLimitCents: number | undefined): Promise<ApiKey | null> {
+    const key = await this.findByUsername(username);
+    if (!key || key.revokedAt) return null;
+    key.purchasesEnabled = enabled;
+    if (dailyLimitCents !== undefined) key.dailyLimitCents = dailyLimitCents;
+    return this.repo().save(key);
+  }
+}

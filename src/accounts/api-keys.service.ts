@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ConflictError, NotFoundError } from '../common/errors/domain-error';
+import { ErrorText } from '../common/errors/error-catalogue';
+import { inTransaction } from '../database/transaction';
+import { ApiKey } from './api-key.entity';
+import { ApiKeysRepository } from './api-keys.repository';
+import { newApiPassword, newApiUsername, sha256 } from './secrets';
+
+export const MAX_ACTIVE_API_KEYS = 10;
+
+/** A key as issued: the password is shown this once and only its digest is kept. */
+export interface IssuedApiKey {
+  apiKeyId: number;
+  username: string;
+  password: string;
+  label: string;
+}
+
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly apiKeys: ApiKeysRepository,
+  ) {}
+
+  async issue(accountId: number, label: string, manager?: EntityManager): Promise<IssuedApiKey> {
+    return inTransaction(this.dataSource, manager, async (m) => {
+      const active = await this.apiKeys.countActiveForUpdate(accountId, m);
+      if (active >= MAX_ACTIVE_API_KEYS) throw new ConflictError(ErrorText.tooManyApiKeys);
+      const username = newApiUsername();
+      const password = newApiPassword();
+      const key = await this.apiKeys.insert(accountId, { username, passwordSha256: sha256(password), label }, m);
+      return { apiKeyId: key.id, username, password, label };
+    });
+  }
+
+  async revoke(username: string): Promise<ApiKey> {
+    const key = await this.apiKeys.revoke(username);
+    if (!key) throw new NotFoundError(`No active API key with username ${username}`);
+    return key;
+  }
+
+  async list(accountId: number): Promise<ApiKey[]> {
+    return this.apiKeys.listForAccount(accountId);
+  }
+
+  async setPurchases(username: string, enabled: boolean, dailyLimitCents?: number): Promise<ApiKey> {
+    const key = await this.apiKeys.setPurchases(username, enabled, dailyLimitCents);
+    if (!key) throw new NotFoundError(`No active API key with username ${username}`);
+    return key;
+  }
+}

@@ -1,0 +1,20 @@
+import { Injectable } from '@nestjs/common';
+import type { Caller } from '../common/auth/authenticated-request';
+import { ApiKeysRepository } from './api-keys.repository';
+import { digestsEqual, sha256 } from './secrets';
+
+// Compared against when the username is unknown, so a miss costs the same as a wrong password.
+const DUMMY_DIGEST = sha256('no such key');
+
+@Injectable()
+export class CredentialsService {
+  constructor(private readonly apiKeys: ApiKeysRepository) {}
+
+  /** The caller for a username and password, or null when they match no active key. */
+  async verify(username: string, password: string): Promise<Caller | null> {
+    const key = await this.apiKeys.findActiveByUsername(username);
+    const matches = digestsEqual(sha256(password), key?.passwordSha256 ?? DUMMY_DIGEST);
+    if (!key || !matches) return null;
+    return { accountId: key.accountId, apiKeyId: key.apiKeyId, isTest: key.isTest };
+  }
+}

@@ -1,0 +1,24 @@
+import { DynamicModule, Module, Type } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { AccountsModule } from './accounts/accounts.module';
+import { BasicAuthGuard } from './common/auth/basic-auth.guard';
+import { ConcurrencyGuard } from './common/concurrency/concurrency.guard';
+import { InflightLimiter } from './common/concurrency/inflight-limiter';
+import { RedisModule } from './common/redis/redis.module';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { SendersModule } from './senders/senders.module';
+
+/** The HTTP API. Guards run in order: Basic auth, then the per-account in-flight limit. */
+@Module({})
+export class AppModule {
+  static register(config: AppConfig, extraModules: Array<Type | DynamicModule> = []): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [ConfigModule.register(config), DatabaseModule.register(config), RedisModule, HealthModule, AccountsModule, SendersModule, ...extraModules],
+      providers: [InflightLimiter, { provide: APP_GUARD, useClass: BasicAuthGuard }, { provide: APP_GUARD, useClass: ConcurrencyGuard }],
+    };
+  }
+}

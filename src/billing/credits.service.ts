@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { inTransaction } from '../database/transaction';
+import { LedgerRepository } from './ledger.repository';
+
+export class AccountNotFoundForCreditsError extends Error {}
+
+/** Every change of a credit balance goes through here, as a ledger row in the same transaction. */
+@Injectable()
+export class CreditsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly ledger: LedgerRepository,
+  ) {}
+
+  /** Adds credits (operator grant, purchase); returns the new balance in hundredths. */
+  async grant(accountId: number, hundredths: number, reason: string, reference: string, manager?: EntityManager): Promise<number> {
+    if (!Number.isInteger(hundredths) || hundredths <= 0) throw new RangeError('a grant must be a positive whole number of hundredths');
+    return inTransaction(this.dataSource, manager, async (m) => {
+      const balance = await this.ledger.apply(accountId, { kind: 'grant', amount: hundredths, reason, reference }, m);
+      if (balance === null) throw new AccountNotFoundForCreditsError(`account ${accountId} not found`);
+      return balance;
+    });
+  }
+
+  /** Takes credits if the account holds them; null (and nothing written) when it does not. */
+  async debit(accountId: number, hundredths: number, reason: string, reference: string, manager: EntityManager): Promise<number | null> {
+    return this.ledger.apply(accountId, { kind: 'debit', amount: -hundredths, reason, reference }, manager);
+  }
+
+  async refund(accountId: number, hundredths: number, reason: string, reference: string, manager: EntityManager): Promise<number> {
+    const balance = await this.ledger.apply(accountId, { kind: 'refund', amount: hundredths, reason, reference }, manager);
+    if (balance === null) throw new AccountNotFoundForCreditsError(`account ${accountId} not found`);
+    return balance;
+  }
+
+  async ledgerSum(accountId: number): Promise<number> {
+    return this.ledger.sumForAccount(accountId);
+  }
+}

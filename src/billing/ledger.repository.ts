@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { sql } from '../database/sql';
+import { LedgerKind } from './credit-ledger-entry.entity';
+
+export interface LedgerMovement {
+  kind: LedgerKind;
+  /** Signed hundredths: positive for grant and refund, negative for debit. */
+  amount: number;
+  reason: string;
+  reference: string;
+}
+
+@Injectable()
+export class LedgerRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Moves the balance and records the movement in one statement pair inside the caller's transaction.
+   * The balance update is conditional, so a debit never takes it below zero; returns the new balance,
+   * or null when the account cannot pay (nothing is written then).
+   */
+  async apply(accountId: number, movement: LedgerMovement, manager: EntityManager): Promise<number | null> {
+    const { rows } = await sql<{ credit_balance: string }>(
+      manager,
+      `UPDATE accounts SET credit_balance = credit_balance + $2
+        WHERE id = $1 AND credit_balance + $2 >= 0
+        RETURNING credit_balance`,
+      [accountId, movement.amount],
+    );
+    if (rows.length === 0) return null;
+    await sql(manager, `INSERT INTO credit_ledger (account_id, kind, amount, reason, reference) VALUES ($1, $2, $3, $4, $5)`, [
+      accountId,
+      movement.kind,
+      movement.amount,
+      movement.reason,
+      movement.reference,
+    ]);
+    return Number(rows[0].credit_balance);
+  }
+
+  async sumForAccount(accountId: number): Promise<number> {
+    const { rows } = await sql<{ total: string }>(this.dataSource, `SELECT COALESCE(SUM(amount), 0) AS total FROM credit_ledger WHERE account_id = $1`, [accountId]);
+    return Number(rows[0].total);
+  }
+}

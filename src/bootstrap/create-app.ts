@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import type { DynamicModule, Type } from '@nestjs/common';
+import type { DestinationStream } from 'pino';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from '../app.module';
+import { AppConfig } from '../config/app-config';
+import { ErrorEnvelopeFilter } from '../common/errors/error-envelope.filter';
+import { parseJsonBody } from '../common/http/json-body-parser';
+import { RouteTable } from '../common/http/route-table';
+import { createRootLogger, PinoNestLogger } from '../common/logging/logger';
+import { setupOpenApi } from './openapi';
+
+/**
+ * Builds the HTTP application exactly as production runs it; main.ts listens on it and the e2e tests
+ * drive it with inject() or a real socket. Body parsing, 404/405 and the error envelope are set here.
+ * Tests may mount probe modules on the very same pipeline and capture the log lines.
+ */
+export interface CreateAppOptions {
+  extraModules?: Array<Type | DynamicModule>;
+  logDestination?: DestinationStream;
+}
+
+export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
+  const extraModules = options.extraModules ?? [];
+  const logger = createRootLogger(config.logLevel, options.logDestination);
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: () => randomUUID(),
+  });
+  const fastify = adapter.getInstance();
+  const routes = new RouteTable();
+  fastify.addHook('onRoute', (route) => routes.add(route.url, route.method));
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.header('X-Request-Id', request.id);
+    done();
+  });
+  // Every body is JSON whatever its declared type; an empty one is no body.
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: config.bodyLimitBytes }, (request, body, done) => {
+    // An unknown path or method is answered 404/405 whatever its body says.
+    if (!request.routeOptions.url) return done(null, undefined);
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, extraModules), adapter, {
+    bodyParser: false,
+    logger: new PinoNestLogger(logger),
+  });
+  app.useGlobalFilters(new ErrorEnvelopeFilter(routes));
+  app.enableShutdownHooks();
+  if (config.docsEnabled) setupOpenApi(app);
+  await app.init();
+  await fastify.ready();
+  return app;
+}

@@ -1,0 +1,59 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { UsageError } from './cli/cli-args';
+import { CliModule } from './cli/cli.module';
+import { COMMANDS } from './cli/commands';
+import { DomainError } from './common/errors/domain-error';
+import { ConfigError, loadConfig } from './config/app-config';
+import { prepareDatabase } from './database/prepare-database';
+
+const USAGE = `usage: npm run -s cli -- <command> [flags]
+commands:
+  db:migrate
+  account:create --name N [--test] [--credits C] [--sender S]... [--allow-duplicate-contacts]
+  account:show --account ID
+  key:create --account ID --label L
+  key:revoke --username U
+  key:list --account ID
+  key:purchases --username U (--enable|--disable) [--daily-limit AUD]
+  sender:add --account ID --sender S [--type alpha|own|dedicated|shared]
+  sender:remove --account ID --sender S
+  credits:add --account ID --credits C [--reason R]`;
+
+/** Operator commands: JSON on stdout; a clear message on stderr and a non-zero exit on failure. */
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === 'help') {
+    process.stderr.write(`${USAGE}\n`);
+    return name ? 0 : 2;
+  }
+  const config = loadConfig(process.env, { logLevel: process.env.LOG_LEVEL ?? 'warn' });
+  if (name === 'db:migrate') {
+    const { created, applied } = await prepareDatabase(config);
+    process.stdout.write(`${JSON.stringify({ database_created: created, migrations_applied: applied })}\n`);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) throw new UsageError(`unknown command ${name}\n${USAGE}`);
+  await prepareDatabase(config);
+  const app = await NestFactory.createApplicationContext(CliModule.register(config), { logger: ['error'] });
+  try {
+    const result = await command(app, rest);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } finally {
+    await app.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof UsageError || err instanceof DomainError || err instanceof ConfigError) {
+      process.stderr.write(`error: ${err.message}\n`);
+      process.exit(err instanceof UsageError ? 2 : 1);
+    }
+    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

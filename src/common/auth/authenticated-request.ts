@@ -1,0 +1,10 @@
+import type { FastifyRequest } from 'fastify';
+
+/** Who is calling, set by BasicAuthGuard. */
+export interface Caller {
+  accountId: number;
+  apiKeyId: number;
+  isTest: boolean;
+}
+
+export type AuthenticatedRequest = FastifyRequest & { caller?: Caller };

@@ -1,0 +1,28 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { CredentialsService } from '../../accounts/credentials.service';
+import { UnauthenticatedError } from '../errors/domain-error';
+import { ErrorText } from '../errors/error-catalogue';
+import type { AuthenticatedRequest } from './authenticated-request';
+import { parseBasicAuthorization } from './basic-credentials';
+import { IS_PUBLIC } from './public.decorator';
+
+/** HTTP Basic with an API username and password on every route not marked @Public(). */
+@Injectable()
+export class BasicAuthGuard implements CanActivate {
+  constructor(
+    private readonly credentials: CredentialsService,
+    private readonly reflector: Reflector,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const parsed = parseBasicAuthorization(request.headers.authorization);
+    if (!parsed) throw new UnauthenticatedError(ErrorText.authenticationRequired);
+    const caller = await this.credentials.verify(parsed.username, parsed.password);
+    if (!caller) throw new UnauthenticatedError(ErrorText.invalidCredentials);
+    request.caller = caller;
+    return true;
+  }
+}

@@ -1,0 +1,20 @@
+export interface BasicCredentials {
+  username: string;
+  password: string;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * Parses an Authorization header value. Null for a missing header, another scheme, or a value that
+ * does not decode to a non-empty `username:password` (supplement: all answered `Authentication required`).
+ */
+export function parseBasicAuthorization(header: string | undefined): BasicCredentials | null {
+  if (!header) return null;
+  const match = /^Basic +(\S+)\s*$/i.exec(header);
+  if (!match || !BASE64.test(match[1]) || match[1].length % 4 !== 0) return null;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0 || colon === decoded.length - 1) return null;
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}

@@ -1,0 +1,70 @@
+import { HttpException } from '@nestjs/common';
+import { classifyDependencyFailure } from './dependency-errors';
+import { DomainError, DomainErrorKind } from './domain-error';
+import { ErrorText } from './error-catalogue';
+
+export interface ErrorResponse {
+  status: number;
+  body: { error: string };
+  headers: Record<string, string>;
+  /** True when the cause is ours (a bug or an outage) and must be logged with the request id. */
+  log: boolean;
+}
+
+const STATUS_OF: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  payment_required: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unprocessable: 422,
+  too_many_requests: 429,
+  internal: 500,
+  unavailable: 503,
+};
+
+const RETRY_AFTER_SECONDS = '5';
+
+/** Texts for errors raised by Fastify or Nest themselves (body parsing, limits), by status. */
+const FRAMEWORK_TEXT: Record<number, string> = {
+  400: ErrorText.badRequest,
+  404: ErrorText.notFound,
+  413: ErrorText.bodyTooLarge,
+  415: ErrorText.unsupportedMediaType,
+};
+
+function respond(status: number, error: string, log = false, headers: Record<string, string> = {}): ErrorResponse {
+  return { status, body: { error }, headers, log };
+}
+
+/**
+ * Maps anything thrown while serving a request to the one envelope `{"error": "..."}`. Pure, so the
+ * whole mapping is unit-tested; the global filter only writes what this returns.
+ */
+export function mapError(error: unknown): ErrorResponse {
+  if (error instanceof DomainError) {
+    const status = STATUS_OF[error.kind];
+    if (error.kind === 'unavailable') {
+      return respond(status, ErrorText.serviceUnavailable, true, { 'Retry-After': RETRY_AFTER_SECONDS });
+    }
+    if (error.kind === 'unauthenticated') {
+      return respond(status, error.message, false, { 'WWW-Authenticate': 'Basic realm="api"' });
+    }
+    return respond(status, error.message, status >= 500);
+  }
+  if (classifyDependencyFailure(error)) {
+    return respond(503, ErrorText.serviceUnavailable, true, { 'Retry-After': RETRY_AFTER_SECONDS });
+  }
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    if (status >= 400 && status < 500) return respond(status, FRAMEWORK_TEXT[status] ?? ErrorText.badRequest);
+    return respond(500, ErrorText.internal, true);
+  }
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return respond(status, FRAMEWORK_TEXT[status] ?? ErrorText.badRequest);
+  }
+  return respond(500, ErrorText.internal, true);
+}

@@ -1,0 +1,44 @@
+import { LoggerService } from '@nestjs/common';
+import pino, { Logger } from 'pino';
+
+/** Paths never written to a log: credentials travel in the Authorization header. */
+const REDACT = ['req.headers.authorization', 'headers.authorization', 'authorization', 'password', 'api_password', 'signing_secret'];
+
+export function createRootLogger(level: string, destination?: pino.DestinationStream): Logger {
+  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' }, base: { service: 'sms-api' } }, destination);
+}
+
+/** Lets Nest's own Logger write structured JSON through the same pino instance. */
+export class PinoNestLogger implements LoggerService {
+  constructor(private readonly root: Logger) {}
+
+  log(message: unknown, ...rest: unknown[]) {
+    this.write('info', message, rest);
+  }
+  error(message: unknown, ...rest: unknown[]) {
+    this.write('error', message, rest);
+  }
+  warn(message: unknown, ...rest: unknown[]) {
+    this.write('warn', message, rest);
+  }
+  debug(message: unknown, ...rest: unknown[]) {
+    this.write('debug', message, rest);
+  }
+  verbose(message: unknown, ...rest: unknown[]) {
+    this.write('trace', message, rest);
+  }
+  fatal(message: unknown, ...rest: unknown[]) {
+    this.write('fatal', message, rest);
+  }
+
+  private write(level: pino.Level, message: unknown, rest: unknown[]) {
+    // Nest passes the context (class name) last; a preceding string is a stack trace.
+    const context = typeof rest[rest.length - 1] === 'string' ? (rest[rest.length - 1] as string) : undefined;
+    const stack = rest.length > 1 && typeof rest[0] === 'string' ? rest[0] : undefined;
+    if (message !== null && typeof message === 'object') {
+      this.root[level]({ context, ...(message as object), ...(stack ? { stack } : {}) });
+    } else {
+      this.root[level]({ context, ...(stack ? { stack } : {}) }, String(message));
+    }
+  }
+}

@@ -1,0 +1,8 @@
+export {
+  INVALID_PHONE_NUMBER_FORMAT,
+  describeNonMobile,
+  isAuMobile,
+  normaliseAuMobile,
+  normaliseAuMobiles,
+  type NonMobileReason,
+} from './au-mobile';

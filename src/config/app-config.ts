@@ -1,0 +1,98 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value;
+const toBool = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
+
+export type AppRole = 'all' | 'api' | 'worker';
+
+/**
+ * Every setting the service reads, typed and validated once at boot. This class is the only reader of
+ * process.env (through loadConfig); tests build one with smaller tunables.
+ */
+export class AppConfig {
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  port = 3000;
+
+  @IsString() @Matches(/^postgres(ql)?:\/\/.+/, { message: '$property must be a postgres:// URL' })
+  databaseUrl = 'postgres://postgres@127.0.0.1:5432/sms';
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(200)
+  databasePoolSize = 20;
+
+  @IsString() @Matches(/^rediss?:\/\/[^/]+(\/\d+)?\/?$/, { message: '$property must be a redis:// URL with an optional /N database index' })
+  redisUrl = 'redis://127.0.0.1:6379';
+
+  /** Prefix of every Redis key this service writes (queues, in-flight counters), so several deployments or test runs share one Redis. */
+  @IsString() @Matches(/^[A-Za-z0-9:_.-]{1,64}$/, { message: '$property must be 1-64 characters of letters, digits, : _ . -' })
+  redisPrefix = 'sms';
+
+  @IsIn(['all', 'api', 'worker'], { message: '$property must be one of all, api, worker' })
+  appRole: AppRole = 'all';
+
+  @IsIn(['development', 'production', 'test'], { message: '$property must be one of development, production, test' })
+  nodeEnv = 'development';
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: '$property must be a pino level or silent' })
+  logLevel = 'info';
+
+  /** Requests in flight per account across all instances (interface: Limits). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(1000)
+  inflightLimit = 5;
+
+  /** How long an in-flight slot survives without a heartbeat; bounds what a crashed instance can hold. */
+  @Transform(toInt) @IsInt() @Min(1000) @Max(3_600_000)
+  inflightSlotTtlMs = 30_000;
+
+  /** The supplement fixes the body limit at 32 MB, which admits a 10000-message batch. */
+  @Transform(toInt) @IsInt() @Min(1024) @Max(256 * 1024 * 1024)
+  bodyLimitBytes = 32 * 1024 * 1024;
+
+  @Transform(toInt) @IsInt() @Min(100) @Max(60_000)
+  dependencyTimeoutMs = 3000;
+
+  @Transform(toBool) @IsOptional() @IsBoolean()
+  docsEnabled = true;
+}
+
+/** Environment variable behind each setting; the names are part of the operator contract (README). */
+export const ENV_NAMES: Record<keyof AppConfig, string> = {
+  port: 'PORT',
+  databaseUrl: 'DATABASE_URL',
+  databasePoolSize: 'DATABASE_POOL_SIZE',
+  redisUrl: 'REDIS_URL',
+  redisPrefix: 'REDIS_PREFIX',
+  appRole: 'APP_ROLE',
+  nodeEnv: 'NODE_ENV',
+  logLevel: 'LOG_LEVEL',
+  inflightLimit: 'INFLIGHT_LIMIT',
+  inflightSlotTtlMs: 'INFLIGHT_SLOT_TTL_MS',
+  bodyLimitBytes: 'BODY_LIMIT_BYTES',
+  dependencyTimeoutMs: 'DEPENDENCY_TIMEOUT_MS',
+  docsEnabled: 'DOCS_ENABLED',
+};
+
+export class ConfigError extends Error {}
+
+/** Builds and validates the config from an environment; the first bad variable is named in the error. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
+  const raw: Record<string, unknown> = {};
+  for (const [key, name] of Object.entries(ENV_NAMES)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const config = plainToInstance(AppConfig, raw);
+  Object.assign(config, overrides);
+  const errors = validateSync(config, { stopAtFirstError: true });
+  if (errors.length > 0) {
+    const messages = errors.map((e) => {
+      const name = ENV_NAMES[e.property as keyof AppConfig] ?? e.property;
+      const why = Object.values(e.constraints ?? {})[0] ?? 'is invalid';
+      return `${name}=${JSON.stringify(String(e.value))} ${why.replace(new RegExp(`^${e.property} `), '')}`;
+    });
+    throw new ConfigError(`Invalid configuration: ${messages.join('; ')}`);
+  }
+  return config;
+}

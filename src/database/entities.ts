@@ -1,0 +1,7 @@
+import { Account } from '../accounts/account.entity';
+import { ApiKey } from '../accounts/api-key.entity';
+import { CreditLedgerEntry } from '../billing/credit-ledger-entry.entity';
+import { Sender } from '../senders/sender.entity';
+
+/** Explicit entity list: no globbing, so the build and the tests see exactly the same schema. */
+export const ENTITIES = [Account, ApiKey, Sender, CreditLedgerEntry];

@@ -1,0 +1,56 @@
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import type { AppConfig } from '../config/app-config';
+import { typeormOptions } from './typeorm-options';
+
+// Arbitrary constant: several instances starting together apply migrations one at a time.
+const MIGRATION_LOCK = 727_001;
+
+/** Creates the database named in DATABASE_URL when it does not exist yet. */
+export async function ensureDatabaseExists(databaseUrl: string): Promise<boolean> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  if (!name) throw new Error('DATABASE_URL names no database');
+  url.pathname = '/postgres';
+  const client = new Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount) return false;
+    try {
+      await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+    } catch (err) {
+      if ((err as { code?: string }).code !== '42P04') throw err; // created concurrently by another instance
+      return false;
+    }
+    return true;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Applies pending migrations under an advisory lock; returns the names applied. */
+export async function runMigrations(config: Pick<AppConfig, 'databaseUrl' | 'databasePoolSize' | 'dependencyTimeoutMs'>): Promise<string[]> {
+  const dataSource = new DataSource({ ...typeormOptions(config), extra: { max: 2 } });
+  await dataSource.initialize();
+  const runner = dataSource.createQueryRunner();
+  try {
+    await runner.connect();
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      const applied = await dataSource.runMigrations({ transaction: 'each' });
+      return applied.map((m) => m.name);
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    await runner.release();
+    await dataSource.destroy();
+  }
+}
+
+export async function prepareDatabase(config: Pick<AppConfig, 'databaseUrl' | 'databasePoolSize' | 'dependencyTimeoutMs'>): Promise<{ created: boolean; applied: string[] }> {
+  const created = await ensureDatabaseExists(config.databaseUrl);
+  const applied = await runMigrations(config);
+  return { created, applied };
+}

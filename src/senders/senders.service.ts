@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { InvalidRequestError } from '../common/errors/domain-error';
+import { Sender, SenderType } from './sender.entity';
+import { parseSenderValue } from './sender-value';
+import { SendersRepository } from './senders.repository';
+import { SenderView, toSenderView } from './senders.mapper';
+
+@Injectable()
+export class SendersService {
+  constructor(private readonly senders: SendersRepository) {}
+
+  async listActive(accountId: number): Promise<{ status: 'complete'; results: SenderView[] }> {
+    const senders = await this.senders.findActive(accountId);
+    return { status: 'complete', results: senders.map(toSenderView) };
+  }
+
+  /** Active senders by exact value, for validating a send's `sender`. */
+  async activeByValue(accountId: number): Promise<Map<string, Sender>> {
+    return new Map((await this.senders.findActive(accountId)).map((s) => [s.value, s]));
+  }
+
+  async add(accountId: number, input: string, type?: SenderType, manager?: EntityManager): Promise<Sender> {
+    const parsed = parseSenderValue(input, type);
+    if ('error' in parsed) throw new InvalidRequestError(parsed.error);
+    return this.senders.upsertActive(accountId, parsed.value, parsed.type, manager);
+  }
+
+  async remove(accountId: number, input: string): Promise<boolean> {
+    const parsed = parseSenderValue(input);
+    return this.senders.markRemoved(accountId, 'error' in parsed ? input.trim() : parsed.value);
+  }
+}

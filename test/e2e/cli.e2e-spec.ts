@@ -1,0 +1,138 @@
+import { CreditsService } from '../../src/billing/credits.service';
+import { runCli } from '../support/run-cli';
+import { basicAuth, startTestApp, TestApp } from '../support/test-app';
+
+describe('Operator CLI', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  async function newAccount(...extra: string[]) {
+    const res = await runCli('account:create', '--name', 'CLI Co', ...extra);
+    expect(res.code).toBe(0);
+    return res.json as { account_id: number; api_username: string; api_password: string };
+  }
+
+  it('account:create prints the account and a first key that works against the API', async () => {
+    const res = await runCli('account:create', '--name', 'Harbour Bakery', '--credits', '150.25', '--sender', 'Harbour', '--sender', '0412 000 111', '--allow-duplicate-contacts');
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe('');
+    expect(Object.keys(res.json).sort()).toEqual(['account_id', 'api_password', 'api_username', 'credit_balance', 'name', 'test'].sort());
+    expect(res.json).toMatchObject({ name: 'Harbour Bakery', test: false, credit_balance: 150.25 });
+    expect(res.json.api_password.length).toBeGreaterThanOrEqual(32);
+
+    const auth = basicAuth(res.json.api_username, res.json.api_password);
+    expect((await t.api.get('/v1/account', { auth })).body).toMatchObject({ credit_balance: 150.25, name: 'Harbour Bakery' });
+    const senders = await t.api.get('/v1/senders', { auth });
+    expect(senders.body.results.map((s: { sender: string; type: string }) => [s.sender, s.type])).toEqual([
+      ['Harbour', 'alpha'],
+      ['61412000111', 'dedicated'],
+    ]);
+    const shown = await runCli('account:show', '--account', String(res.json.account_id));
+    expect(shown.json).toMatchObject({ allow_duplicate_contacts: true, credits_per_part: 1, active_api_keys: 1 });
+  });
+
+  it('account:create --test makes a test account', async () => {
+    const res = await runCli('account:create', '--name', 'Sandbox', '--test');
+    expect(res.json).toMatchObject({ test: true, credit_balance: 0 });
+  });
+
+  it.each([
+    [['account:create'], '--name is required', 2],
+    [['account:create', '--name', 'X', '--credits=-5'], '--credits must be a non-negative number with at most two decimals', 2],
+    [['account:create', '--name', 'X', '--credits', '1.234'], '--credits must be a non-negative number with at most two decimals', 2],
+    [['account:create', '--name', 'X', '--sender', 'A!'], 'Sender ID "A!" must be 3-11 letters, digits or spaces with at least one letter', 1],
+    [['account:show', '--account', '99999999'], 'Account 99999999 not found', 1],
+    [['key:create', '--account', 'abc', '--label', 'x'], '--account must be a positive integer', 2],
+    [['no:such'], 'unknown command no:such', 2],
+    [['account:create', '--name', 'X', '--bogus'], "Unknown option '--bogus'", 2],
+  ])('fails clearly for %j', async (args, message, code) => {
+    const res = await runCli(...(args as string[]));
+    expect(res.code).toBe(code);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toContain(message);
+  });
+
+  it('key:create issues up to 10 active keys and refuses the eleventh', async () => {
+    const account = await newAccount();
+    for (let i = 2; i <= 10; i++) {
+      const res = await runCli('key:create', '--account', String(account.account_id), '--label', `key ${i}`);
+      expect(res.code).toBe(0);
+      expect(res.json).toMatchObject({ label: `key ${i}` });
+      expect(Object.keys(res.json).sort()).toEqual(['api_key_id', 'api_password', 'api_username', 'label']);
+    }
+    const eleventh = await runCli('key:create', '--account', String(account.account_id), '--label', 'one too many');
+    expect(eleventh.code).toBe(1);
+    expect(eleventh.stderr).toContain('An account may hold at most 10 API keys');
+
+    // A revoked key no longer counts.
+    await runCli('key:revoke', '--username', account.api_username);
+    const replacement = await runCli('key:create', '--account', String(account.account_id), '--label', 'replacement');
+    expect(replacement.code).toBe(0);
+  });
+
+  it('allows exactly 10 keys when creations race', async () => {
+    const account = await newAccount();
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => runCli('key:create', '--account', String(account.account_id), '--label', `race ${i}`)));
+    expect(results.filter((r) => r.code === 0)).toHaveLength(9);
+    expect(results.filter((r) => r.stderr.includes('An account may hold at most 10 API keys'))).toHaveLength(3);
+  });
+
+  it('key:revoke makes the key fail at once and key:list never prints secrets', async () => {
+    const account = await newAccount();
+    const auth = basicAuth(account.api_username, account.api_password);
+    expect((await t.api.get('/v1/account', { auth })).status).toBe(200);
+    const revoked = await runCli('key:revoke', '--username', account.api_username);
+    expect(revoked.json).toMatchObject({ api_username: account.api_username, revoked: true });
+    expect((await t.api.get('/v1/account', { auth })).status).toBe(401);
+
+    const again = await runCli('key:revoke', '--username', account.api_username);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`No active API key with username ${account.api_username}`);
+
+    const list = await runCli('key:list', '--account', String(account.account_id));
+    expect(list.json.keys).toHaveLength(1);
+    expect(list.json.keys[0]).toMatchObject({ api_username: account.api_username, purchases_enabled: false, daily_limit: 500 });
+    expect(list.json.keys[0].revoked_at).not.toBeNull();
+    expect(list.stdout).not.toContain(account.api_password);
+    expect(list.stdout).not.toMatch(/password|sha256/i);
+  });
+
+  it('key:purchases switches purchases and sets the daily limit', async () => {
+    const account = await newAccount();
+    const on = await runCli('key:purchases', '--username', account.api_username, '--enable', '--daily-limit', '750.50');
+    expect(on.json).toMatchObject({ purchases_enabled: true, daily_limit: 750.5 });
+    const off = await runCli('key:purchases', '--username', account.api_username, '--disable');
+    expect(off.json).toMatchObject({ purchases_enabled: false, daily_limit: 750.5 });
+    const both = await runCli('key:purchases', '--username', account.api_username, '--enable', '--disable');
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('exactly one of --enable or --disable is required');
+  });
+
+  it('sender:add and sender:remove change what GET /v1/senders lists', async () => {
+    const account = await newAccount();
+    const auth = basicAuth(account.api_username, account.api_password);
+    const added = await runCli('sender:add', '--account', String(account.account_id), '--sender', '61400000001', '--type', 'shared');
+    expect(added.json).toEqual({ account_id: account.account_id, sender: '61400000001', type: 'shared', status: 'active' });
+    expect((await t.api.get('/v1/senders', { auth })).body.results).toEqual([{ sender: '61400000001', type: 'shared', status: 'active', label: '', is_default: false }]);
+    const removed = await runCli('sender:remove', '--account', String(account.account_id), '--sender', '61400000001');
+    expect(removed.json).toMatchObject({ removed: true });
+    expect((await t.api.get('/v1/senders', { auth })).body.results).toEqual([]);
+    const badType = await runCli('sender:add', '--account', String(account.account_id), '--sender', 'Brand', '--type', 'weird');
+    expect(badType.code).toBe(2);
+    expect(badType.stderr).toContain('--type must be one of alpha, own, dedicated, shared');
+  });
+
+  it('credits:add records a ledger entry and moves the balance', async () => {
+    const account = await newAccount('--credits', '5');
+    const res = await runCli('credits:add', '--account', String(account.account_id), '--credits', '20.5', '--reason', 'goodwill');
+    expect(res.json).toEqual({ account_id: account.account_id, credits_added: 20.5, credit_balance: 25.5 });
+    expect(await t.app.get(CreditsService).ledgerSum(account.account_id)).toBe(2550);
+    const zero = await runCli('credits:add', '--account', String(account.account_id), '--credits', '0');
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toContain('--credits must be a positive number with at most two decimals');
+  });
+});

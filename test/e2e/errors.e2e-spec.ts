@@ -1,0 +1,109 @@
+import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
+
+describe('Error envelope', () => {
+  let t: TestApp;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    t = await startTestApp({}, { probe: true });
+    account = await createAccount(t.app);
+  });
+  afterAll(() => t.close());
+
+  describe('unknown paths and methods (answered before authentication)', () => {
+    it.each(['/v1/nope', '/v1', '/nope', '/v1/account/extra', '/v2/account'])('answers 404 Not found for %s', async (url) => {
+      const res = await t.api.get(url);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: 'Not found' });
+    });
+
+    // Every /v1 path of this service and its methods; later issues extend this table.
+    const V1_PATHS: Record<string, string[]> = {
+      '/v1/account': ['GET'],
+      '/v1/senders': ['GET'],
+    };
+    const cases = Object.entries(V1_PATHS).flatMap(([path, allowed]) =>
+      ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'].filter((m) => !allowed.includes(m)).map((method) => [method, path, allowed] as const),
+    );
+
+    it.each(cases)('answers 405 with Allow for %s %s', async (method, path, allowed) => {
+      const res = await t.api.request(method, path, { rawBody: '{"x":1}', headers: { 'content-type': 'application/json' } });
+      expect(res.status).toBe(405);
+      expect(res.body).toEqual({ error: `Invalid request method. Allowed methods: ${allowed.join(', ')}` });
+      expect(res.headers.allow).toBe(allowed.join(', '));
+    });
+
+    it('answers 405 before looking at a broken body', async () => {
+      const res = await t.api.request('POST', '/v1/account', { rawBody: '{broken', headers: { 'content-type': 'application/json' } });
+      expect(res.status).toBe(405);
+    });
+  });
+
+  describe('request bodies', () => {
+    it('answers 400 Request body is not valid JSON', async () => {
+      const res = await t.api.post('/v1/test-probe/echo', { auth: account.auth, rawBody: '{"a": ', headers: { 'content-type': 'application/json' } });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'Request body is not valid JSON' });
+    });
+
+    it.each(['[1,2]', '"text"', '42', 'null', 'true'])('answers 400 Request body must be a JSON object for %s', async (raw) => {
+      const res = await t.api.post('/v1/test-probe/echo', { auth: account.auth, rawBody: raw, headers: { 'content-type': 'application/json' } });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'Request body must be a JSON object' });
+    });
+
+    it('parses a JSON body sent with another content type', async () => {
+      const res = await t.api.post('/v1/test-probe/echo', { auth: account.auth, rawBody: '{"a":1}', headers: { 'content-type': 'text/plain' } });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ received: { a: 1 } });
+    });
+
+    it('drops __proto__ keys instead of trusting them', async () => {
+      const res = await t.api.post('/v1/test-probe/echo', { auth: account.auth, rawBody: '{"a":1,"__proto__":{"admin":true}}', headers: { 'content-type': 'application/json' } });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ received: { a: 1 } });
+    });
+
+    it('treats an empty body with Content-Type application/json as no body', async () => {
+      const post = await t.api.post('/v1/test-probe/echo', { auth: account.auth, rawBody: '', headers: { 'content-type': 'application/json' } });
+      expect(post.status).toBe(200);
+      expect(post.body).toEqual({ received: {} });
+      const get = await t.api.get('/v1/account', { auth: account.auth, headers: { 'content-type': 'application/json' } });
+      expect(get.status).toBe(200);
+    });
+
+    it('admits a 10000-message batch under the default limit', async () => {
+      expect(t.config.bodyLimitBytes).toBeGreaterThanOrEqual(10 * 1024 * 1024);
+      const messages = Array.from({ length: 10000 }, (_, i) => ({
+        to: `04${String(10000000 + i)}`,
+        message: 'Hello from the campaign, this is a reasonably long message body for sizing the request. '.repeat(2),
+        sender: 'TestBrand',
+        custom_ref: `ref-${i}`,
+      }));
+      const res = await t.api.post('/v1/test-probe/echo', { auth: account.auth, body: { messages } });
+      expect(res.status).toBe(200);
+      expect((res.body.received.messages as unknown[]).length).toBe(10000);
+    });
+
+    it('answers 413 Request body is too large over the configured limit', async () => {
+      const small = await startTestApp({ bodyLimitBytes: 2048 }, { probe: true });
+      try {
+        const res = await small.api.post('/v1/test-probe/echo', { auth: account.auth, body: { pad: 'x'.repeat(4096) } });
+        expect(res.status).toBe(413);
+        expect(res.body).toEqual({ error: 'Request body is too large' });
+      } finally {
+        await small.close();
+      }
+    });
+  });
+
+  describe('unexpected failures', () => {
+    it('answers 500 with a generic text and a request id, hiding the cause', async () => {
+      const res = await t.api.post('/v1/test-probe/fail', { auth: account.auth, body: {} });
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ error: 'Internal server error' });
+      expect(res.text).not.toContain('secret detail');
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    });
+  });
+});

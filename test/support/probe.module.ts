@@ -1,0 +1,69 @@
+import { Body, Controller, Get, HttpCode, Injectable, Module, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiProperty } from '@nestjs/swagger';
+import { ApiErrors } from '../../src/common/http/api-errors.decorator';
+
+/** Lets a test hold requests in their handlers (in flight) and release them when it chooses. */
+@Injectable()
+export class ProbeGate {
+  holding = 0;
+  private waiters: Array<() => void> = [];
+
+  wait(): Promise<void> {
+    this.holding++;
+    return new Promise((resolve) =>
+      this.waiters.push(() => {
+        this.holding--;
+        resolve();
+      }),
+    );
+  }
+
+  releaseAll(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    waiters.forEach((w) => w());
+  }
+}
+
+class ProbeOkDto {
+  @ApiProperty()
+  ok: boolean;
+}
+
+class EchoDto {
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  received: Record<string, unknown>;
+}
+
+/** Probe routes mounted only in tests, on the same guards, parser and filter as every real endpoint. */
+@Controller('v1/test-probe')
+class ProbeController {
+  constructor(private readonly gate: ProbeGate) {}
+
+  @Get('hold')
+  @ApiOkResponse({ type: ProbeOkDto })
+  @ApiErrors(401, 429, 503)
+  async hold() {
+    await this.gate.wait();
+    return { ok: true };
+  }
+
+  @Post('echo')
+  @HttpCode(200)
+  @ApiOkResponse({ type: EchoDto })
+  @ApiErrors(400, 401, 413, 429)
+  echo(@Body() body: Record<string, unknown> | undefined) {
+    return { received: body ?? {} };
+  }
+
+  @Post('fail')
+  @HttpCode(200)
+  @ApiOkResponse({ type: ProbeOkDto })
+  @ApiErrors(401, 429, 500)
+  fail(): never {
+    throw new Error('probe failure with secret detail');
+  }
+}
+
+@Module({ controllers: [ProbeController], providers: [ProbeGate] })
+export class ProbeModule {}

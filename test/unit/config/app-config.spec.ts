@@ -1,0 +1,43 @@
+import { ConfigError, loadConfig } from '../../../src/config/app-config';
+
+describe(loadConfig.name, () => {
+  it('uses defaults that work on this machine when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/sms',
+      redisUrl: 'redis://127.0.0.1:6379',
+      redisPrefix: 'sms',
+      appRole: 'all',
+      inflightLimit: 5,
+      bodyLimitBytes: 32 * 1024 * 1024,
+    });
+  });
+
+  it('reads each variable from the environment, converting numbers', () => {
+    const config = loadConfig({ PORT: '8080', DATABASE_URL: 'postgresql://u@db:5432/x', REDIS_URL: 'redis://cache:6380/3', REDIS_PREFIX: 'prod:sms', APP_ROLE: 'worker', INFLIGHT_LIMIT: '7' });
+    expect(config).toMatchObject({ port: 8080, databaseUrl: 'postgresql://u@db:5432/x', redisUrl: 'redis://cache:6380/3', redisPrefix: 'prod:sms', appRole: 'worker', inflightLimit: 7 });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT="eighty"'],
+    [{ PORT: '70000' }, 'PORT="70000" must not be greater than 65535'],
+    [{ APP_ROLE: 'both' }, 'APP_ROLE="both" must be one of all, api, worker'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL="mysql://x" must be a postgres:// URL'],
+    [{ REDIS_URL: 'redis://h:6379/db' }, 'REDIS_URL="redis://h:6379/db" must be a redis:// URL'],
+    [{ REDIS_PREFIX: 'bad prefix' }, 'REDIS_PREFIX="bad prefix"'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL="loud" must be a pino level or silent'],
+    [{ BODY_LIMIT_BYTES: '10' }, 'BODY_LIMIT_BYTES="10" must not be less than 1024'],
+  ])('stops with a message naming the variable for %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('names every bad variable at once', () => {
+    expect(() => loadConfig({ PORT: 'x', APP_ROLE: 'y' })).toThrow(/PORT=.*APP_ROLE=/);
+  });
+
+  it('lets tests override values after reading the environment', () => {
+    expect(loadConfig({ INFLIGHT_LIMIT: '9' }, { inflightLimit: 2 }).inflightLimit).toBe(2);
+  });
+});

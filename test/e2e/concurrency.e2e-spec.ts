@@ -1,4 +1,5 @@
 import http from 'node:http';
+import Redis from 'ioredis';
 import type { AddressInfo } from 'node:net';
 import { InflightLimiter } from '../../src/common/concurrency/inflight-limiter';
 import { ProbeGate } from '../support/probe.module';
@@ -90,6 +91,24 @@ describe('At most 5 requests in flight per account', () => {
       expect((await other.api.get('/v1/account', { auth: a.auth })).status).toBe(200);
     } finally {
       await other.close();
+    }
+  });
+
+  it('keeps its slots under the configured key prefix in the configured Redis database', async () => {
+    const url = `${process.env.REDIS_URL!.replace(/\/\d+$/, '')}/5`;
+    const inDb5 = await startTestApp({ redisUrl: url }, { probe: true });
+    const raw = new Redis(url);
+    try {
+      const c = await createAccount(inDb5.app);
+      const held = Array.from({ length: 2 }, () => inDb5.api.get('/v1/test-probe/hold', { auth: c.auth }));
+      await until(() => inDb5.app.get(ProbeGate).holding === 2, 'two requests in their handlers');
+      expect(await raw.zcard(`${process.env.REDIS_PREFIX}:inflight:${c.accountId}`)).toBe(2);
+      inDb5.app.get(ProbeGate).releaseAll();
+      await Promise.all(held);
+      await until(async () => (await raw.zcard(`${process.env.REDIS_PREFIX}:inflight:${c.accountId}`)) === 0, 'slots released');
+    } finally {
+      raw.disconnect();
+      await inDb5.close();
     }
   });
 

@@ -17,20 +17,25 @@ describe('Error envelope', () => {
       expect(res.body).toEqual({ error: 'Not found' });
     });
 
-    // Every /v1 path of this service and its methods; later issues extend this table.
-    const V1_PATHS: Record<string, string[]> = {
-      '/v1/account': ['GET'],
-      '/v1/senders': ['GET'],
-    };
-    const cases = Object.entries(V1_PATHS).flatMap(([path, allowed]) =>
-      ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'].filter((m) => !allowed.includes(m)).map((method) => [method, path, allowed] as const),
-    );
-
-    it.each(cases)('answers 405 with Allow for %s %s', async (method, path, allowed) => {
-      const res = await t.api.request(method, path, { rawBody: '{"x":1}', headers: { 'content-type': 'application/json' } });
-      expect(res.status).toBe(405);
-      expect(res.body).toEqual({ error: `Invalid request method. Allowed methods: ${allowed.join(', ')}` });
-      expect(res.headers.allow).toBe(allowed.join(', '));
+    it('answers 404 and 405 with Allow for every documented /v1 path, without credentials', async () => {
+      const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+      const paths = Object.entries(doc.paths as Record<string, Record<string, unknown>>).filter(([path]) => path.startsWith('/v1/'));
+      expect(paths.length).toBeGreaterThanOrEqual(2);
+      for (const [path, operations] of paths) {
+        const allowed = ['GET', 'POST', 'PATCH', 'DELETE'].filter((m) => m.toLowerCase() in operations);
+        for (const method of ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'].filter((m) => !allowed.includes(m))) {
+          const res = await t.api.request(method, path, { rawBody: '{"x":1}', headers: { 'content-type': 'application/json' } });
+          expect([method, path, res.status, res.body, res.headers.allow]).toEqual([
+            method,
+            path,
+            405,
+            { error: `Invalid request method. Allowed methods: ${allowed.join(', ')}` },
+            allowed.join(', '),
+          ]);
+        }
+        const unknown = await t.api.get(`${path}/unknown`);
+        expect([path, unknown.status, unknown.body]).toEqual([path, 404, { error: 'Not found' }]);
+      }
     });
 
     it('answers 405 before looking at a broken body', async () => {

@@ -46,6 +46,17 @@ describe('Starting the service (dist/src/main.js, as npm start runs it)', () => 
     }
   });
 
+  it('runs the worker role without an HTTP listener', async () => {
+    const service = start({ APP_ROLE: 'worker', LOG_LEVEL: 'info', PORT: '0' });
+    try {
+      await waitFor(() => (service.output().includes('"msg":"worker started"') ? true : undefined), 20_000);
+      expect(service.output()).not.toContain('"msg":"listening"');
+    } finally {
+      service.child.kill('SIGTERM');
+      await service.exited;
+    }
+  });
+
   it.each([
     [{ APP_ROLE: 'everything' }, 'APP_ROLE="everything" must be one of all, api, worker'],
     [{ PORT: 'http' }, 'PORT="http"'],

@@ -1,6 +1,9 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
+import { ContactsModule } from './contacts/contacts.module';
+import { ListsModule } from './lists/lists.module';
+import { UnsubscribesModule } from './unsubscribes/unsubscribes.module';
 import { BasicAuthGuard } from './common/auth/basic-auth.guard';
 import { ConcurrencyGuard } from './common/concurrency/concurrency.guard';
 import { InflightLimiter } from './common/concurrency/inflight-limiter';
@@ -17,7 +20,7 @@ export class AppModule {
   static register(config: AppConfig, extraModules: Array<Type | DynamicModule> = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.register(config), DatabaseModule.register(config), RedisModule, HealthModule, AccountsModule, SendersModule, ...extraModules],
+      imports: [ConfigModule.register(config), DatabaseModule.register(config), RedisModule, HealthModule, AccountsModule, SendersModule, ContactsModule, ListsModule, UnsubscribesModule, ...extraModules],
       providers: [InflightLimiter, { provide: APP_GUARD, useClass: BasicAuthGuard }, { provide: APP_GUARD, useClass: ConcurrencyGuard }],
     };
   }

@@ -18,7 +18,8 @@ commands:
   key:purchases --username U (--enable|--disable) [--daily-limit AUD]
   sender:add --account ID --sender S [--type alpha|own|dedicated|shared]
   sender:remove --account ID --sender S
-  credits:add --account ID --credits C [--reason R]`;
+  credits:add --account ID --credits C [--reason R]
+  contacts:import --account ID --list NAME --file contacts.csv`;
 
 /** Operator commands: JSON on stdout; a clear message on stderr and a non-zero exit on failure. */
 async function main(argv: string[]): Promise<number> {

@@ -1,5 +1,4 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { bigintNumber } from '../database/column-transformers';
 
 @Entity({ name: 'accounts' })
 export class Account {
@@ -16,7 +15,7 @@ export class Account {
   allowDuplicateContacts: boolean;
 
   /** Credits in hundredths; the ledger's sum for the account always equals it. */
-  @Column({ name: 'credit_balance', type: 'bigint', default: 0, transformer: bigintNumber })
+  @Column({ name: 'credit_balance', type: 'bigint', default: 0 })
   creditBalance: number;
 
   /** Price of one message part, in hundredths of a credit (100 = 1 credit). */

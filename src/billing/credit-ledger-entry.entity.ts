@@ -1,5 +1,4 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { bigintNumber } from '../database/column-transformers';
 
 export type LedgerKind = 'grant' | 'debit' | 'refund';
 
@@ -7,9 +6,8 @@ export type LedgerKind = 'grant' | 'debit' | 'refund';
 @Entity({ name: 'credit_ledger' })
 @Index(['accountId', 'createdAt'])
 export class CreditLedgerEntry {
-  /** bigint: pg returns it as a string. */
   @PrimaryGeneratedColumn({ name: 'id', type: 'bigint' })
-  id: string;
+  id: number;
 
   @Column({ name: 'account_id', type: 'integer' })
   accountId: number;
@@ -18,7 +16,7 @@ export class CreditLedgerEntry {
   kind: LedgerKind;
 
   /** Signed hundredths of a credit. */
-  @Column({ name: 'amount', type: 'bigint', transformer: bigintNumber })
+  @Column({ name: 'amount', type: 'bigint' })
   amount: number;
 
   @Column({ name: 'reason', type: 'text', default: '' })

@@ -22,7 +22,7 @@ export class LedgerRepository {
    * or null when the account cannot pay (nothing is written then).
    */
   async apply(accountId: number, movement: LedgerMovement, manager: EntityManager): Promise<number | null> {
-    const { rows } = await sql<{ credit_balance: string }>(
+    const { rows } = await sql<{ credit_balance: number }>(
       manager,
       `UPDATE accounts SET credit_balance = credit_balance + $2
         WHERE id = $1 AND credit_balance + $2 >= 0
@@ -37,11 +37,11 @@ export class LedgerRepository {
       movement.reason,
       movement.reference,
     ]);
-    return Number(rows[0].credit_balance);
+    return rows[0].credit_balance;
   }
 
   async sumForAccount(accountId: number): Promise<number> {
-    const { rows } = await sql<{ total: string }>(this.dataSource, `SELECT COALESCE(SUM(amount), 0) AS total FROM credit_ledger WHERE account_id = $1`, [accountId]);
-    return Number(rows[0].total);
+    const { rows } = await sql<{ total: number }>(this.dataSource, `SELECT COALESCE(SUM(amount), 0)::bigint AS total FROM credit_ledger WHERE account_id = $1`, [accountId]);
+    return rows[0].total;
   }
 }

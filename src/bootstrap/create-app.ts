@@ -4,10 +4,12 @@ import type { DestinationStream } from 'pino';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from '../app.module';
+import type { AuthenticatedRequest } from '../common/auth/authenticated-request';
 import { AppConfig } from '../config/app-config';
 import { ErrorEnvelopeFilter } from '../common/errors/error-envelope.filter';
 import { parseJsonBody } from '../common/http/json-body-parser';
 import { RouteTable } from '../common/http/route-table';
+import { ValidPipe } from '../common/validation/valid.pipe';
 import { createRootLogger, PinoNestLogger } from '../common/logging/logger';
 import { setupOpenApi } from './openapi';
 
@@ -36,6 +38,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     reply.header('X-Request-Id', request.id);
     done();
   });
+  fastify.addHook('onSend', async (request: AuthenticatedRequest) => {
+    await request.inflightSlot?.release();
+  });
   // Every body is JSON whatever its declared type; an empty one is no body.
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: config.bodyLimitBytes }, (request, body, done) => {
@@ -53,6 +58,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     logger: new PinoNestLogger(logger),
   });
   app.useGlobalFilters(new ErrorEnvelopeFilter(routes));
+  app.useGlobalPipes(new ValidPipe());
   app.enableShutdownHooks();
   if (config.docsEnabled) setupOpenApi(app);
   await app.init();

@@ -4,12 +4,13 @@ import { BillingModule } from '../billing/billing.module';
 import { AppConfig } from '../config/app-config';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
+import { ListsModule } from '../lists/lists.module';
 import { SendersModule } from '../senders/senders.module';
 
 /** The services the operator commands call; no HTTP, no Redis. */
 @Module({})
 export class CliModule {
   static register(config: AppConfig): DynamicModule {
-    return { module: CliModule, imports: [ConfigModule.register(config), DatabaseModule.register(config), AccountsModule, SendersModule, BillingModule] };
+    return { module: CliModule, imports: [ConfigModule.register(config), DatabaseModule.register(config), AccountsModule, SendersModule, BillingModule, ListsModule] };
   }
 }

@@ -1,9 +1,11 @@
+import { readFile } from 'node:fs/promises';
 import type { INestApplicationContext } from '@nestjs/common';
 import { AccountsService } from '../accounts/accounts.service';
 import { ApiKey } from '../accounts/api-key.entity';
 import { ApiKeysService } from '../accounts/api-keys.service';
 import { CreditsService } from '../billing/credits.service';
 import { hundredthsToNumber, parseCreditsToHundredths } from '../billing/money';
+import { ImportContactsService } from '../lists/import-contacts.service';
 import { SENDER_TYPES, SenderType } from '../senders/sender.entity';
 import { SendersService } from '../senders/senders.service';
 import { parseCommandArgs, requireId, requireString, UsageError } from './cli-args';
@@ -120,6 +122,21 @@ export const COMMANDS: Record<string, Command> = {
     await app.get(AccountsService).get(accountId);
     const sender = requireString(v, 'sender');
     return { account_id: accountId, sender, removed: await app.get(SendersService).remove(accountId, sender) };
+  },
+
+  'contacts:import': async (app, argv) => {
+    const v = parseCommandArgs(argv, { account: { type: 'string' }, list: { type: 'string' }, file: { type: 'string' } });
+    const accountId = requireId(v, 'account');
+    const list = requireString(v, 'list');
+    const file = requireString(v, 'file');
+    await app.get(AccountsService).get(accountId);
+    let csv: string;
+    try {
+      csv = await readFile(file, 'utf8');
+    } catch (err) {
+      throw new UsageError(`cannot read --file ${file}: ${(err as Error).message}`);
+    }
+    return app.get(ImportContactsService).importCsv(accountId, list, csv);
   },
 
   'credits:add': async (app, argv) => {

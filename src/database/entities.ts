@@ -2,6 +2,10 @@ import { Account } from '../accounts/account.entity';
 import { ApiKey } from '../accounts/api-key.entity';
 import { CreditLedgerEntry } from '../billing/credit-ledger-entry.entity';
 import { Sender } from '../senders/sender.entity';
+import { Contact } from '../contacts/contact.entity';
+import { ContactList } from '../lists/contact-list.entity';
+import { ListMember } from '../lists/list-member.entity';
+import { Unsubscribe } from '../unsubscribes/unsubscribe.entity';
 
 /** Explicit entity list: no globbing, so the build and the tests see exactly the same schema. */
-export const ENTITIES = [Account, ApiKey, Sender, CreditLedgerEntry];
+export const ENTITIES = [Account, ApiKey, Sender, CreditLedgerEntry, Contact, ContactList, ListMember, Unsubscribe];

@@ -1,3 +1,4 @@
+import './pg-types';
 import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { ENTITIES } from './entities';

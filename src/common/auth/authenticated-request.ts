@@ -7,4 +7,8 @@ export interface Caller {
   isTest: boolean;
 }
 
-export type AuthenticatedRequest = FastifyRequest & { caller?: Caller };
+export type AuthenticatedRequest = FastifyRequest & {
+  caller?: Caller;
+  /** The in-flight slot held by this request (ConcurrencyGuard), released when its response is sent. */
+  inflightSlot?: { release(): Promise<void> };
+};

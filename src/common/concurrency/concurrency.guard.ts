@@ -9,8 +9,9 @@ import { InflightLimiter } from './inflight-limiter';
 
 /**
  * Runs after BasicAuthGuard: takes one of the account's in-flight slots or answers 429. The slot is
- * released when the connection's response closes, which happens when the response ends, when an error
- * response is sent after the handler throws, and when the client disconnects mid-request.
+ * released just before the response is written (the onSend hook in bootstrap, for successes and for
+ * errors after the handler throws), so a client that retries as soon as it has its answer finds the
+ * slot free; and when the connection closes, which covers a client disconnecting mid-request.
  */
 @Injectable()
 export class ConcurrencyGuard implements CanActivate {
@@ -27,8 +28,9 @@ export class ConcurrencyGuard implements CanActivate {
     if (!caller) return false;
     const slot = await this.limiter.tryAcquire(caller.accountId);
     if (!slot) throw new TooManyRequestsError(ErrorText.tooManyConcurrentRequests);
-    reply.raw.once('close', slot.release);
-    if (request.raw.socket?.destroyed || reply.raw.writableFinished) slot.release();
+    request.inflightSlot = slot;
+    reply.raw.once('close', () => void slot.release());
+    if (request.raw.socket?.destroyed) await slot.release();
     return true;
   }
 }

@@ -22,7 +22,8 @@ redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]))
 return 1`;
 
 export interface InflightSlot {
-  release(): void;
+  /** Frees the slot; safe to call more than once. */
+  release(): Promise<void>;
 }
 
 /**
@@ -54,16 +55,18 @@ export class InflightLimiter implements OnModuleDestroy {
     const granted = await this.redis.run((c) => c.eval(ACQUIRE, 1, key, this.config.inflightLimit, this.config.inflightSlotTtlMs, token));
     if (granted !== 1) return null;
     this.held.set(token, key);
-    let released = false;
+    let released: Promise<void> | undefined;
     return {
       release: () => {
-        if (released) return;
-        released = true;
+        released ??= this.redis.client.zrem(key, token).then(
+          () => undefined,
+          (err: Error) => {
+            // The slot then expires by TTL; nothing else to do.
+            this.logger.warn({ msg: 'could not release in-flight slot', err: err.message });
+          },
+        );
         this.held.delete(token);
-        this.redis.client.zrem(key, token).catch((err: Error) => {
-          // The slot then expires by TTL; nothing else to do.
-          this.logger.warn({ msg: 'could not release in-flight slot', err: err.message });
-        });
+        return released;
       },
     };
   }

@@ -1,4 +1,5 @@
 import { Foundation1763700000000 } from './1763700000000-Foundation';
+import { AddressBook1763700100000 } from './1763700100000-AddressBook';
 
 /** In order of application. A new migration is added here as well as generated. */
-export const MIGRATIONS = [Foundation1763700000000];
+export const MIGRATIONS = [Foundation1763700000000, AddressBook1763700100000];

@@ -1,0 +1,60 @@
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AccountsService } from '../src/accounts/accounts.service';
+import { createApp } from '../src/bootstrap/create-app';
+import { AppConfig, loadConfig } from '../src/config/app-config';
+import { prepareDatabase } from '../src/database/prepare-database';
+
+/** A benchmark's own database (dropped afterwards) and the real app on it. */
+export async function startBenchApp(overrides: Partial<AppConfig> = {}): Promise<{ app: NestFastifyApplication; config: AppConfig; drop: () => Promise<void> }> {
+  const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sms');
+  const name = `sms_bench_${Date.now().toString(36)}_${randomBytes(2).toString('hex')}`;
+  base.pathname = `/${name}`;
+  const config = loadConfig(process.env, { databaseUrl: base.toString(), logLevel: 'silent', redisPrefix: `smsbench:${name}`, ...overrides });
+  await prepareDatabase(config);
+  const app = await createApp(config);
+  return {
+    app,
+    config,
+    drop: async () => {
+      await app.close();
+      const admin = new URL(base.toString());
+      admin.pathname = '/postgres';
+      const client = new Client({ connectionString: admin.toString() });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export async function benchAccount(app: NestFastifyApplication, options: { credits?: number; test?: boolean; senders?: string[] } = {}) {
+  const { account, key } = await app.get(AccountsService).create({
+    name: 'Bench',
+    isTest: options.test ?? false,
+    allowDuplicateContacts: false,
+    creditsHundredths: Math.round((options.credits ?? 0) * 100),
+    senders: options.senders ?? ['BenchBrand'],
+  });
+  return { accountId: account.id, auth: `Basic ${Buffer.from(`${key.username}:${key.password}`).toString('base64')}` };
+}
+
+export function ms(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+export function stats(samples: number[]): { p50: number; max: number; min: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { p50: sorted[Math.floor(sorted.length / 2)], max: sorted[sorted.length - 1], min: sorted[0] };
+}
+
+export function fmt(n: number): string {
+  return n.toFixed(n < 10 ? 2 : 1);
+}
+
+export function argValue(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
+}

@@ -1,0 +1,138 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ValidateBy } from 'class-validator';
+import { ErrorText } from '../errors/error-catalogue';
+
+/**
+ * One decorator per request field: documents it (OpenAPI) and validates it with exactly one
+ * class-validator constraint whose message is the interface's text. One constraint per field keeps
+ * the reported error deterministic (class-validator runs stacked decorators bottom-up); fields are
+ * checked in declaration order and the first failure is the answer.
+ */
+export type FieldKind = 'text' | 'integer' | 'boolean' | 'enum' | 'array' | 'object';
+
+export interface FieldSpec {
+  kind: FieldKind;
+  required?: boolean;
+  /** Body fields arrive typed; query fields arrive as strings and are converted. */
+  source?: 'body' | 'query';
+  min?: number;
+  max?: number;
+  maxLength?: number;
+  values?: readonly string[];
+  /** Texts for the failures this field can have; defaults are `<name> is required` and friends. */
+  messages?: { required?: string; invalid?: string; tooLong?: string };
+  description?: string;
+  example?: unknown;
+  /** OpenAPI item type for arrays. */
+  items?: unknown;
+  /** Documented type when it differs from the kind (e.g. a datetime string). */
+  format?: string;
+  nullable?: boolean;
+}
+
+const SPECS = Symbol('fieldSpecs');
+
+export function fieldSpecs(target: object): Map<string, FieldSpec> {
+  return (Reflect.getMetadata(SPECS, target) as Map<string, FieldSpec> | undefined) ?? new Map();
+}
+
+function isMissing(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
+}
+
+/** The error text for a value, or null when it is acceptable. Pure, so unit tests cover every rule. */
+export function checkField(name: string, spec: FieldSpec, value: unknown): string | null {
+  const m = spec.messages ?? {};
+  if (isMissing(value)) return spec.required ? (m.required ?? ErrorText.required(name)) : null;
+  const invalid = m.invalid ?? defaultInvalid(name, spec);
+  switch (spec.kind) {
+    case 'text':
+      if (typeof value !== 'string') return invalid;
+      if (spec.maxLength !== undefined && value.length > spec.maxLength) return m.tooLong ?? `${name} must be at most ${spec.maxLength} characters`;
+      return null;
+    case 'integer': {
+      const n = toInteger(value, spec.source ?? 'body');
+      if (n === null) return invalid;
+      if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) return invalid;
+      return null;
+    }
+    case 'boolean':
+      return toBoolean(value, spec.source ?? 'body') === null ? invalid : null;
+    case 'enum':
+      return typeof value === 'string' && spec.values!.includes(value) ? null : invalid;
+    case 'array':
+      return Array.isArray(value) ? null : invalid;
+    case 'object':
+      return typeof value === 'object' && !Array.isArray(value) ? null : invalid;
+  }
+}
+
+/** The value in its typed form, once checkField accepted it. */
+export function convertField(spec: FieldSpec, value: unknown): unknown {
+  if (isMissing(value)) return spec.kind === 'text' && value === '' ? '' : undefined;
+  if (spec.kind === 'integer') return toInteger(value, spec.source ?? 'body');
+  if (spec.kind === 'boolean') return toBoolean(value, spec.source ?? 'body');
+  return value;
+}
+
+function defaultInvalid(name: string, spec: FieldSpec): string {
+  switch (spec.kind) {
+    case 'text':
+      return `${name} must be a string`;
+    case 'integer':
+      return spec.min !== undefined && spec.max !== undefined ? `${name} must be between ${spec.min} and ${spec.max}` : `${name} must be a positive integer`;
+    case 'boolean':
+      return ErrorText.mustBeBoolean(name);
+    case 'enum':
+      return `${name} must be one of ${spec.values!.join(', ')}`;
+    case 'array':
+      return `${name} must be an array`;
+    case 'object':
+      return `${name} must be an object`;
+  }
+}
+
+function toInteger(value: unknown, source: 'body' | 'query'): number | null {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : null;
+  // Digit strings are accepted in bodies too: clients often send ids as strings.
+  if (typeof value === 'string' && /^-?\d{1,15}$/.test(value.trim())) return Number(value.trim());
+  void source;
+  return null;
+}
+
+function toBoolean(value: unknown, source: 'body' | 'query'): boolean | null {
+  if (typeof value === 'boolean') return value;
+  if (source === 'query' && (value === 'true' || value === 'false')) return value === 'true';
+  return null;
+}
+
+const OPENAPI_TYPE: Record<FieldKind, string> = { text: 'string', integer: 'integer', boolean: 'boolean', enum: 'string', array: 'array', object: 'object' };
+
+export function Field(spec: FieldSpec): PropertyDecorator {
+  return (target, propertyKey) => {
+    const name = String(propertyKey);
+    const specs = new Map(fieldSpecs(target));
+    specs.set(name, spec);
+    Reflect.defineMetadata(SPECS, specs, target);
+    ValidateBy({
+      name: 'field',
+      validator: {
+        validate: (value) => checkField(name, spec, value) === null,
+        defaultMessage: (args) => checkField(name, spec, args?.value) ?? '',
+      },
+    })(target, propertyKey as string);
+    const doc = {
+      type: OPENAPI_TYPE[spec.kind],
+      description: spec.description,
+      example: spec.example,
+      ...(spec.kind === 'enum' ? { enum: [...spec.values!] } : {}),
+      ...(spec.kind === 'array' ? { items: spec.items ?? {} } : {}),
+      ...(spec.kind === 'integer' && spec.min !== undefined ? { minimum: spec.min } : {}),
+      ...(spec.kind === 'integer' && spec.max !== undefined ? { maximum: spec.max } : {}),
+      ...(spec.maxLength !== undefined ? { maxLength: spec.maxLength } : {}),
+      ...(spec.format ? { format: spec.format } : {}),
+      ...(spec.nullable ? { nullable: true } : {}),
+    } as Record<string, unknown>;
+    (spec.required ? ApiProperty(doc) : ApiPropertyOptional(doc))(target, propertyKey as string);
+  };
+}

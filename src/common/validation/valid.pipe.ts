@@ -1,0 +1,35 @@
+import { ArgumentMetadata, Injectable, PipeTransform, Type } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { InvalidRequestError } from '../errors/domain-error';
+import { convertField, fieldSpecs } from './field';
+
+/**
+ * Validates a body or query against its DTO's @Field specs and returns a plain object holding only
+ * the declared fields, converted (query integers become numbers). The first failure, in declaration
+ * order, is answered 400 with its exact text.
+ */
+@Injectable()
+export class ValidPipe implements PipeTransform {
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    const dto = metadata.metatype as Type<object> | undefined;
+    if (!dto || (metadata.type !== 'body' && metadata.type !== 'query')) return value;
+    const specs = fieldSpecs(dto.prototype);
+    if (specs.size === 0) return value;
+    const input = (value ?? {}) as Record<string, unknown>;
+    const errors = validateSync(plainToInstance(dto, input, { enableImplicitConversion: false }), { stopAtFirstError: true, forbidUnknownValues: false });
+    if (errors.length > 0) {
+      const order = [...specs.keys()];
+      errors.sort((a, b) => order.indexOf(a.property) - order.indexOf(b.property));
+      throw new InvalidRequestError(Object.values(errors[0].constraints ?? {})[0] ?? 'Invalid request');
+    }
+    const out: Record<string, unknown> = {};
+    for (const [name, spec] of specs) {
+      if (Object.prototype.hasOwnProperty.call(input, name)) {
+        const converted = convertField(spec, input[name]);
+        if (converted !== undefined) out[name] = converted;
+      }
+    }
+    return out;
+  }
+}

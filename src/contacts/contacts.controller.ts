@@ -1,0 +1,57 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Caller } from '../common/auth/authenticated-request';
+import { CurrentCaller } from '../common/auth/current-caller.decorator';
+import { ApiErrors } from '../common/http/api-errors.decorator';
+import { pageOf } from '../common/http/pagination';
+import { ContactsService } from './contacts.service';
+import {
+  ContactCreatedDto,
+  ContactDeletedDto,
+  ContactsPageDto,
+  ContactsQuery,
+  ContactUpdatedDto,
+  CreateContactDto,
+  DeleteContactDto,
+  UpdateContactDto,
+} from './dto/contact.dto';
+
+@ApiTags('contacts')
+@Controller('v1/contacts')
+export class ContactsController {
+  constructor(private readonly contacts: ContactsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List contacts, newest first; filters combine with AND' })
+  @ApiOkResponse({ type: ContactsPageDto })
+  @ApiErrors(400, 401, 405, 429, 503)
+  list(@CurrentCaller() caller: Caller, @Query() query: ContactsQuery) {
+    return this.contacts.list(caller.accountId, query, pageOf(query));
+  }
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Add a contact' })
+  @ApiOkResponse({ type: ContactCreatedDto })
+  @ApiErrors(400, 401, 405, 409, 429, 500, 503)
+  create(@CurrentCaller() caller: Caller, @Body() body: CreateContactDto) {
+    return this.contacts.create(caller.accountId, body);
+  }
+
+  @Patch()
+  @ApiOperation({ summary: 'Update a contact; only supplied fields change' })
+  @ApiOkResponse({ type: ContactUpdatedDto })
+  @ApiErrors(400, 401, 404, 405, 409, 429, 503)
+  update(@CurrentCaller() caller: Caller, @Body() body: UpdateContactDto) {
+    return this.contacts.update(caller.accountId, body);
+  }
+
+  @Delete()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Delete a contact and its list memberships' })
+  @ApiOkResponse({ type: ContactDeletedDto })
+  @ApiErrors(400, 401, 405, 429, 503)
+  delete(@CurrentCaller() caller: Caller, @Body() body: DeleteContactDto) {
+    return this.contacts.delete(caller.accountId, body.contact_id);
+  }
+}

@@ -1,0 +1,150 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Page } from '../common/http/pagination';
+import { sql } from '../database/sql';
+import { CONTACT_TEXT_FIELDS, ContactRecord, ContactTextField } from './contact-fields';
+
+const COLUMNS = `id, number, ${CONTACT_TEXT_FIELDS.join(', ')}`;
+
+export interface ContactFilters {
+  number?: string;
+  text: Partial<Record<ContactTextField, string>>;
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export function isUniqueViolation(err: unknown): boolean {
+  return (err as { code?: string; driverError?: { code?: string } })?.code === '23505' || (err as { driverError?: { code?: string } })?.driverError?.code === '23505';
+}
+
+@Injectable()
+export class ContactsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async search(accountId: number, filters: ContactFilters, page: Page): Promise<{ total: number; rows: ContactRecord[] }> {
+    const where = ['account_id = $1'];
+    const params: unknown[] = [accountId];
+    if (filters.number !== undefined) {
+      params.push(filters.number);
+      where.push(`number = $${params.length}`);
+    }
+    for (const [field, value] of Object.entries(filters.text)) {
+      params.push(`%${escapeLike(value!)}%`);
+      where.push(`${field} ILIKE $${params.length}`);
+    }
+    const condition = where.join(' AND ');
+    const [count, rows] = await Promise.all([
+      sql<{ total: number }>(this.dataSource, `SELECT count(*) AS total FROM contacts WHERE ${condition}`, params),
+      // Deferred join: the offset is walked on the (account_id, id) index, then one page of rows is read.
+      sql<ContactRecord>(
+        this.dataSource,
+        `SELECT ${COLUMNS} FROM contacts WHERE id IN (SELECT id FROM contacts WHERE ${condition} ORDER BY id DESC LIMIT ${page.limit} OFFSET ${page.offset}) ORDER BY id DESC`,
+        params,
+      ),
+    ]);
+    return { total: count.rows[0].total, rows: rows.rows };
+  }
+
+  async findById(accountId: number, contactId: number, manager?: EntityManager): Promise<ContactRecord | null> {
+    const { rows } = await sql<ContactRecord>(manager ?? this.dataSource, `SELECT ${COLUMNS} FROM contacts WHERE account_id = $1 AND id = $2`, [accountId, contactId]);
+    return rows[0] ?? null;
+  }
+
+  /** The contact supplying a number's fields: the most recently updated one when duplicates exist. */
+  async findLatestByNumber(accountId: number, number: string, manager?: EntityManager): Promise<ContactRecord | null> {
+    const { rows } = await sql<ContactRecord>(
+      manager ?? this.dataSource,
+      `SELECT ${COLUMNS} FROM contacts WHERE account_id = $1 AND number = $2 ORDER BY updated_at DESC, id DESC LIMIT 1`,
+      [accountId, number],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Inserts a contact. Without duplicates allowed the insert is skipped (null) when the number exists:
+   * the NOT EXISTS covers older rows made while duplicates were allowed, the unique index covers races.
+   */
+  async insert(accountId: number, number: string, fields: Record<ContactTextField, string>, allowDuplicates: boolean, manager?: EntityManager): Promise<number | null> {
+    const values = CONTACT_TEXT_FIELDS.map((f) => fields[f]);
+    const placeholders = CONTACT_TEXT_FIELDS.map((_, i) => `$${i + 4}`).join(', ');
+    const { rows } = await sql<{ id: number }>(
+      manager ?? this.dataSource,
+      `INSERT INTO contacts (account_id, number, dedupe, ${CONTACT_TEXT_FIELDS.join(', ')})
+       SELECT $1, $2, $3, ${placeholders}
+        WHERE $3 = false OR NOT EXISTS (SELECT 1 FROM contacts WHERE account_id = $1 AND number = $2)
+       ON CONFLICT (account_id, number) WHERE dedupe DO NOTHING
+       RETURNING id`,
+      [accountId, number, !allowDuplicates, ...values],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  /**
+   * Upserts many contacts in one statement (imports): a number the account already has updates its
+   * most recently updated contact (only the given columns), a new number inserts a contact. Numbers
+   * must be unique within the batch. Returns the ids touched, split into updated and inserted.
+   */
+  async upsertMany(
+    accountId: number,
+    rows: Array<{ number: string; fields: Record<ContactTextField, string> }>,
+    columns: readonly ContactTextField[],
+    allowDuplicates: boolean,
+    manager: EntityManager,
+  ): Promise<{ updatedIds: number[]; insertedIds: number[] }> {
+    const arrays = CONTACT_TEXT_FIELDS.map((f) => rows.map((r) => r.fields[f]));
+    const present = CONTACT_TEXT_FIELDS.map((f) => columns.includes(f));
+    const n = CONTACT_TEXT_FIELDS.length;
+    const unnestArgs = CONTACT_TEXT_FIELDS.map((_, i) => `$${i + 3}::text[]`).join(', ');
+    const presentParam = `$${n + 3}`;
+    const dedupeParam = `$${n + 4}`;
+    const sets = CONTACT_TEXT_FIELDS.map((f, i) => `${f} = CASE WHEN (${presentParam}::boolean[])[${i + 1}] THEN i.${f} ELSE c.${f} END`).join(', ');
+    const { rows: result } = await sql<{ updated_ids: number[] | null; inserted_ids: number[] | null }>(
+      manager,
+      `WITH input AS (
+         SELECT * FROM unnest($2::text[], ${unnestArgs}) WITH ORDINALITY AS t(number, ${CONTACT_TEXT_FIELDS.join(', ')}, ord)
+       ), existing AS (
+         SELECT DISTINCT ON (c.number) c.id, c.number FROM contacts c JOIN input i ON i.number = c.number
+          WHERE c.account_id = $1 ORDER BY c.number, c.updated_at DESC, c.id DESC
+       ), updated AS (
+         UPDATE contacts c SET ${sets}, updated_at = now()
+           FROM existing e JOIN input i ON i.number = e.number
+          WHERE c.id = e.id RETURNING c.id
+       ), inserted AS (
+         INSERT INTO contacts (account_id, number, dedupe, ${CONTACT_TEXT_FIELDS.join(', ')})
+         SELECT $1, i.number, ${dedupeParam}, ${CONTACT_TEXT_FIELDS.map((f) => `i.${f}`).join(', ')}
+           FROM input i WHERE NOT EXISTS (SELECT 1 FROM existing e WHERE e.number = i.number) ORDER BY i.ord
+         ON CONFLICT (account_id, number) WHERE dedupe DO NOTHING
+         RETURNING id
+       )
+       SELECT (SELECT array_agg(id) FROM updated) AS updated_ids, (SELECT array_agg(id) FROM inserted) AS inserted_ids`,
+      [accountId, rows.map((r) => r.number), ...arrays, present, !allowDuplicates],
+    );
+    return { updatedIds: result[0].updated_ids ?? [], insertedIds: result[0].inserted_ids ?? [] };
+  }
+
+  async numberTakenByAnother(accountId: number, number: string, contactId: number): Promise<boolean> {
+    const { rows } = await sql(this.dataSource, `SELECT 1 FROM contacts WHERE account_id = $1 AND number = $2 AND id <> $3 LIMIT 1`, [accountId, number, contactId]);
+    return rows.length > 0;
+  }
+
+  /** Sets the given columns; false when no contact of the account has that id. */
+  async update(accountId: number, contactId: number, changes: Partial<Record<'number' | ContactTextField, string>>): Promise<boolean> {
+    const entries = Object.entries(changes);
+    const sets = entries.map(([column], i) => `${column} = $${i + 3}`);
+    const { rowCount } = await sql(
+      this.dataSource,
+      `UPDATE contacts SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE account_id = $1 AND id = $2`,
+      [accountId, contactId, ...entries.map(([, v]) => v)],
+    );
+    return rowCount > 0;
+  }
+
+  /** Deletes the contact; its list memberships go with it (ON DELETE CASCADE). */
+  async delete(accountId: number, contactId: number): Promise<boolean> {
+    const { rowCount } = await sql(this.dataSource, `DELETE FROM contacts WHERE account_id = $1 AND id = $2`, [accountId, contactId]);
+    return rowCount > 0;
+  }
+}

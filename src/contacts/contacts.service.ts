@@ -1,0 +1,109 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { AccountsService } from '../accounts/accounts.service';
+import { ConflictError, InvalidRequestError, NotFoundError, OperationFailedError } from '../common/errors/domain-error';
+import { ErrorText } from '../common/errors/error-catalogue';
+import { Page, PageResult } from '../common/http/pagination';
+import { normaliseAuMobile } from '../common/phone';
+import { CONTACT_TEXT_FIELDS, ContactRecord, ContactTextField } from './contact-fields';
+import { ContactFilters, ContactsRepository, isUniqueViolation } from './contacts.repository';
+import { ContactView, toContactView } from './contacts.mapper';
+
+export type ContactTextInput = Partial<Record<ContactTextField, string>>;
+
+export function normaliseOrThrow(number: string): string {
+  const normalised = normaliseAuMobile(number);
+  if (!normalised) throw new InvalidRequestError(ErrorText.invalidPhoneNumber);
+  return normalised;
+}
+
+function textFieldsOf(input: ContactTextInput): ContactTextInput {
+  const out: ContactTextInput = {};
+  for (const field of CONTACT_TEXT_FIELDS) if (input[field] !== undefined) out[field] = input[field];
+  return out;
+}
+
+@Injectable()
+export class ContactsService {
+  constructor(
+    private readonly contacts: ContactsRepository,
+    private readonly accounts: AccountsService,
+  ) {}
+
+  async list(accountId: number, query: { number?: string } & ContactTextInput, page: Page): Promise<PageResult<ContactView>> {
+    const filters: ContactFilters = { text: textFieldsOf(query) };
+    if (query.number !== undefined) filters.number = normaliseOrThrow(query.number);
+    for (const [field, value] of Object.entries(filters.text)) if (value === '') delete filters.text[field as ContactTextField];
+    const { total, rows } = await this.contacts.search(accountId, filters, page);
+    return { status: 'complete', total, limit: page.limit, offset: page.offset, results: rows.map(toContactView) };
+  }
+
+  async create(accountId: number, input: { number: string } & ContactTextInput) {
+    const number = normaliseOrThrow(input.number);
+    const { allowDuplicateContacts } = await this.accounts.get(accountId);
+    const fields = Object.fromEntries(CONTACT_TEXT_FIELDS.map((f) => [f, input[f] ?? ''])) as Record<ContactTextField, string>;
+    let id: number | null;
+    try {
+      id = await this.contacts.insert(accountId, number, fields, allowDuplicateContacts);
+    } catch (err) {
+      throw new OperationFailedError(ErrorText.failedToAddContact, err);
+    }
+    if (id === null) throw new ConflictError(ErrorText.duplicateContact);
+    return { status: 'complete' as const, contact_id: id, number };
+  }
+
+  async update(accountId: number, input: { contact_id: number; number?: string } & ContactTextInput) {
+    const changes: Partial<Record<'number' | ContactTextField, string>> = textFieldsOf(input);
+    if (input.number !== undefined) changes.number = normaliseOrThrow(input.number);
+    if (Object.keys(changes).length === 0) throw new InvalidRequestError(ErrorText.noFieldsToUpdate);
+    const existing = await this.contacts.findById(accountId, input.contact_id);
+    if (!existing) throw new NotFoundError(ErrorText.contactNotFound);
+    if (changes.number !== undefined && changes.number !== existing.number) {
+      const { allowDuplicateContacts } = await this.accounts.get(accountId);
+      if (!allowDuplicateContacts && (await this.contacts.numberTakenByAnother(accountId, changes.number, existing.id))) {
+        throw new ConflictError(ErrorText.duplicateContact);
+      }
+    }
+    try {
+      if (!(await this.contacts.update(accountId, existing.id, changes))) throw new NotFoundError(ErrorText.contactNotFound);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new ConflictError(ErrorText.duplicateContact);
+      throw err;
+    }
+    return { status: 'complete' as const, contact_id: existing.id };
+  }
+
+  async delete(accountId: number, contactId: number) {
+    return { status: 'complete' as const, contact_id: contactId, removed: await this.contacts.delete(accountId, contactId) };
+  }
+
+  async exists(accountId: number, contactId: number): Promise<boolean> {
+    return (await this.contacts.findById(accountId, contactId)) !== null;
+  }
+
+  /** The contact for a number, created with the given fields when the number is new. */
+  async ensureContact(accountId: number, rawNumber: string, input: ContactTextInput): Promise<{ contactId: number; created: boolean }> {
+    const number = normaliseOrThrow(rawNumber);
+    const existing = await this.contacts.findLatestByNumber(accountId, number);
+    if (existing) return { contactId: existing.id, created: false };
+    const { allowDuplicateContacts } = await this.accounts.get(accountId);
+    const fields = Object.fromEntries(CONTACT_TEXT_FIELDS.map((f) => [f, input[f] ?? ''])) as Record<ContactTextField, string>;
+    const id = await this.contacts.insert(accountId, number, fields, allowDuplicateContacts);
+    if (id !== null) return { contactId: id, created: true };
+    // Created concurrently by another request: use that one.
+    const raced = await this.contacts.findLatestByNumber(accountId, number);
+    if (!raced) throw new OperationFailedError(ErrorText.failedToAddContact);
+    return { contactId: raced.id, created: false };
+  }
+
+  /** Set-based upsert of clean, unique rows (CSV imports), inside the caller's transaction. */
+  async importMany(accountId: number, rows: Array<{ number: string; fields: Record<ContactTextField, string> }>, columns: readonly ContactTextField[], manager: EntityManager) {
+    const { allowDuplicateContacts } = await this.accounts.get(accountId);
+    return this.contacts.upsertMany(accountId, rows, columns, allowDuplicateContacts, manager);
+  }
+
+  /** The contact supplying placeholders for a number (most recently updated when duplicates exist). */
+  async findForNumber(accountId: number, number: string): Promise<ContactRecord | null> {
+    return this.contacts.findLatestByNumber(accountId, number);
+  }
+}

@@ -1,0 +1,74 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { PageQuery } from '../../common/http/pagination';
+import { Field } from '../../common/validation/field';
+import { CONTACT_FIELD_MAX_LENGTH, CONTACT_TEXT_FIELDS, ContactTextField } from '../contact-fields';
+
+/** Adds the nine optional contact text fields after a class's own fields (so those are checked first). */
+function withContactTextFields(target: abstract new () => object, source: 'body' | 'query'): void {
+  for (const field of CONTACT_TEXT_FIELDS) {
+    const description = source === 'query' ? 'Case-insensitive substring match' : 'Optional text';
+    Field({ kind: 'text', source, maxLength: CONTACT_FIELD_MAX_LENGTH, description })(target.prototype, field);
+  }
+}
+
+export class ContactsQuery extends PageQuery {
+  @Field({ kind: 'text', source: 'query', description: 'Exact match after normalisation', example: '0412345678' })
+  number?: string;
+}
+withContactTextFields(ContactsQuery, 'query');
+export interface ContactsQuery extends Partial<Record<ContactTextField, string>> {}
+
+export class CreateContactDto {
+  @Field({ kind: 'text', required: true, description: 'Australian mobile, local or international form', example: '0412345678' })
+  number: string;
+}
+withContactTextFields(CreateContactDto, 'body');
+export interface CreateContactDto extends Partial<Record<ContactTextField, string>> {}
+
+export class UpdateContactDto {
+  @Field({ kind: 'integer', required: true, min: 1, messages: { invalid: 'contact_id must be a positive integer' } })
+  contact_id: number;
+
+  @Field({ kind: 'text', description: 'New number; re-normalised and checked for duplicates' })
+  number?: string;
+}
+withContactTextFields(UpdateContactDto, 'body');
+export interface UpdateContactDto extends Partial<Record<ContactTextField, string>> {}
+
+export class DeleteContactDto {
+  @Field({ kind: 'integer', required: true, min: 1, messages: { invalid: 'contact_id must be a positive integer' } })
+  contact_id: number;
+}
+
+export class ContactDto {
+  @ApiProperty()
+  contact_id: number;
+  @ApiProperty({ example: '61412345678' })
+  number: string;
+}
+for (const field of CONTACT_TEXT_FIELDS) ApiProperty({ type: 'string', description: "'' when unset" })(ContactDto.prototype, field);
+
+export class ContactsPageDto {
+  @ApiProperty({ enum: ['complete'] }) status: string;
+  @ApiProperty() total: number;
+  @ApiProperty() limit: number;
+  @ApiProperty() offset: number;
+  @ApiProperty({ type: [ContactDto] }) results: ContactDto[];
+}
+
+export class ContactCreatedDto {
+  @ApiProperty({ enum: ['complete'] }) status: string;
+  @ApiProperty() contact_id: number;
+  @ApiProperty({ example: '61412345678' }) number: string;
+}
+
+export class ContactUpdatedDto {
+  @ApiProperty({ enum: ['complete'] }) status: string;
+  @ApiProperty() contact_id: number;
+}
+
+export class ContactDeletedDto {
+  @ApiProperty({ enum: ['complete'] }) status: string;
+  @ApiProperty() contact_id: number;
+  @ApiProperty({ description: 'false when no such contact existed' }) removed: boolean;
+}

@@ -1,0 +1,112 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { PageQuery } from '../../common/http/pagination';
+import { Field } from '../../common/validation/field';
+import { CONTACT_FIELD_MAX_LENGTH, CONTACT_TEXT_FIELDS, ContactTextField } from '../../contacts/contact-fields';
+import { ContactDto } from '../../contacts/dto/contact.dto';
+
+const LIST_ID = { kind: 'integer', required: true, min: 1, messages: { invalid: 'list_id must be a positive integer' } } as const;
+const NAME = { kind: 'text', required: true, maxLength: 255, messages: { tooLong: 'name must be at most 255 characters' } } as const;
+
+export class CreateListDto {
+  @Field(NAME)
+  name: string;
+}
+
+export class RenameListDto {
+  @Field(LIST_ID)
+  list_id: number;
+
+  @Field(NAME)
+  name: string;
+}
+
+export class DeleteListDto {
+  @Field(LIST_ID)
+  list_id: number;
+
+  @Field({ kind: 'boolean', description: 'Also delete the member contacts permanently (default false)' })
+  delete_contacts?: boolean;
+}
+
+export class ListDto {
+  @ApiProperty() list_id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({ example: '2026-11-21 06:00:00' }) created_at: string;
+  @ApiProperty() contact_count: number;
+}
+
+export class ListsDto {
+  @ApiProperty({ enum: ['complete'] }) status: string;
+  @ApiProperty({ type: [ListDto] }) results: ListDto[];
+}
+
+export class ListCreatedDto {
+  @ApiProperty({ enum: ['complete'] }) status: string;
+  @ApiProperty() list_id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({ description: 'true when a list of that name already existed' }) existing: boolean;
+}
+
+export class ListRenamedDto {
+  @ApiProperty({ enum: ['complete'] }) status: string;
+  @ApiProperty() list_id: number;
+  @ApiProperty() name: string;
+}
+
+export class ListDeletedDto {
+  @ApiProperty({ enum: ['complete'] }) status: string;
+  @ApiProperty() list_id: number;
+  @ApiProperty({ description: 'Contacts deleted with the list (0 unless delete_contacts)' }) contacts_deleted: number;
+}
+
+export class ListContactsQuery extends PageQuery {
+  @Field(LIST_ID)
+  list_id: number;
+}
+
+export class AddListContactDto {
+  @Field(LIST_ID)
+  list_id: number;
+
+  @Field({ kind: 'integer', min: 1, messages: { invalid: 'contact_id must be a positive integer' }, description: 'An existing contact; or give number' })
+  contact_id?: number;
+
+  @Field({ kind: 'text', description: 'Adds the contact with this number, creating it (with the fields below) when new' })
+  number?: string;
+}
+for (const field of CONTACT_TEXT_FIELDS) Field({ kind: 'text', maxLength: CONTACT_FIELD_MAX_LENGTH })(AddListContactDto.prototype, field);
+export interface AddListContactDto extends Partial<Record<ContactTextField, string>> {}
+
+export class RemoveListContactDto {
+  @Field(LIST_ID)
+  list_id: number;
+
+  @Field({ kind: 'integer', min: 1, messages: { invalid: 'contact_id must be a positive integer' } })
+  contact_id?: number;
+
+  @Field({ kind: 'text' })
+  number?: string;
+}
+
+export class ListContactsPageDto {
+  @ApiProperty({ enum: ['complete'] }) status: string;
+  @ApiProperty() list_id: number;
+  @ApiProperty() total: number;
+  @ApiProperty() limit: number;
+  @ApiProperty() offset: number;
+  @ApiProperty({ type: [ContactDto] }) results: ContactDto[];
+}
+
+export class ListContactAddedDto {
+  @ApiProperty({ enum: ['complete'] }) status: string;
+  @ApiProperty() list_id: number;
+  @ApiProperty() contact_id: number;
+  @ApiProperty({ description: 'false when the contact was already in the list' }) added: boolean;
+}
+
+export class ListContactRemovedDto {
+  @ApiProperty({ enum: ['complete'] }) status: string;
+  @ApiProperty() list_id: number;
+  @ApiProperty({ nullable: true, type: 'integer', description: 'null when the number matches no contact' }) contact_id: number | null;
+  @ApiProperty({ description: 'false when the contact was not in the list' }) removed: boolean;
+}

@@ -1,0 +1,40 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Caller } from '../common/auth/authenticated-request';
+import { CurrentCaller } from '../common/auth/current-caller.decorator';
+import { ApiErrors } from '../common/http/api-errors.decorator';
+import { pageOf } from '../common/http/pagination';
+import { AddListContactDto, ListContactAddedDto, ListContactRemovedDto, ListContactsPageDto, ListContactsQuery, RemoveListContactDto } from './dto/list.dto';
+import { ListMembersService } from './list-members.service';
+
+@ApiTags('lists')
+@Controller('v1/list-contacts')
+export class ListContactsController {
+  constructor(private readonly members: ListMembersService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Contacts in a list, newest first' })
+  @ApiOkResponse({ type: ListContactsPageDto })
+  @ApiErrors(400, 401, 404, 405, 429, 503)
+  page(@CurrentCaller() caller: Caller, @Query() query: ListContactsQuery) {
+    return this.members.page(caller.accountId, query.list_id, pageOf(query));
+  }
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Add a contact to a list by contact_id, or by number (creating the contact when new)' })
+  @ApiOkResponse({ type: ListContactAddedDto })
+  @ApiErrors(400, 401, 404, 405, 429, 503)
+  add(@CurrentCaller() caller: Caller, @Body() body: AddListContactDto) {
+    return this.members.add(caller.accountId, body);
+  }
+
+  @Delete()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Remove a contact from a list by contact_id or number' })
+  @ApiOkResponse({ type: ListContactRemovedDto })
+  @ApiErrors(400, 401, 404, 405, 429, 503)
+  remove(@CurrentCaller() caller: Caller, @Body() body: RemoveListContactDto) {
+    return this.members.remove(caller.accountId, body);
+  }
+}

@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Page } from '../common/http/pagination';
+import { sql } from '../database/sql';
+import { CONTACT_TEXT_FIELDS, ContactRecord } from '../contacts/contact-fields';
+
+export interface ListRow {
+  id: number;
+  name: string;
+  created_at: Date;
+  contact_count: number;
+}
+
+const CONTACT_COLUMNS = ['c.id', 'c.number', ...CONTACT_TEXT_FIELDS.map((f) => `c.${f}`)].join(', ');
+
+@Injectable()
+export class ListsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async findAllWithCounts(accountId: number): Promise<ListRow[]> {
+    const { rows } = await sql<ListRow>(
+      this.dataSource,
+      `SELECT l.id, l.name, l.created_at, (SELECT count(*) FROM list_members m WHERE m.list_id = l.id) AS contact_count
+         FROM contact_lists l WHERE l.account_id = $1 ORDER BY l.id DESC`,
+      [accountId],
+    );
+    return rows;
+  }
+
+  async findById(accountId: number, listId: number, manager?: EntityManager): Promise<{ id: number; name: string } | null> {
+    const { rows } = await sql<{ id: number; name: string }>(manager ?? this.dataSource, `SELECT id, name FROM contact_lists WHERE account_id = $1 AND id = $2`, [accountId, listId]);
+    return rows[0] ?? null;
+  }
+
+  /** Get-or-create in one statement pair; concurrent creators of one name all get the same list. */
+  async getOrCreate(accountId: number, name: string, manager?: EntityManager): Promise<{ id: number; name: string; existing: boolean }> {
+    const db = manager ?? this.dataSource;
+    const inserted = await sql<{ id: number }>(db, `INSERT INTO contact_lists (account_id, name) VALUES ($1, $2) ON CONFLICT (account_id, name) DO NOTHING RETURNING id`, [accountId, name]);
+    if (inserted.rows[0]) return { id: inserted.rows[0].id, name, existing: false };
+    const { rows } = await sql<{ id: number }>(db, `SELECT id FROM contact_lists WHERE account_id = $1 AND name = $2`, [accountId, name]);
+    return { id: rows[0].id, name, existing: true };
+  }
+
+  async nameTaken(accountId: number, name: string, exceptListId: number): Promise<boolean> {
+    const { rows } = await sql(this.dataSource, `SELECT 1 FROM contact_lists WHERE account_id = $1 AND name = $2 AND id <> $3`, [accountId, name, exceptListId]);
+    return rows.length > 0;
+  }
+
+  async rename(accountId: number, listId: number, name: string): Promise<boolean> {
+    const { rowCount } = await sql(this.dataSource, `UPDATE contact_lists SET name = $3 WHERE account_id = $1 AND id = $2`, [accountId, listId, name]);
+    return rowCount > 0;
+  }
+
+  /** Deletes the list (memberships cascade) and, when asked, its member contacts; returns how many contacts went. */
+  async delete(accountId: number, listId: number, deleteContacts: boolean, manager: EntityManager): Promise<number | null> {
+    let contactsDeleted = 0;
+    if (deleteContacts) {
+      const res = await sql(
+        manager,
+        `DELETE FROM contacts c USING list_members m WHERE m.list_id = $2 AND c.id = m.contact_id AND c.account_id = $1`,
+        [accountId, listId],
+      );
+      contactsDeleted = res.rowCount;
+    }
+    const { rowCount } = await sql(manager, `DELETE FROM contact_lists WHERE account_id = $1 AND id = $2`, [accountId, listId]);
+    return rowCount > 0 ? contactsDeleted : null;
+  }
+
+  async memberPage(listId: number, page: Page): Promise<{ total: number; rows: ContactRecord[] }> {
+    const [count, rows] = await Promise.all([
+      sql<{ total: number }>(this.dataSource, `SELECT count(*) AS total FROM list_members WHERE list_id = $1`, [listId]),
+      sql<ContactRecord>(
+        this.dataSource,
+        // Deferred join: the offset walks the membership index only, then one page of contacts is read.
+        `SELECT ${CONTACT_COLUMNS}
+           FROM (SELECT contact_id FROM list_members WHERE list_id = $1 ORDER BY contact_id DESC LIMIT ${page.limit} OFFSET ${page.offset}) m
+           JOIN contacts c ON c.id = m.contact_id
+          ORDER BY m.contact_id DESC`,
+        [listId],
+      ),
+    ]);
+    return { total: count.rows[0].total, rows: rows.rows };
+  }
+
+  async addMember(listId: number, contactId: number, manager?: EntityManager): Promise<boolean> {
+    const { rowCount } = await sql(manager ?? this.dataSource, `INSERT INTO list_members (list_id, contact_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [listId, contactId]);
+    return rowCount > 0;
+  }
+
+  /** Adds many contacts at once (imports); returns how many were not members yet. */
+  async addMembers(listId: number, contactIds: number[], manager: EntityManager): Promise<number> {
+    const { rowCount } = await sql(
+      manager,
+      `INSERT INTO list_members (list_id, contact_id) SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING`,
+      [listId, contactIds],
+    );
+    return rowCount;
+  }
+
+  async removeMember(listId: number, contactId: number): Promise<boolean> {
+    const { rowCount } = await sql(this.dataSource, `DELETE FROM list_members WHERE list_id = $1 AND contact_id = $2`, [listId, contactId]);
+    return rowCount > 0;
+  }
+
+  /** Removes every contact of the account with this number from every list (an unsubscribe). */
+  async removeNumberEverywhere(accountId: number, number: string, manager?: EntityManager): Promise<number> {
+    const { rowCount } = await sql(
+      manager ?? this.dataSource,
+      `DELETE FROM list_members m USING contacts c WHERE c.account_id = $1 AND c.number = $2 AND m.contact_id = c.id`,
+      [accountId, number],
+    );
+    return rowCount;
+  }
+
+  /** The member of the list with this number, if any (the most recently updated when duplicates exist). */
+  async findMemberByNumber(listId: number, accountId: number, number: string): Promise<number | null> {
+    const { rows } = await sql<{ id: number }>(
+      this.dataSource,
+      `SELECT c.id FROM list_members m JOIN contacts c ON c.id = m.contact_id
+        WHERE m.list_id = $1 AND c.account_id = $2 AND c.number = $3 ORDER BY c.updated_at DESC, c.id DESC LIMIT 1`,
+      [listId, accountId, number],
+    );
+    return rows[0]?.id ?? null;
+  }
+}

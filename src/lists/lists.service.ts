@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ConflictError, InvalidRequestError, NotFoundError } from '../common/errors/domain-error';
+import { ErrorText } from '../common/errors/error-catalogue';
+import { formatUtc } from '../common/time/format';
+import { ListsRepository } from './lists.repository';
+
+function cleanName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === '') throw new InvalidRequestError(ErrorText.required('name'));
+  return trimmed;
+}
+
+@Injectable()
+export class ListsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly lists: ListsRepository,
+  ) {}
+
+  async list(accountId: number) {
+    const rows = await this.lists.findAllWithCounts(accountId);
+    return {
+      status: 'complete' as const,
+      results: rows.map((r) => ({ list_id: r.id, name: r.name, created_at: formatUtc(r.created_at), contact_count: r.contact_count })),
+    };
+  }
+
+  async create(accountId: number, name: string) {
+    const list = await this.lists.getOrCreate(accountId, cleanName(name));
+    return { status: 'complete' as const, list_id: list.id, name: list.name, existing: list.existing };
+  }
+
+  async rename(accountId: number, listId: number, rawName: string) {
+    const name = cleanName(rawName);
+    const list = await this.lists.findById(accountId, listId);
+    // The interface answers an unchanged name like an unknown list.
+    if (!list || list.name === name) throw new NotFoundError(ErrorText.listNotFound);
+    if (await this.lists.nameTaken(accountId, name, listId)) throw new ConflictError(ErrorText.duplicateListName);
+    try {
+      if (!(await this.lists.rename(accountId, listId, name))) throw new NotFoundError(ErrorText.listNotFound);
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505') throw new ConflictError(ErrorText.duplicateListName);
+      throw err;
+    }
+    return { status: 'complete' as const, list_id: listId, name };
+  }
+
+  async delete(accountId: number, listId: number, deleteContacts: boolean) {
+    const contactsDeleted = await this.dataSource.transaction((m) => this.lists.delete(accountId, listId, deleteContacts, m));
+    if (contactsDeleted === null) throw new NotFoundError(ErrorText.listNotFound);
+    return { status: 'complete' as const, list_id: listId, contacts_deleted: contactsDeleted };
+  }
+
+  /** The list, or 404 List not found (also for another account's list). */
+  async require(accountId: number, listId: number, manager?: EntityManager): Promise<{ id: number; name: string }> {
+    const list = await this.lists.findById(accountId, listId, manager);
+    if (!list) throw new NotFoundError(ErrorText.listNotFound);
+    return list;
+  }
+
+  async getOrCreate(accountId: number, name: string, manager?: EntityManager) {
+    return this.lists.getOrCreate(accountId, cleanName(name), manager);
+  }
+
+  async addMembers(listId: number, contactIds: number[], manager: EntityManager): Promise<number> {
+    return this.lists.addMembers(listId, contactIds, manager);
+  }
+
+  /** An unsubscribe's effect on lists: every contact with the number leaves every list of the account. */
+  async removeNumberFromAllLists(accountId: number, number: string, manager?: EntityManager): Promise<number> {
+    return this.lists.removeNumberEverywhere(accountId, number, manager);
+  }
+}

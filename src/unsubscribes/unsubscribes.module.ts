@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { ListsModule } from '../lists/lists.module';
+import { UnsubscribesController } from './unsubscribes.controller';
+import { UnsubscribesRepository } from './unsubscribes.repository';
+import { UnsubscribesService } from './unsubscribes.service';
+
+@Module({ imports: [ListsModule], controllers: [UnsubscribesController], providers: [UnsubscribesRepository, UnsubscribesService], exports: [UnsubscribesService] })
+export class UnsubscribesModule {}

@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Page } from '../common/http/pagination';
+import { sql } from '../database/sql';
+import type { UnsubscribeSource } from './unsubscribe.entity';
+
+export interface UnsubscribeRow {
+  number: string;
+  source: UnsubscribeSource;
+  created_at: Date;
+}
+
+@Injectable()
+export class UnsubscribesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async page(accountId: number, number: string | undefined, page: Page): Promise<{ total: number; rows: UnsubscribeRow[] }> {
+    const params: unknown[] = [accountId];
+    let where = 'account_id = $1';
+    if (number !== undefined) {
+      params.push(number);
+      where += ' AND number = $2';
+    }
+    const [count, rows] = await Promise.all([
+      sql<{ total: number }>(this.dataSource, `SELECT count(*) AS total FROM unsubscribes WHERE ${where}`, params),
+      sql<UnsubscribeRow>(this.dataSource, `SELECT number, source, created_at FROM unsubscribes WHERE ${where} ORDER BY created_at DESC, number LIMIT ${page.limit} OFFSET ${page.offset}`, params),
+    ]);
+    return { total: count.rows[0].total, rows: rows.rows };
+  }
+
+  async insert(accountId: number, number: string, source: UnsubscribeSource, manager?: EntityManager): Promise<boolean> {
+    const { rowCount } = await sql(manager ?? this.dataSource, `INSERT INTO unsubscribes (account_id, number, source) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [accountId, number, source]);
+    return rowCount > 0;
+  }
+
+  async delete(accountId: number, number: string): Promise<boolean> {
+    const { rowCount } = await sql(this.dataSource, `DELETE FROM unsubscribes WHERE account_id = $1 AND number = $2`, [accountId, number]);
+    return rowCount > 0;
+  }
+
+  /** Which of these numbers have unsubscribed from the account: one query for a whole batch. */
+  async filterUnsubscribed(accountId: number, numbers: string[], manager?: EntityManager): Promise<Set<string>> {
+    if (numbers.length === 0) return new Set();
+    const { rows } = await sql<{ number: string }>(
+      manager ?? this.dataSource,
+      `SELECT number FROM unsubscribes WHERE account_id = $1 AND number = ANY($2::text[])`,
+      [accountId, numbers],
+    );
+    return new Set(rows.map((r) => r.number));
+  }
+}

@@ -1,0 +1,65 @@
+import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
+
+/** Another account's ids must behave exactly like ids that do not exist, on every endpoint. */
+describe('Account isolation', () => {
+  let t: TestApp;
+  let owner: TestAccount;
+  let intruder: TestAccount;
+  let contactId: number;
+  let listId: number;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    owner = await createAccount(t.app);
+    intruder = await createAccount(t.app);
+    contactId = (await t.api.post('/v1/contacts', { auth: owner.auth, body: { number: '0412400001', first_name: 'Secret' } })).body.contact_id;
+    listId = (await t.api.post('/v1/lists', { auth: owner.auth, body: { name: 'Private' } })).body.list_id;
+    await t.api.post('/v1/list-contacts', { auth: owner.auth, body: { list_id: listId, contact_id: contactId } });
+    await t.api.post('/v1/unsubscribes', { auth: owner.auth, body: { number: '0412400002' } });
+  });
+  afterAll(() => t.close());
+
+  it('shows the intruder none of the owner’s contacts, lists or unsubscribes', async () => {
+    expect((await t.api.get('/v1/contacts', { auth: intruder.auth })).body).toMatchObject({ total: 0, results: [] });
+    expect((await t.api.get('/v1/contacts', { auth: intruder.auth, query: { number: '0412400001' } })).body.total).toBe(0);
+    expect((await t.api.get('/v1/lists', { auth: intruder.auth })).body.results).toEqual([]);
+    expect((await t.api.get('/v1/unsubscribes', { auth: intruder.auth })).body.total).toBe(0);
+  });
+
+  it.each([
+    ['PATCH /v1/contacts', 'PATCH', '/v1/contacts', () => ({ body: { contact_id: contactId, first_name: 'Hacked' } }), 404, { error: 'Contact not found' }],
+    ['DELETE /v1/contacts', 'DELETE', '/v1/contacts', () => ({ body: { contact_id: contactId } }), 200, () => ({ status: 'complete', contact_id: contactId, removed: false })],
+    ['PATCH /v1/lists', 'PATCH', '/v1/lists', () => ({ body: { list_id: listId, name: 'Mine' } }), 404, { error: 'List not found' }],
+    ['DELETE /v1/lists', 'DELETE', '/v1/lists', () => ({ body: { list_id: listId, delete_contacts: true } }), 404, { error: 'List not found' }],
+    ['GET /v1/list-contacts', 'GET', '/v1/list-contacts', () => ({ query: { list_id: listId } }), 404, { error: 'List not found' }],
+    ['POST /v1/list-contacts', 'POST', '/v1/list-contacts', () => ({ body: { list_id: listId, number: '0412400009' } }), 404, { error: 'List not found' }],
+    ['DELETE /v1/list-contacts', 'DELETE', '/v1/list-contacts', () => ({ body: { list_id: listId, contact_id: contactId } }), 404, { error: 'List not found' }],
+  ])('answers %s on another account’s data as if it did not exist', async (_label, method, url, options, status, expected) => {
+    const res = await t.api.request(method, url, { auth: intruder.auth, ...options() });
+    expect(res.status).toBe(status);
+    expect(res.body).toEqual(typeof expected === 'function' ? expected() : expected);
+  });
+
+  it('cannot add the owner’s contact to the intruder’s own list', async () => {
+    const own = (await t.api.post('/v1/lists', { auth: intruder.auth, body: { name: 'Mine' } })).body.list_id;
+    const res = await t.api.post('/v1/list-contacts', { auth: intruder.auth, body: { list_id: own, contact_id: contactId } });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'Contact not found' });
+  });
+
+  it('keeps lists, contacts and unsubscribes of the same names and numbers separate', async () => {
+    const mine = await t.api.post('/v1/lists', { auth: intruder.auth, body: { name: 'Private' } });
+    expect(mine.body).toMatchObject({ existing: false });
+    expect(mine.body.list_id).not.toBe(listId);
+    expect((await t.api.post('/v1/contacts', { auth: intruder.auth, body: { number: '0412400001' } })).status).toBe(200);
+    expect((await t.api.post('/v1/unsubscribes', { auth: intruder.auth, body: { number: '0412400002' } })).body.added).toBe(true);
+    expect((await t.api.delete('/v1/unsubscribes', { auth: intruder.auth, body: { number: '0412400002' } })).body.removed).toBe(true);
+  });
+
+  it('left the owner’s data untouched', async () => {
+    const contacts = (await t.api.get('/v1/contacts', { auth: owner.auth })).body.results;
+    expect(contacts).toEqual([expect.objectContaining({ contact_id: contactId, first_name: 'Secret' })]);
+    expect((await t.api.get('/v1/lists', { auth: owner.auth })).body.results).toEqual([expect.objectContaining({ list_id: listId, name: 'Private', contact_count: 1 })]);
+    expect((await t.api.get('/v1/unsubscribes', { auth: owner.auth })).body.total).toBe(1);
+  });
+});

@@ -1,0 +1,41 @@
+import { CsvFormatError, parseContactsCsv } from '../../../src/contacts/contacts-csv';
+
+describe(parseContactsCsv.name, () => {
+  it('normalises numbers, keeps only the named columns and reports line numbers', () => {
+    const parsed = parseContactsCsv('Number, First_Name ,company\n0412345678,Ann,Acme\n"0412 345 679","Bob, Jr",\nnope,x,\n,y,\n+61412345678,dup,\n');
+    expect(parsed.columns).toEqual(['first_name', 'company']);
+    expect(parsed.rows.map((r) => [r.line, r.number, r.fields.first_name, r.fields.company])).toEqual([
+      [2, '61412345678', 'Ann', 'Acme'],
+      [3, '61412345679', 'Bob, Jr', ''],
+    ]);
+    expect(parsed.invalid).toEqual([
+      { line: 4, reason: 'Invalid phone number format' },
+      { line: 5, reason: 'number is required' },
+    ]);
+    expect(parsed.duplicates).toEqual([{ line: 6, number: '61412345678', first_line: 2 }]);
+  });
+
+  it('counts lines of quoted multi-line values', () => {
+    const parsed = parseContactsCsv('number,other\n0412345678,"line one\nline two"\nbad,\n');
+    expect(parsed.rows[0].fields.other).toBe('line one\nline two');
+    expect(parsed.invalid).toEqual([{ line: 4, reason: 'Invalid phone number format' }]);
+  });
+
+  it('skips a byte-order mark and blank lines', () => {
+    expect(parseContactsCsv('\uFEFFnumber\n\n0412345678\n').rows).toHaveLength(1);
+  });
+
+  it('rejects oversized values', () => {
+    expect(parseContactsCsv(`number,other\n0412345678,${'x'.repeat(1001)}\n`).invalid).toEqual([{ line: 2, reason: 'other must be at most 1000 characters' }]);
+  });
+
+  it.each([
+    ['', 'CSV is empty'],
+    ['first_name\nAnn', 'The header row must name a number column'],
+    ['number,age\n0412345678,3', 'Unknown column(s) age'],
+    ['number\n"unterminated', 'CSV could not be read'],
+  ])('refuses %j', (text, message) => {
+    expect(() => parseContactsCsv(text)).toThrow(CsvFormatError);
+    expect(() => parseContactsCsv(text)).toThrow(message);
+  });
+});

@@ -1,6 +1,8 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
+import { ClockModule } from './common/time/clock.module';
+import { MessagingModule } from './messaging/messaging.module';
 import { ContactsModule } from './contacts/contacts.module';
 import { ListsModule } from './lists/lists.module';
 import { UnsubscribesModule } from './unsubscribes/unsubscribes.module';
@@ -20,7 +22,7 @@ export class AppModule {
   static register(config: AppConfig, extraModules: Array<Type | DynamicModule> = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.register(config), DatabaseModule.register(config), RedisModule, HealthModule, AccountsModule, SendersModule, ContactsModule, ListsModule, UnsubscribesModule, ...extraModules],
+      imports: [ConfigModule.register(config), DatabaseModule.register(config), RedisModule, ClockModule, HealthModule, AccountsModule, SendersModule, ContactsModule, ListsModule, UnsubscribesModule, MessagingModule, ...extraModules],
       providers: [InflightLimiter, { provide: APP_GUARD, useClass: BasicAuthGuard }, { provide: APP_GUARD, useClass: ConcurrencyGuard }],
     };
   }

@@ -22,6 +22,10 @@ export class Account {
   @Column({ name: 'part_rate', type: 'integer', default: 100 })
   partRate: number;
 
+  /** Code of the account's opt-out link, `{SHORT_LINK_BASE}/o/{code}`. */
+  @Column({ name: 'optout_code', type: 'text' })
+  optoutCode: string;
+
   @Column({ name: 'billing_email', type: 'text', nullable: true })
   billingEmail: string | null;
 

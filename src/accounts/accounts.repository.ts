@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Account } from './account.entity';
+import { randomToken } from './secrets';
 
 @Injectable()
 export class AccountsRepository {
@@ -16,6 +17,6 @@ export class AccountsRepository {
   }
 
   async insert(fields: { name: string; isTest: boolean; allowDuplicateContacts: boolean }, manager: EntityManager): Promise<Account> {
-    return this.repo(manager).save(this.repo(manager).create(fields));
+    return this.repo(manager).save(this.repo(manager).create({ ...fields, optoutCode: randomToken(10) }));
   }
 }

@@ -55,6 +55,14 @@ export class AppConfig {
 
   @Transform(toBool) @IsOptional() @IsBoolean()
   docsEnabled = true;
+
+  /** Base of short links and the {optout} link (`{base}/o/{code}`); no trailing slash. */
+  @IsString() @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*[^/\s])?$/, { message: '$property must be an http(s) URL without a trailing slash' })
+  shortLinkBase = 'http://localhost:3000';
+
+  /** How long a successful response is replayed for its Idempotency-Key (interface: 24 hours). */
+  @Transform(toInt) @IsInt() @Min(1000)
+  idempotencyTtlMs = 24 * 60 * 60 * 1000;
 }
 
 /** Environment variable behind each setting; the names are part of the operator contract (README). */
@@ -72,6 +80,8 @@ export const ENV_NAMES: Record<keyof AppConfig, string> = {
   bodyLimitBytes: 'BODY_LIMIT_BYTES',
   dependencyTimeoutMs: 'DEPENDENCY_TIMEOUT_MS',
   docsEnabled: 'DOCS_ENABLED',
+  shortLinkBase: 'SHORT_LINK_BASE',
+  idempotencyTtlMs: 'IDEMPOTENCY_TTL_MS',
 };
 
 export class ConfigError extends Error {}

@@ -63,6 +63,17 @@ export class ContactsRepository {
     return rows[0] ?? null;
   }
 
+  /** Fields of the contact for each number (the most recently updated one when duplicates exist), in one query. */
+  async findLatestByNumbers(accountId: number, numbers: string[]): Promise<ContactRecord[]> {
+    if (numbers.length === 0) return [];
+    const { rows } = await sql<ContactRecord>(
+      this.dataSource,
+      `SELECT DISTINCT ON (number) ${COLUMNS} FROM contacts WHERE account_id = $1 AND number = ANY($2::text[]) ORDER BY number, updated_at DESC, id DESC`,
+      [accountId, numbers],
+    );
+    return rows;
+  }
+
   /**
    * Inserts a contact. Without duplicates allowed the insert is skipped (null) when the number exists:
    * the NOT EXISTS covers older rows made while duplicates were allowed, the unique index covers races.

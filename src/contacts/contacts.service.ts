@@ -102,6 +102,11 @@ export class ContactsService {
     return this.contacts.upsertMany(accountId, rows, columns, allowDuplicateContacts, manager);
   }
 
+  /** Placeholder values per number for a batch (one query): the contact's fields plus nothing else. */
+  async fieldsForNumbers(accountId: number, numbers: string[]): Promise<Map<string, ContactRecord>> {
+    return new Map((await this.contacts.findLatestByNumbers(accountId, numbers)).map((c) => [c.number, c]));
+  }
+
   /** The contact supplying placeholders for a number (most recently updated when duplicates exist). */
   async findForNumber(accountId: number, number: string): Promise<ContactRecord | null> {
     return this.contacts.findLatestByNumber(accountId, number);

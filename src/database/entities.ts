@@ -6,6 +6,8 @@ import { Contact } from '../contacts/contact.entity';
 import { ContactList } from '../lists/contact-list.entity';
 import { ListMember } from '../lists/list-member.entity';
 import { Unsubscribe } from '../unsubscribes/unsubscribe.entity';
+import { Message } from '../messaging/message.entity';
+import { Send } from '../messaging/send.entity';
 
 /** Explicit entity list: no globbing, so the build and the tests see exactly the same schema. */
-export const ENTITIES = [Account, ApiKey, Sender, CreditLedgerEntry, Contact, ContactList, ListMember, Unsubscribe];
+export const ENTITIES = [Account, ApiKey, Sender, CreditLedgerEntry, Contact, ContactList, ListMember, Unsubscribe, Send, Message];

@@ -83,6 +83,16 @@ export class ListsRepository {
     return { total: count.rows[0].total, rows: rows.rows };
   }
 
+  /** Every member with its fields, in membership order (one query; list sends read whole lists). */
+  async membersWithFields(listId: number): Promise<Array<ContactRecord & { updated_at: Date }>> {
+    const { rows } = await sql<ContactRecord & { updated_at: Date }>(
+      this.dataSource,
+      `SELECT ${CONTACT_COLUMNS}, c.updated_at FROM list_members m JOIN contacts c ON c.id = m.contact_id WHERE m.list_id = $1 ORDER BY m.contact_id`,
+      [listId],
+    );
+    return rows;
+  }
+
   async addMember(listId: number, contactId: number, manager?: EntityManager): Promise<boolean> {
     const { rowCount } = await sql(manager ?? this.dataSource, `INSERT INTO list_members (list_id, contact_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [listId, contactId]);
     return rowCount > 0;

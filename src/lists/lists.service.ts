@@ -68,6 +68,12 @@ export class ListsService {
     return this.lists.addMembers(listId, contactIds, manager);
   }
 
+  /** The list's members with their fields, for a list send (404 when the list is not the account's). */
+  async membersForSend(accountId: number, listId: number) {
+    await this.require(accountId, listId);
+    return this.lists.membersWithFields(listId);
+  }
+
   /** An unsubscribe's effect on lists: every contact with the number leaves every list of the account. */
   async removeNumberFromAllLists(accountId: number, number: string, manager?: EntityManager): Promise<number> {
     return this.lists.removeNumberEverywhere(accountId, number, manager);

@@ -15,9 +15,9 @@ export class SendersService {
     return { status: 'complete', results: senders.map(toSenderView) };
   }
 
-  /** Active senders by exact value, for validating a send's `sender`. */
-  async activeByValue(accountId: number): Promise<Map<string, Sender>> {
-    return new Map((await this.senders.findActive(accountId)).map((s) => [s.value, s]));
+  /** Active senders' types by exact value, for validating a send's `sender`. */
+  async activeTypes(accountId: number): Promise<Map<string, SenderType>> {
+    return new Map((await this.senders.findActive(accountId)).map((s) => [s.value, s.type]));
   }
 
   async add(accountId: number, input: string, type?: SenderType, manager?: EntityManager): Promise<Sender> {

@@ -18,12 +18,15 @@ export interface FieldSpec {
   min?: number;
   max?: number;
   maxLength?: number;
+  /** Arrays: bounds on the number of items. */
+  minItems?: number;
+  maxItems?: number;
   values?: readonly string[];
   /** Texts for the failures this field can have; defaults are `<name> is required` and friends. */
-  messages?: { required?: string; invalid?: string; tooLong?: string };
+  messages?: { required?: string; invalid?: string; tooLong?: string; tooMany?: string };
   description?: string;
   example?: unknown;
-  /** OpenAPI item type for arrays. */
+  /** OpenAPI item schema for arrays: a DTO class, or a plain schema object. */
   items?: unknown;
   /** Documented type when it differs from the kind (e.g. a datetime string). */
   format?: string;
@@ -61,7 +64,9 @@ export function checkField(name: string, spec: FieldSpec, value: unknown): strin
     case 'enum':
       return typeof value === 'string' && spec.values!.includes(value) ? null : invalid;
     case 'array':
-      return Array.isArray(value) ? null : invalid;
+      if (!Array.isArray(value) || (spec.minItems !== undefined && value.length < spec.minItems)) return invalid;
+      if (spec.maxItems !== undefined && value.length > spec.maxItems) return m.tooMany ?? `${name} must have at most ${spec.maxItems} items`;
+      return null;
     case 'object':
       return typeof value === 'object' && !Array.isArray(value) ? null : invalid;
   }
@@ -122,14 +127,16 @@ export function Field(spec: FieldSpec): PropertyDecorator {
       },
     })(target, propertyKey as string);
     const doc = {
-      type: OPENAPI_TYPE[spec.kind],
+      ...(spec.kind === 'array' && typeof spec.items === 'function' ? {} : { type: OPENAPI_TYPE[spec.kind] }),
       description: spec.description,
       example: spec.example,
       ...(spec.kind === 'enum' ? { enum: [...spec.values!] } : {}),
-      ...(spec.kind === 'array' ? { items: spec.items ?? {} } : {}),
+      ...(spec.kind === 'array' ? (typeof spec.items === 'function' ? { type: [spec.items] } : { items: spec.items ?? {} }) : {}),
       ...(spec.kind === 'integer' && spec.min !== undefined ? { minimum: spec.min } : {}),
       ...(spec.kind === 'integer' && spec.max !== undefined ? { maximum: spec.max } : {}),
       ...(spec.maxLength !== undefined ? { maxLength: spec.maxLength } : {}),
+      ...(spec.maxItems !== undefined ? { maxItems: spec.maxItems } : {}),
+      ...(spec.minItems !== undefined ? { minItems: spec.minItems } : {}),
       ...(spec.format ? { format: spec.format } : {}),
       ...(spec.nullable ? { nullable: true } : {}),
     } as Record<string, unknown>;

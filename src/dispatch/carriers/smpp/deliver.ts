@@ -1,0 +1,70 @@
+/**
+ * What a deliver_sm is: a delivery receipt (esm_class message type 0x04, or a receipted_message_id TLV)
+ * or a mobile-originated message. Receipts take their id from receipted_message_id when present (the
+ * text's id may be formatted differently, e.g. decimal instead of hex) and their state from the text's
+ * stat, falling back to the message_state TLV.
+ */
+import type { PDU } from 'smpp';
+import type { DeliveryReceipt, InboundSms } from '../carrier';
+import { parseShortMessageBody, splitUserData } from './raw-pdu';
+import { parseReceiptText, receiptOutcome, statFromMessageState } from './receipt';
+import { decodeSmsBytes } from './sms-bytes';
+
+const ESM_CLASS_DELIVERY_RECEIPT = 0x04;
+
+export type DeliverKind =
+  | { kind: 'receipt'; receipt: DeliveryReceipt }
+  | { kind: 'intermediate'; smscId: string; stat: string }
+  | { kind: 'inbound'; sms: InboundSms }
+  | { kind: 'unreadable'; reason: string };
+
+/**
+ * Classifies a deliver_sm. `body` is its raw body (see raw-pdu); when the raw body is unavailable the
+ * package's decoded short_message is used instead.
+ */
+export function classifyDeliver(pdu: PDU, body: Buffer | null, receivedAt: Date, utcOffsetMinutes = 0): DeliverKind {
+  let message: { esmClass: number; text: string };
+  try {
+    message = body ? readRaw(body) : readDecoded(pdu);
+  } catch (err) {
+    return { kind: 'unreadable', reason: (err as Error).message };
+  }
+  const { esmClass, text } = message;
+  const tlvId = typeof pdu.receipted_message_id === 'string' && pdu.receipted_message_id !== '' ? pdu.receipted_message_id : null;
+
+  if ((esmClass & ESM_CLASS_DELIVERY_RECEIPT) !== 0 || tlvId !== null) {
+    const parsed = parseReceiptText(text, utcOffsetMinutes);
+    const smscId = tlvId ?? parsed.id;
+    const stat = parsed.stat ?? (typeof pdu.message_state === 'number' ? statFromMessageState(pdu.message_state) : null);
+    if (!smscId) return { kind: 'unreadable', reason: `receipt without an id: ${JSON.stringify(text)}` };
+    if (!stat) return { kind: 'unreadable', reason: `receipt without a stat: ${JSON.stringify(text)}` };
+    const outcome = receiptOutcome(stat);
+    if (outcome === null) return { kind: 'unreadable', reason: `receipt with unknown stat ${stat}` };
+    if (outcome === 'intermediate') return { kind: 'intermediate', smscId, stat };
+    return {
+      kind: 'receipt',
+      receipt: { smscId, state: outcome, stat, err: parsed.err ?? '000', doneAt: parsed.doneDate ?? receivedAt, receivedAt },
+    };
+  }
+
+  return {
+    kind: 'inbound',
+    sms: { from: String(pdu.source_addr ?? ''), to: String(pdu.destination_addr ?? ''), text, receivedAt },
+  };
+}
+
+function readRaw(body: Buffer): { esmClass: number; text: string } {
+  const fields = parseShortMessageBody(body);
+  const data = fields.shortMessage.length > 0 || !fields.messagePayload ? fields.shortMessage : fields.messagePayload;
+  return { esmClass: fields.esmClass, text: decodeSmsBytes(fields.dataCoding, splitUserData(fields.esmClass, data).payload) };
+}
+
+/** Fallback when the raw body is unavailable: the package's own decoding ({ udh?, message }). */
+function readDecoded(pdu: PDU): { esmClass: number; text: string } {
+  const messageOf = (value: unknown): unknown =>
+    value && typeof value === 'object' && 'message' in value ? (value as { message: unknown }).message : value;
+  const short = messageOf(pdu.short_message);
+  const chosen = (typeof short === 'string' || Buffer.isBuffer(short)) && short.length > 0 ? short : messageOf(pdu.message_payload);
+  const text = typeof chosen === 'string' ? chosen : Buffer.isBuffer(chosen) ? chosen.toString('latin1') : '';
+  return { esmClass: typeof pdu.esm_class === 'number' ? pdu.esm_class : 0, text };
+}

@@ -1,0 +1,93 @@
+/**
+ * Raw access to submit_sm / deliver_sm bodies.
+ *
+ * Why: the `smpp` package decodes short_message itself (data_coding 0 through its own GSM table, the UDH
+ * split into a list) and keeps no raw bytes, and its decoded form cannot be encoded back. We want the
+ * exact octets: the simulator records what was on the wire, and the carrier decodes inbound text with
+ * the same GSM-7 tables it encodes with. The package reads every PDU with two socket.read() calls
+ * (4-byte length, then the rest) and emits its events synchronously right after, so the last buffer read
+ * is the body of the PDU being emitted; callers check the command id and sequence number match.
+ */
+import type { PDU, Session } from 'smpp';
+
+const TLV_MESSAGE_PAYLOAD = 0x0424;
+const ESM_CLASS_UDHI = 0x40;
+
+/** Returns a function giving the body (from command_id on) of the PDU the session is emitting now. */
+export function tapPduBodies(session: Session): () => Buffer | null {
+  const socket = session.socket;
+  const read = socket.read.bind(socket);
+  let last: Buffer | null = null;
+  socket.read = (size?: number): unknown => {
+    const chunk: unknown = read(size);
+    if (Buffer.isBuffer(chunk)) last = chunk;
+    return chunk;
+  };
+  return () => last;
+}
+
+/** The body if it belongs to `pdu` (same command id and sequence number), else null. */
+export function bodyOf(pdu: PDU, body: Buffer | null): Buffer | null {
+  if (!body || body.length < 12) return null;
+  return body.readUInt32BE(0) === pdu.command_id && body.readUInt32BE(8) === pdu.sequence_number ? body : null;
+}
+
+export interface ShortMessageFields {
+  esmClass: number;
+  dataCoding: number;
+  registeredDelivery: number;
+  /** short_message octets as sent, UDH included. */
+  shortMessage: Buffer;
+  /** message_payload TLV octets, or null when absent. */
+  messagePayload: Buffer | null;
+}
+
+/**
+ * Reads the mandatory parameters of a submit_sm or deliver_sm body (same layout, SMPP 3.4 §4.4.1/§4.6.1)
+ * and the message_payload TLV. Throws RangeError on a truncated body.
+ */
+export function parseShortMessageBody(body: Buffer): ShortMessageFields {
+  let offset = 12; // command_id, command_status, sequence_number
+  const byte = (): number => {
+    if (offset >= body.length) throw new RangeError('PDU body truncated');
+    return body[offset++];
+  };
+  const cstring = (): void => {
+    const end = body.indexOf(0, offset);
+    if (end < 0) throw new RangeError('PDU body truncated in a C-octet string');
+    offset = end + 1;
+  };
+  cstring(); // service_type
+  offset += 2; // source_addr_ton, source_addr_npi
+  cstring(); // source_addr
+  offset += 2; // dest_addr_ton, dest_addr_npi
+  cstring(); // destination_addr
+  const esmClass = byte();
+  offset += 2; // protocol_id, priority_flag
+  cstring(); // schedule_delivery_time
+  cstring(); // validity_period
+  const registeredDelivery = byte();
+  byte(); // replace_if_present_flag
+  const dataCoding = byte();
+  byte(); // sm_default_msg_id
+  const smLength = byte();
+  if (offset + smLength > body.length) throw new RangeError('PDU body truncated in short_message');
+  const shortMessage = body.subarray(offset, offset + smLength);
+  offset += smLength;
+  let messagePayload: Buffer | null = null;
+  while (offset + 4 <= body.length) {
+    const tag = body.readUInt16BE(offset);
+    const length = body.readUInt16BE(offset + 2);
+    offset += 4;
+    if (tag === TLV_MESSAGE_PAYLOAD) messagePayload = body.subarray(offset, offset + length);
+    offset += length;
+  }
+  return { esmClass, dataCoding, registeredDelivery, shortMessage, messagePayload };
+}
+
+/** Splits the user data header off when esm_class has UDHI set (first octet is the UDH length). */
+export function splitUserData(esmClass: number, data: Buffer): { udh: Buffer | null; payload: Buffer } {
+  if ((esmClass & ESM_CLASS_UDHI) === 0 || data.length === 0) return { udh: null, payload: data };
+  const udhLength = data[0] + 1;
+  return { udh: data.subarray(0, udhLength), payload: data.subarray(udhLength) };
+}

@@ -1,0 +1,230 @@
+/**
+ * One bind_transceiver session and its lifecycle: connect, bind, keep alive with enquire_link, and on
+ * any loss reconnect with capped exponential backoff. It owns its window (submit_sm awaiting a resp),
+ * its TPS token bucket and its throttle pause; the carrier decides what to send and where.
+ *
+ * The `smpp` package never calls back a request whose session closed, so the bind keeps its own map of
+ * unanswered submits and hands them back to the carrier (to re-send) when the session goes down.
+ */
+import { connect, ESME_RMSGQFUL, ESME_ROK, ESME_RTHROTTLED, PDU } from 'smpp';
+import type { Session } from 'smpp';
+import { backoffDelay, describeStatus, TokenBucket } from './flow-control';
+import { bodyOf, tapPduBodies } from './raw-pdu';
+import type { ResolvedSmppOptions } from './smpp-options';
+import type { SubmitSmParams } from './submit-parts';
+
+export type BindStatus = 'idle' | 'connecting' | 'bound' | 'waiting' | 'closed';
+
+/** What a bind carries for the carrier; the bind only reads `params`. */
+export interface BindTask {
+  params: SubmitSmParams;
+}
+
+export interface BindListener<T extends BindTask> {
+  bindUp(bind: SmppBind<T>): void;
+  /** The session ended; `unanswered` are the submits sent on it that got no resp (to be re-sent). */
+  bindDown(bind: SmppBind<T>, unanswered: T[], reason: string): void;
+  submitAnswered(bind: SmppBind<T>, task: T, resp: PDU): void;
+  /** A deliver_sm; `respond` sends its deliver_sm_resp with the given command_status. */
+  deliverReceived(bind: SmppBind<T>, pdu: PDU, body: Buffer | null, respond: (status: number) => void): void;
+}
+
+interface InFlight<T> {
+  task: T;
+  sentAt: number;
+}
+
+export function isThrottleStatus(status: number): boolean {
+  return status === ESME_RTHROTTLED || status === ESME_RMSGQFUL;
+}
+
+export class SmppBind<T extends BindTask> {
+  status: BindStatus = 'idle';
+  reconnects = 0;
+  lastError: string | null = null;
+  private session: Session | null = null;
+  private readBody: () => Buffer | null = () => null;
+  private readonly inFlight = new Map<number, InFlight<T>>();
+  private readonly bucket: TokenBucket;
+  private failedAttempts = 0;
+  private throttleLevel = 0;
+  private pausedUntil = 0;
+  private lastReceivedAt = 0;
+  private connectStartedAt = 0;
+  private enquireSentAt: number | null = null;
+  private watchdog: NodeJS.Timeout | null = null;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    readonly index: number,
+    private readonly options: ResolvedSmppOptions,
+    private readonly listener: BindListener<T>,
+  ) {
+    this.bucket = new TokenBucket(options.tpsPerBind);
+  }
+
+  get inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
+  start(): void {
+    if (this.status === 'idle') this.open();
+  }
+
+  /**
+   * 0 when a submit can go now; a positive number of ms to wait for the throttle pause or a TPS token;
+   * Infinity when the bind is down or its window is full (a bindUp or a resp will bring it back).
+   */
+  waitMs(now: number): number {
+    if (this.status !== 'bound' || this.inFlight.size >= this.options.window) return Infinity;
+    if (now < this.pausedUntil) return this.pausedUntil - now;
+    return this.bucket.msUntilToken(now);
+  }
+
+  /** Sends a submit_sm when waitMs(now) is 0; false when it could not be sent (the caller keeps the task). */
+  trySubmit(task: T, now: number): boolean {
+    const session = this.session;
+    if (!session || this.waitMs(now) !== 0 || !this.bucket.tryTake(now)) return false;
+    const pdu = new PDU('submit_sm', { ...task.params });
+    const sent = session.send(pdu, (resp) => this.onSubmitResp(session, pdu.sequence_number, resp));
+    if (!sent) {
+      this.drop(session, 'socket not writable');
+      return false;
+    }
+    this.inFlight.set(pdu.sequence_number, { task, sentAt: now });
+    return true;
+  }
+
+  /** Unbinds (after which the SMSC closes) and stops reconnecting; resolves when the socket is closed. */
+  async close(): Promise<void> {
+    const previous = this.status;
+    this.status = 'closed';
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+    const session = this.session;
+    if (!session) return;
+    await new Promise<void>((resolve) => {
+      const force = setTimeout(() => session.destroy(), this.options.submitTimeoutMs);
+      session.socket.once('close', () => {
+        clearTimeout(force);
+        resolve();
+      });
+      const unbound = previous === 'bound' && session.send(new PDU('unbind'), () => session.close());
+      if (!unbound) session.destroy();
+    });
+  }
+
+  private open(): void {
+    const { host, port, tls, tlsRejectUnauthorized } = this.options;
+    this.status = 'connecting';
+    this.connectStartedAt = Date.now();
+    const session = connect({ host, port, tls, rejectUnauthorized: tlsRejectUnauthorized });
+    this.session = session;
+    this.readBody = tapPduBodies(session);
+    session.socket.setNoDelay(true);
+    // The package re-emits socket errors; without a listener they would crash the process.
+    session.on('error', (err: Error) => this.drop(session, err.message));
+    session.on('close', () => this.onClose(session));
+    session.on(tls ? 'secureConnect' : 'connect', () => this.onConnect(session));
+    session.on('pdu', () => (this.lastReceivedAt = Date.now()));
+    session.on('enquire_link', (pdu: PDU) => session.send(pdu.response()));
+    session.on('unbind', (pdu: PDU) => {
+      session.send(pdu.response());
+      session.close();
+    });
+    session.on('unknown', (pdu: PDU) => session.send(pdu.response()));
+    session.on('deliver_sm', (pdu: PDU) => {
+      const body = bodyOf(pdu, this.readBody());
+      this.listener.deliverReceived(this, pdu, body, (status) => {
+        session.send(pdu.response({ command_status: status }));
+      });
+    });
+    this.watchdog = setInterval(() => this.checkHealth(session), Math.max(20, Math.min(1000, this.options.submitTimeoutMs / 4)));
+  }
+
+  private onConnect(session: Session): void {
+    const { systemId, password, systemType } = this.options;
+    const bind = new PDU('bind_transceiver', { system_id: systemId, password, system_type: systemType, interface_version: 0x34 });
+    session.send(bind, (resp) => {
+      if (session !== this.session || this.status !== 'connecting') return;
+      if (resp.command_status !== ESME_ROK) {
+        this.lastError = `bind_transceiver refused: ${describeStatus(resp.command_status)}`;
+        this.options.logger.error('smpp bind refused', { bind: this.index, status: describeStatus(resp.command_status) });
+        session.destroy();
+        return;
+      }
+      this.status = 'bound';
+      this.failedAttempts = 0;
+      this.lastError = null;
+      this.lastReceivedAt = Date.now();
+      this.options.logger.info('smpp bound', { bind: this.index, host: this.options.host, port: this.options.port });
+      this.listener.bindUp(this);
+    });
+  }
+
+  private onSubmitResp(session: Session, sequence: number, resp: PDU): void {
+    if (session !== this.session) return;
+    const entry = this.inFlight.get(sequence);
+    if (!entry) return;
+    this.inFlight.delete(sequence);
+    if (isThrottleStatus(resp.command_status)) {
+      this.pause();
+    } else if (resp.command_status === ESME_ROK) {
+      this.throttleLevel = 0;
+    }
+    this.listener.submitAnswered(this, entry.task, resp);
+  }
+
+  /** One pause per throttle episode: resps to submits already in flight do not lengthen it. */
+  private pause(): void {
+    const now = Date.now();
+    if (now < this.pausedUntil) return;
+    const delay = backoffDelay(this.throttleLevel++, this.options.throttleBackoffMs, this.options.throttleBackoffMaxMs);
+    this.pausedUntil = now + delay;
+    this.options.logger.warn('smpp bind throttled', { bind: this.index, pauseMs: delay });
+  }
+
+  /** Drops a session whose requests go unanswered; sends enquire_link when the SMSC has been quiet. */
+  private checkHealth(session: Session): void {
+    if (session !== this.session) return;
+    const now = Date.now();
+    const timeout = this.options.submitTimeoutMs;
+    if (this.status === 'connecting' && now - this.connectStartedAt > timeout) return this.drop(session, 'connect/bind timed out');
+    if (this.status !== 'bound') return;
+    const oldest = this.inFlight.values().next();
+    if (!oldest.done && now - oldest.value.sentAt > timeout) return this.drop(session, 'submit_sm_resp timed out');
+    if (this.enquireSentAt !== null && now - this.enquireSentAt > timeout) return this.drop(session, 'enquire_link_resp timed out');
+    if (this.enquireSentAt === null && now - this.lastReceivedAt >= this.options.enquireLinkMs) {
+      this.enquireSentAt = now;
+      session.send(new PDU('enquire_link'), () => (this.enquireSentAt = null));
+    }
+  }
+
+  private drop(session: Session, reason: string): void {
+    if (session !== this.session) return;
+    this.lastError = reason;
+    session.destroy();
+  }
+
+  private onClose(session: Session): void {
+    if (session !== this.session) return;
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.watchdog = null;
+    this.session = null;
+    this.enquireSentAt = null;
+    const unanswered = [...this.inFlight.values()].map((entry) => entry.task);
+    this.inFlight.clear();
+    const reason = this.lastError ?? 'connection closed';
+    if (this.status !== 'closed') {
+      const delay = backoffDelay(this.failedAttempts++, this.options.reconnectBaseMs, this.options.reconnectMaxMs);
+      this.status = 'waiting';
+      this.options.logger.warn('smpp bind down', { bind: this.index, reason, reconnectInMs: delay, unanswered: unanswered.length });
+      this.reconnectTimer = setTimeout(() => {
+        this.reconnectTimer = null;
+        this.reconnects++;
+        this.open();
+      }, delay);
+    }
+    this.listener.bindDown(this, unanswered, reason);
+  }
+}

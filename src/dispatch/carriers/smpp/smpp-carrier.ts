@@ -1,0 +1,285 @@
+/**
+ * The live carrier: N bind_transceiver sessions to one SMSC account.
+ *
+ * Throughput: parts are pipelined, up to `window` unanswered submit_sm per bind, each bind capped by its
+ * own TPS token bucket; a part goes to the ready bind with the fewest unanswered submits.
+ *
+ * Delivery guarantee towards the SMSC is at-least-once. A part whose bind drops (or whose resp times
+ * out, which drops the bind) before its submit_sm_resp arrives is sent again on the next healthy bind:
+ * if the SMSC had accepted it and only the resp was lost, the handset may get it twice. SMPP offers no
+ * way to tell the two cases apart. ESME_RTHROTTLED / ESME_RMSGQFUL pause the bind and re-send the part;
+ * any other non-zero status fails that part permanently.
+ *
+ * Receipts and inbound messages are acknowledged (deliver_sm_resp) only after their handler resolves,
+ * so the SMSC redelivers anything not yet stored; handlers must therefore be idempotent.
+ */
+import { ESME_ROK, ESME_RX_T_APPN } from 'smpp';
+import type { PDU } from 'smpp';
+import type { Carrier, CarrierState, DeliveryReceipt, InboundSms, OutboundMessage, PartSubmission, SubmissionResult } from '../carrier';
+import { classifyDeliver } from './deliver';
+import { describeStatus, Fifo } from './flow-control';
+import { isThrottleStatus, SmppBind } from './smpp-bind';
+import type { BindListener } from './smpp-bind';
+import { resolveSmppOptions } from './smpp-options';
+import type { ResolvedSmppOptions, SmppCarrierOptions } from './smpp-options';
+import { encodeParts } from './submit-parts';
+import type { SubmitSmParams } from './submit-parts';
+
+interface MessageTracker {
+  messageId: string;
+  parts: PartSubmission[];
+  remaining: number;
+  resolve(result: SubmissionResult): void;
+}
+
+interface PartTask {
+  params: SubmitSmParams;
+  tracker: MessageTracker;
+  index: number;
+  requeues: number;
+  settled: boolean;
+}
+
+export class SmppCarrier implements Carrier, BindListener<PartTask> {
+  private readonly options: ResolvedSmppOptions;
+  private readonly binds: SmppBind<PartTask>[];
+  /** Parts to send again (throttled, or unanswered on a dropped bind) go before new ones. */
+  private readonly retryQueue = new Fifo<PartTask>();
+  private readonly queue = new Fifo<PartTask>();
+  private receiptHandler: ((r: DeliveryReceipt) => void | Promise<void>) | null = null;
+  private inboundHandler: ((m: InboundSms) => void | Promise<void>) | null = null;
+  private submitted = 0;
+  private throttled = 0;
+  private nextRef = Math.floor(Math.random() * 256);
+  private rrIndex = 0;
+  private pumping = false;
+  private pumpTimer: NodeJS.Timeout | null = null;
+  private pumpTimerAt = Infinity;
+  private started = false;
+  private closing: Promise<void> | null = null;
+  private startWaiters: { resolve(): void; reject(err: Error): void }[] = [];
+  private readonly failedBeforeUp = new Set<number>();
+
+  constructor(options: SmppCarrierOptions) {
+    this.options = resolveSmppOptions(options);
+    this.binds = Array.from({ length: this.options.binds }, (_, i) => new SmppBind<PartTask>(i, this.options, this));
+  }
+
+  /**
+   * Opens every bind (idempotent; submit() calls it too). Resolves once one bind is up; rejects when
+   * every bind has failed its first attempt (bad credentials, SMSC unreachable). Binds keep retrying.
+   */
+  start(): Promise<void> {
+    if (this.closing) return Promise.reject(new Error('SMPP carrier is closed'));
+    if (!this.started) {
+      this.started = true;
+      for (const bind of this.binds) bind.start();
+    }
+    if (this.binds.some((b) => b.status === 'bound')) return Promise.resolve();
+    return new Promise((resolve, reject) => this.startWaiters.push({ resolve, reject }));
+  }
+
+  async submit(messages: OutboundMessage[]): Promise<SubmissionResult[]> {
+    if (this.closing) throw new Error('SMPP carrier is closed');
+    this.start().catch(() => undefined); // failures are logged and visible in state(); parts wait for a bind
+    const results = Promise.all(messages.map((message) => this.enqueue(message)));
+    this.pump();
+    return results;
+  }
+
+  onReceipt(handler: (r: DeliveryReceipt) => void | Promise<void>): void {
+    this.receiptHandler = handler;
+  }
+
+  onInbound(handler: (m: InboundSms) => void | Promise<void>): void {
+    this.inboundHandler = handler;
+  }
+
+  state(): CarrierState {
+    return {
+      kind: 'smpp',
+      bindsConfigured: this.binds.length,
+      bindsUp: this.binds.filter((b) => b.status === 'bound').length,
+      inFlight: this.binds.reduce((sum, b) => sum + b.inFlightCount, 0),
+      submitted: this.submitted,
+      throttled: this.throttled,
+      reconnects: this.binds.reduce((sum, b) => sum + b.reconnects, 0),
+    };
+  }
+
+  /**
+   * Stops taking work, waits up to submitTimeoutMs for queued and unanswered parts, then unbinds. Parts
+   * still unsent or unanswered then resolve with an error (not submitted, or outcome unknown).
+   */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    const deadline = Date.now() + this.options.submitTimeoutMs;
+    while (this.pendingCount() > 0 && this.binds.some((b) => b.status === 'bound') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    if (this.pumpTimer) clearTimeout(this.pumpTimer);
+    for (const task of [...this.retryQueue.drain(), ...this.queue.drain()]) this.fail(task, 'carrier closed before the part was submitted');
+    this.rejectStartWaiters(new Error('SMPP carrier closed'));
+    await Promise.all(this.binds.map((b) => b.close()));
+  }
+
+  bindUp(): void {
+    for (const waiter of this.startWaiters.splice(0)) waiter.resolve();
+    this.pump();
+  }
+
+  bindDown(bind: SmppBind<PartTask>, unanswered: PartTask[], reason: string): void {
+    for (const task of unanswered) {
+      if (this.closing) {
+        this.fail(task, `carrier closed before submit_sm_resp (outcome unknown): ${reason}`);
+      } else if (++task.requeues > this.options.maxRequeues) {
+        this.fail(task, `no submit_sm_resp after ${task.requeues} connection losses: ${reason}`);
+      } else {
+        this.retryQueue.push(task);
+      }
+    }
+    if (!this.binds.some((b) => b.status === 'bound')) {
+      this.failedBeforeUp.add(bind.index);
+      if (this.failedBeforeUp.size === this.binds.length) {
+        this.rejectStartWaiters(new Error(`SMPP carrier could not bind: ${bind.lastError ?? reason}`));
+      }
+    }
+    this.pump();
+  }
+
+  submitAnswered(_bind: SmppBind<PartTask>, task: PartTask, resp: PDU): void {
+    const status = resp.command_status;
+    if (status === ESME_ROK) {
+      this.submitted++;
+      this.settle(task, { smscId: typeof resp.message_id === 'string' ? resp.message_id : String(resp.message_id ?? '') });
+    } else if (isThrottleStatus(status) && !this.closing) {
+      this.throttled++;
+      this.retryQueue.push(task);
+    } else {
+      if (isThrottleStatus(status)) this.throttled++;
+      this.fail(task, `submit_sm rejected: ${describeStatus(status)}`);
+    }
+    this.pump();
+  }
+
+  deliverReceived(bind: SmppBind<PartTask>, pdu: PDU, body: Buffer | null, respond: (status: number) => void): void {
+    const { logger, receiptUtcOffsetMinutes } = this.options;
+    const delivered = classifyDeliver(pdu, body, new Date(), receiptUtcOffsetMinutes);
+    if (delivered.kind === 'unreadable' || delivered.kind === 'intermediate') {
+      // Nothing to store: acknowledge so the SMSC does not redeliver it forever.
+      if (delivered.kind === 'unreadable') logger.warn('smpp deliver_sm not understood', { bind: bind.index, reason: delivered.reason });
+      respond(ESME_ROK);
+      return;
+    }
+    const run =
+      delivered.kind === 'receipt'
+        ? this.receiptHandler && ((h) => () => h(delivered.receipt))(this.receiptHandler)
+        : this.inboundHandler && ((h) => () => h(delivered.sms))(this.inboundHandler);
+    if (!run) {
+      // No handler yet (still starting): a temporary error makes the SMSC redeliver later.
+      logger.warn('smpp deliver_sm before a handler was registered', { bind: bind.index, kind: delivered.kind });
+      respond(ESME_RX_T_APPN);
+      return;
+    }
+    Promise.resolve()
+      .then(run)
+      .then(
+        () => respond(ESME_ROK),
+        (err: unknown) => {
+          logger.error('smpp deliver_sm handler failed; SMSC will redeliver', { bind: bind.index, kind: delivered.kind, err: String(err) });
+          respond(ESME_RX_T_APPN);
+        },
+      );
+  }
+
+  private enqueue(message: OutboundMessage): Promise<SubmissionResult> {
+    return new Promise((resolve) => {
+      let encoded;
+      try {
+        encoded = encodeParts(message, this.nextRef++ & 0xff);
+      } catch (err) {
+        resolve({ messageId: message.messageId, parts: [{ partNumber: 1, totalParts: 1, smscId: null, error: `cannot encode: ${(err as Error).message}` }] });
+        return;
+      }
+      const parts: PartSubmission[] = encoded.map((p) => ({ partNumber: p.partNumber, totalParts: p.totalParts, smscId: null }));
+      const tracker: MessageTracker = { messageId: message.messageId, parts, remaining: parts.length, resolve };
+      encoded.forEach((part, index) => this.queue.push({ params: part.params, tracker, index, requeues: 0, settled: false }));
+    });
+  }
+
+  /** Sends queued parts while some bind has room; otherwise waits for a resp, a bind, or a timer. */
+  private pump(): void {
+    if (this.pumping || this.closing && this.pendingCount() === 0) return;
+    this.pumping = true;
+    try {
+      while (this.retryQueue.length + this.queue.length > 0) {
+        const now = Date.now();
+        const pick = this.pickBind(now);
+        if (typeof pick === 'number') {
+          if (Number.isFinite(pick)) this.schedulePump(pick);
+          return;
+        }
+        const task = (this.retryQueue.length > 0 ? this.retryQueue.shift() : this.queue.shift()) as PartTask;
+        if (!pick.trySubmit(task, now)) this.retryQueue.push(task);
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /** The ready bind with the fewest unanswered submits (round-robin on ties), or ms until one may be ready. */
+  private pickBind(now: number): SmppBind<PartTask> | number {
+    let best: SmppBind<PartTask> | null = null;
+    let wait = Infinity;
+    const n = this.binds.length;
+    for (let k = 0; k < n; k++) {
+      const bind = this.binds[(this.rrIndex + k) % n];
+      const ms = bind.waitMs(now);
+      if (ms === 0) {
+        if (!best || bind.inFlightCount < best.inFlightCount) best = bind;
+      } else if (ms < wait) {
+        wait = ms;
+      }
+    }
+    if (!best) return wait;
+    this.rrIndex = (best.index + 1) % n;
+    return best;
+  }
+
+  private schedulePump(ms: number): void {
+    const at = Date.now() + ms;
+    if (this.pumpTimer && this.pumpTimerAt <= at) return;
+    if (this.pumpTimer) clearTimeout(this.pumpTimer);
+    this.pumpTimerAt = at;
+    this.pumpTimer = setTimeout(() => {
+      this.pumpTimer = null;
+      this.pumpTimerAt = Infinity;
+      this.pump();
+    }, Math.max(1, ms));
+  }
+
+  private pendingCount(): number {
+    return this.retryQueue.length + this.queue.length + this.binds.reduce((sum, b) => sum + b.inFlightCount, 0);
+  }
+
+  private fail(task: PartTask, error: string): void {
+    this.settle(task, { smscId: null, error });
+  }
+
+  private settle(task: PartTask, outcome: { smscId: string | null; error?: string }): void {
+    if (task.settled) return;
+    task.settled = true;
+    const part = task.tracker.parts[task.index];
+    part.smscId = outcome.smscId;
+    if (outcome.error !== undefined) part.error = outcome.error;
+    if (--task.tracker.remaining === 0) task.tracker.resolve({ messageId: task.tracker.messageId, parts: task.tracker.parts });
+  }
+
+  private rejectStartWaiters(err: Error): void {
+    for (const waiter of this.startWaiters.splice(0)) waiter.reject(err);
+  }
+}

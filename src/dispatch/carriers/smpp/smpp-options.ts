@@ -1,0 +1,58 @@
+/** Settings of an SMPP carrier account; AppConfig builds these from the environment. */
+
+export interface CarrierLogger {
+  info(msg: string, meta?: Record<string, unknown>): void;
+  warn(msg: string, meta?: Record<string, unknown>): void;
+  error(msg: string, meta?: Record<string, unknown>): void;
+}
+
+export interface SmppCarrierOptions {
+  host: string;
+  port: number;
+  systemId: string;
+  password: string;
+  /** SMPP over TLS (the package's `ssmpp`); the server certificate is verified unless tlsRejectUnauthorized is false. */
+  tls: boolean;
+  /** Number of bind_transceiver sessions kept open. */
+  binds: number;
+  /** Most submit_sm awaiting their submit_sm_resp on one bind. */
+  window: number;
+  /** Most submit_sm a second on one bind; 0 means no cap. */
+  tpsPerBind: number;
+  /** Send enquire_link after this long without any PDU from the SMSC. */
+  enquireLinkMs: number;
+  /** Reconnect delay after a drop: base·2^attempt, capped at max. */
+  reconnectBaseMs: number;
+  reconnectMaxMs: number;
+  /** A request (bind, submit_sm, enquire_link) unanswered this long means the session is dead: it is dropped and reconnected. */
+  submitTimeoutMs: number;
+  logger?: CarrierLogger;
+  systemType?: string;
+  tlsRejectUnauthorized?: boolean;
+  /** Pause of a bind after ESME_RTHROTTLED / ESME_RMSGQFUL: base·2^n for consecutive throttles, capped. Defaults 200 ms and 5 s. */
+  throttleBackoffMs?: number;
+  throttleBackoffMaxMs?: number;
+  /** A part whose bind dropped before its submit_sm_resp this many times fails instead of being re-sent again. Default 10. */
+  maxRequeues?: number;
+  /** Offset of the SMSC's clock from UTC for receipt dates, in minutes (e.g. 600 for AEST). Default 0. */
+  receiptUtcOffsetMinutes?: number;
+}
+
+export type ResolvedSmppOptions = Required<Omit<SmppCarrierOptions, 'logger'>> & { logger: CarrierLogger };
+
+const silentLogger: CarrierLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+export function resolveSmppOptions(options: SmppCarrierOptions): ResolvedSmppOptions {
+  if (!(options.binds >= 1)) throw new RangeError('binds must be at least 1');
+  if (!(options.window >= 1)) throw new RangeError('window must be at least 1');
+  return {
+    ...options,
+    systemType: options.systemType ?? '',
+    tlsRejectUnauthorized: options.tlsRejectUnauthorized ?? true,
+    throttleBackoffMs: options.throttleBackoffMs ?? 200,
+    throttleBackoffMaxMs: options.throttleBackoffMaxMs ?? 5_000,
+    maxRequeues: options.maxRequeues ?? 10,
+    receiptUtcOffsetMinutes: options.receiptUtcOffsetMinutes ?? 0,
+    logger: options.logger ?? silentLogger,
+  };
+}

@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { AccountsService } from '../accounts/accounts.service';
+import { CreditsService } from '../billing/credits.service';
+import { hundredthsToNumber } from '../billing/money';
+import { ConflictError, DomainError, InvalidRequestError, NotFoundError, OperationFailedError } from '../common/errors/domain-error';
+import { classifyDependencyFailure } from '../common/errors/dependency-errors';
+import { ErrorText } from '../common/errors/error-catalogue';
+import { isUuid } from './message-lookup.service';
+import { MessagesRepository } from './messages.repository';
+
+export interface CancelRequest {
+  message_id?: string;
+  send_id?: number;
+  custom_ref?: string;
+}
+
+export interface CancelledMessage {
+  id: string;
+  cost: number;
+  parts: number;
+}
+
+/**
+ * DELETE /v1/messages: cancels scheduled messages by message_id, send_id or custom_ref (first supplied
+ * wins, no fall-through). The status change and the refund are one transaction: if any step fails,
+ * nothing is cancelled and nothing refunded, and the interface's 500 text is answered.
+ */
+@Injectable()
+export class CancelMessagesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly accounts: AccountsService,
+    private readonly messages: MessagesRepository,
+    private readonly credits: CreditsService,
+  ) {}
+
+  async cancel(accountId: number, request: CancelRequest) {
+    if (request.message_id !== undefined) return this.byMessageId(accountId, request.message_id);
+    if (request.send_id !== undefined) return this.bySendId(accountId, request.send_id);
+    if (request.custom_ref !== undefined) return this.byCustomRef(accountId, request.custom_ref);
+    throw new InvalidRequestError(ErrorText.cancelIdentifierRequired);
+  }
+
+  private async byMessageId(accountId: number, messageId: string) {
+    if (!isUuid(messageId)) throw new NotFoundError(ErrorText.messageNotFound);
+    const id = messageId.toLowerCase();
+    const refunded = await this.inTransaction(ErrorText.failedToCancelMessage, async (m) => {
+      const cancelled = await this.cancelAndRefund(accountId, { messageId: id }, `message:${id}`, m);
+      if (cancelled.count > 0) return cancelled.refunded;
+      const status = await this.messages.statusOf(accountId, id, m);
+      if (status === null) throw new NotFoundError(ErrorText.messageNotFound);
+      throw new ConflictError(ErrorText.messageNotScheduled);
+    });
+    return { status: 'complete' as const, message_id: id, cancelled: true, credits_refunded: hundredthsToNumber(refunded) };
+  }
+
+  private async bySendId(accountId: number, sendId: number) {
+    const { count, refunded } = await this.inTransaction(ErrorText.failedToCancelSend, async (m) => {
+      if (!(await this.messages.sendExists(accountId, sendId, m))) throw new NotFoundError(ErrorText.sendNotFound);
+      const result = await this.cancelAndRefund(accountId, { sendId }, `send:${sendId}`, m);
+      if (result.count === 0) throw new NotFoundError(ErrorText.noScheduledForSend);
+      return result;
+    });
+    return { status: 'complete' as const, send_id: sendId, cancelled_count: count, credits_refunded: hundredthsToNumber(refunded) };
+  }
+
+  private async byCustomRef(accountId: number, customRef: string) {
+    const { count, refunded } = await this.inTransaction(ErrorText.failedToCancelMessages, async (m) => {
+      const result = await this.cancelAndRefund(accountId, { customRef }, `custom_ref:${customRef}`, m);
+      if (result.count === 0) throw new NotFoundError(ErrorText.noScheduledForCustomRef);
+      return result;
+    });
+    return { status: 'complete' as const, custom_ref: customRef, cancelled_count: count, credits_refunded: hundredthsToNumber(refunded) };
+  }
+
+  private async cancelAndRefund(
+    accountId: number,
+    match: Parameters<MessagesRepository['cancelScheduled']>[1],
+    reference: string,
+    m: EntityManager,
+  ): Promise<{ count: number; refunded: number }> {
+    const cancelled = await this.messages.cancelScheduled(accountId, match, m);
+    const refunded = cancelled.reduce((sum, c) => sum + c.cost, 0);
+    if (cancelled.length === 0) return { count: 0, refunded: 0 };
+    // Test accounts were never charged, so nothing moves; the amount is still reported.
+    const { isTest } = await this.accounts.get(accountId);
+    if (!isTest && refunded > 0) await this.credits.refund(accountId, refunded, 'cancelled scheduled messages', reference, m);
+    return { count: cancelled.length, refunded };
+  }
+
+  private async inTransaction<T>(failureText: string, work: (m: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await this.dataSource.transaction(work);
+    } catch (err) {
+      if (err instanceof DomainError || classifyDependencyFailure(err)) throw err;
+      throw new OperationFailedError(failureText, err);
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import { ApiExtraModels, ApiOkResponse, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { Field } from '../../common/validation/field';
+
+export class CancelMessagesDto {
+  @Field({ kind: 'text', format: 'uuid', description: 'First in precedence' })
+  message_id?: string;
+  @Field({ kind: 'integer', min: 1, messages: { invalid: 'send_id must be a positive integer' }, description: 'Second in precedence' })
+  send_id?: number;
+  @Field({ kind: 'text', description: 'Third in precedence' })
+  custom_ref?: string;
+}
+
+export class CancelledByMessageDto {
+  @ApiProperty({ enum: ['complete'] }) status: string;
+  @ApiProperty({ format: 'uuid' }) message_id: string;
+  @ApiProperty() cancelled: boolean;
+  @ApiProperty() credits_refunded: number;
+}
+
+export class CancelledBySendDto {
+  @ApiProperty({ enum: ['complete'] }) status: string;
+  @ApiProperty() send_id: number;
+  @ApiProperty() cancelled_count: number;
+  @ApiProperty() credits_refunded: number;
+}
+
+export class CancelledByCustomRefDto {
+  @ApiProperty({ enum: ['complete'] }) status: string;
+  @ApiProperty() custom_ref: string;
+  @ApiProperty() cancelled_count: number;
+  @ApiProperty() credits_refunded: number;
+}
+
+export const ApiCancelOk = () => (target: object, key: string | symbol, descriptor: PropertyDescriptor) => {
+  ApiExtraModels(CancelledByMessageDto, CancelledBySendDto, CancelledByCustomRefDto)(target, key, descriptor);
+  ApiOkResponse({
+    schema: { oneOf: [CancelledByMessageDto, CancelledBySendDto, CancelledByCustomRefDto].map((m) => ({ $ref: getSchemaPath(m) })) },
+  })(target, key, descriptor);
+};

@@ -1,0 +1,89 @@
+import { ErrorText } from '../common/errors/error-catalogue';
+import { normaliseAuMobile } from '../common/phone';
+import { analyseMessage, CompiledTemplate, compileTemplate, ContactFields, optoutText, SenderType, SmsEncoding } from '../common/sms';
+import { parseScheduledFor } from '../common/time/schedule';
+
+export const CUSTOM_REF_MAX = 255;
+
+export interface SendOptions {
+  allowUnicode: boolean;
+  maxParts: number;
+  /** Hundredths of a credit per part. */
+  partRate: number;
+  optoutLink: string;
+  now: Date;
+}
+
+/** An entry that passed the field checks, before personalisation. */
+export interface CheckedEntry {
+  to: string;
+  template: string;
+  sender: string;
+  senderType: SenderType;
+  customRef?: string;
+  scheduledAt: Date | null;
+}
+
+/** What an entry became: a message to store, or an error/blocked result. */
+export type ComposedEntry =
+  | { ok: true; to: string; text: string; sender: string; senderType: SenderType; customRef?: string; scheduledAt: Date | null; encoding: SmsEncoding; parts: number; cost: number }
+  | { ok: false; to: string; text: string; sender: string; customRef?: string; scheduledAt: Date | null; error: string; blocked?: boolean };
+
+function asText(value: unknown): string {
+  return typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
+}
+
+/**
+ * Checks one message object of a batch (supplement, per-message errors) in a fixed order: to,
+ * message, sender, custom_ref, scheduled_for. Returns the checked entry or its error result.
+ */
+export function checkEntry(raw: unknown, senders: ReadonlyMap<string, SenderType>, now: Date): CheckedEntry | Extract<ComposedEntry, { ok: false }> {
+  const entry = (raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
+  const customRef = typeof entry.custom_ref === 'string' && entry.custom_ref !== '' ? entry.custom_ref : undefined;
+  const fail = (error: string, to = asText(entry.to)) => ({ ok: false as const, to, text: asText(entry.message), sender: asText(entry.sender), customRef, scheduledAt: null, error });
+
+  if (entry.to === undefined || entry.to === null || entry.to === '') return fail(ErrorText.required('to'));
+  const to = typeof entry.to === 'string' ? normaliseAuMobile(entry.to) : null;
+  if (!to) return fail(ErrorText.invalidPhoneNumber);
+  if (typeof entry.message !== 'string' || entry.message === '') return fail(ErrorText.required('message'), to);
+  if (entry.sender === undefined || entry.sender === null || entry.sender === '') return fail(ErrorText.required('sender'), to);
+  const senderType = typeof entry.sender === 'string' ? senders.get(entry.sender) : undefined;
+  if (!senderType) return fail(ErrorText.invalidSender, to);
+  if (entry.custom_ref !== undefined && entry.custom_ref !== null && typeof entry.custom_ref !== 'string') return fail('custom_ref must be a string', to);
+  if (customRef !== undefined && customRef.length > CUSTOM_REF_MAX) return fail(ErrorText.customRefTooLong, to);
+  const schedule = parseScheduledFor(entry.scheduled_for, now);
+  if (!schedule.ok) return fail(ErrorText.invalidScheduledFor, to);
+  return { to, template: entry.message, sender: entry.sender as string, senderType, customRef, scheduledAt: schedule.at };
+}
+
+/** The text `{optout}` becomes for a sender (supplement, {optout}). */
+export function optoutFor(senderType: SenderType, optoutLink: string): string {
+  return optoutText(senderType, optoutLink);
+}
+
+/**
+ * Renders, counts parts and prices an entry. Placeholders take the contact's fields (empty when
+ * there is none), then {optout}; parts and cost are counted on the final text.
+ */
+export function composeEntry(entry: CheckedEntry, template: CompiledTemplate, fields: ContactFields, options: SendOptions): ComposedEntry {
+  const text = template.render(fields, optoutFor(entry.senderType, options.optoutLink));
+  const base = { to: entry.to, text, sender: entry.sender, customRef: entry.customRef, scheduledAt: entry.scheduledAt };
+  const analysis = analyseMessage(text, options.allowUnicode);
+  if ('error' in analysis) return { ok: false, ...base, error: ErrorText.unicodeRequired };
+  if (analysis.parts > options.maxParts) return { ok: false, ...base, error: ErrorText.tooManyParts(options.maxParts) };
+  return { ok: true, ...base, senderType: entry.senderType, encoding: analysis.encoding, parts: analysis.parts, cost: analysis.parts * options.partRate };
+}
+
+/** Compiles each distinct template once: a 10000-message batch usually repeats a handful of texts. */
+export class TemplateCache {
+  private readonly cache = new Map<string, CompiledTemplate>();
+
+  get(template: string): CompiledTemplate {
+    let compiled = this.cache.get(template);
+    if (!compiled) {
+      compiled = compileTemplate(template);
+      this.cache.set(template, compiled);
+    }
+    return compiled;
+  }
+}

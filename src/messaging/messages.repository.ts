@@ -1,0 +1,152 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Page } from '../common/http/pagination';
+import { sql } from '../database/sql';
+import type { MessageStatus } from './message.entity';
+
+export interface NewMessage {
+  id: string;
+  to: string;
+  sender: string;
+  senderType: string;
+  body: string;
+  customRef: string | null;
+  status: 'pending' | 'scheduled';
+  encoding: 'gsm7' | 'ucs2';
+  parts: number;
+  cost: number;
+  scheduledFor: Date | null;
+  dispatchAt: Date;
+}
+
+export interface MessageRow {
+  id: string;
+  send_id: number;
+  to_number: string;
+  sender: string;
+  body: string;
+  custom_ref: string | null;
+  status: MessageStatus;
+  cost: number;
+  scheduled_for: Date | null;
+  created_at: Date;
+}
+
+export interface HistoryFilter {
+  status?: MessageStatus;
+  from?: Date;
+  /** Exclusive upper bound. */
+  toExclusive?: Date;
+}
+
+const ROW = `id, send_id, to_number, sender, body, custom_ref, status, cost, scheduled_for, created_at`;
+
+@Injectable()
+export class MessagesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** All of a send's messages in one statement, in the given order. */
+  async insertMany(accountId: number, sendId: number, isTest: boolean, rows: NewMessage[], manager: EntityManager): Promise<void> {
+    if (rows.length === 0) return;
+    const col = <T>(pick: (r: NewMessage) => T) => rows.map(pick);
+    await sql(
+      manager,
+      `INSERT INTO messages (id, account_id, send_id, to_number, sender, sender_type, body, custom_ref, status, encoding, parts, cost, is_test, scheduled_for, dispatch_at)
+       SELECT t.id, $1, $2, t.to_number, t.sender, t.sender_type, t.body, t.custom_ref, t.status, t.encoding, t.parts, t.cost, $3, t.scheduled_for, t.dispatch_at
+         FROM unnest($4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::smallint[], $13::bigint[], $14::timestamptz[], $15::timestamptz[])
+              WITH ORDINALITY AS t(id, to_number, sender, sender_type, body, custom_ref, status, encoding, parts, cost, scheduled_for, dispatch_at, ord)
+        ORDER BY t.ord`,
+      [
+        accountId,
+        sendId,
+        isTest,
+        col((r) => r.id),
+        col((r) => r.to),
+        col((r) => r.sender),
+        col((r) => r.senderType),
+        col((r) => r.body),
+        col((r) => r.customRef),
+        col((r) => r.status),
+        col((r) => r.encoding),
+        col((r) => r.parts),
+        col((r) => r.cost),
+        col((r) => (r.scheduledFor ? r.scheduledFor.toISOString() : null)),
+        col((r) => r.dispatchAt.toISOString()),
+      ],
+    );
+  }
+
+  async findById(accountId: number, messageId: string): Promise<MessageRow | null> {
+    const { rows } = await sql<MessageRow>(this.dataSource, `SELECT ${ROW} FROM messages WHERE account_id = $1 AND id = $2`, [accountId, messageId]);
+    return rows[0] ?? null;
+  }
+
+  async findRecentByCustomRef(accountId: number, customRef: string, limit: number): Promise<MessageRow[]> {
+    const { rows } = await sql<MessageRow>(
+      this.dataSource,
+      `SELECT ${ROW} FROM messages WHERE account_id = $1 AND custom_ref = $2 ORDER BY created_at DESC, seq DESC LIMIT ${limit}`,
+      [accountId, customRef],
+    );
+    return rows;
+  }
+
+  async history(accountId: number, filter: HistoryFilter, page: Page): Promise<{ total: number; rows: MessageRow[] }> {
+    const where = ['account_id = $1'];
+    const params: unknown[] = [accountId];
+    if (filter.status) {
+      params.push(filter.status);
+      where.push(`status = $${params.length}`);
+    }
+    if (filter.from) {
+      params.push(filter.from.toISOString());
+      where.push(`created_at >= $${params.length}`);
+    }
+    if (filter.toExclusive) {
+      params.push(filter.toExclusive.toISOString());
+      where.push(`created_at < $${params.length}`);
+    }
+    const condition = where.join(' AND ');
+    const [count, rows] = await Promise.all([
+      sql<{ total: number }>(this.dataSource, `SELECT count(*) AS total FROM messages WHERE ${condition}`, params),
+      sql<MessageRow>(
+        this.dataSource,
+        `SELECT ${ROW} FROM messages WHERE id IN (
+           SELECT id FROM messages WHERE ${condition} ORDER BY created_at DESC, seq DESC LIMIT ${page.limit} OFFSET ${page.offset}
+         ) ORDER BY created_at DESC, seq DESC`,
+        params,
+      ),
+    ]);
+    return { total: count.rows[0].total, rows: rows.rows };
+  }
+
+  async statusOf(accountId: number, messageId: string, manager: EntityManager): Promise<MessageStatus | null> {
+    const { rows } = await sql<{ status: MessageStatus }>(manager, `SELECT status FROM messages WHERE account_id = $1 AND id = $2`, [accountId, messageId]);
+    return rows[0]?.status ?? null;
+  }
+
+  async sendExists(accountId: number, sendId: number, manager: EntityManager): Promise<boolean> {
+    const { rows } = await sql(manager, `SELECT 1 FROM sends WHERE account_id = $1 AND id = $2`, [accountId, sendId]);
+    return rows.length > 0;
+  }
+
+  /**
+   * Cancels the matching messages that are still scheduled, in one conditional UPDATE, so a dispatch
+   * racing for the same message cannot also win. Returns what was cancelled, with the credits to refund.
+   */
+  async cancelScheduled(
+    accountId: number,
+    match: { messageId: string } | { sendId: number } | { customRef: string },
+    manager: EntityManager,
+  ): Promise<Array<{ id: string; cost: number; parts: number }>> {
+    const [column, value] = 'messageId' in match ? ['id', match.messageId] : 'sendId' in match ? ['send_id', match.sendId] : ['custom_ref', match.customRef];
+    const { rows } = await sql<{ id: string; cost: number; parts: number }>(
+      manager,
+      `UPDATE messages SET status = 'cancelled', updated_at = now()
+        WHERE account_id = $1 AND ${column} = $2 AND status = 'scheduled'
+        RETURNING id, cost, parts`,
+      [accountId, value],
+    );
+    return rows;
+  }
+}

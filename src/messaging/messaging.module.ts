@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
+import { BillingModule } from '../billing/billing.module';
+import { ContactsModule } from '../contacts/contacts.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { ListsModule } from '../lists/lists.module';
+import { SendersModule } from '../senders/senders.module';
+import { UnsubscribesModule } from '../unsubscribes/unsubscribes.module';
+import { CancelMessagesService } from './cancel-messages.service';
+import { ListSendController } from './list-send.controller';
+import { ListSendService } from './list-send.service';
+import { MessageLookupService } from './message-lookup.service';
+import { MessagesController } from './messages.controller';
+import { MessagesRepository } from './messages.repository';
+import { SendBatchService } from './send-batch.service';
+import { SendsRepository } from './sends.repository';
+
+@Module({
+  imports: [AccountsModule, SendersModule, ContactsModule, ListsModule, UnsubscribesModule, BillingModule, IdempotencyModule],
+  controllers: [MessagesController, ListSendController],
+  providers: [MessagesRepository, SendsRepository, SendBatchService, ListSendService, CancelMessagesService, MessageLookupService],
+  exports: [CancelMessagesService],
+})
+export class MessagingModule {}

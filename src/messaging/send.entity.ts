@@ -1,0 +1,44 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+/** One request that created messages: a batch (POST /v1/messages) or a list send. */
+@Entity({ name: 'sends' })
+export class Send {
+  @PrimaryGeneratedColumn({ name: 'id', type: 'bigint' })
+  id: number;
+
+  @Column({ name: 'account_id', type: 'integer' })
+  accountId: number;
+
+  @Column({ name: 'api_key_id', type: 'integer', nullable: true })
+  apiKeyId: number | null;
+
+  @Column({ name: 'kind', type: 'text' })
+  kind: 'batch' | 'list';
+
+  @Column({ name: 'list_id', type: 'bigint', nullable: true })
+  listId: number | null;
+
+  @Column({ name: 'ignore_unsubscribes', type: 'boolean', default: false })
+  ignoreUnsubscribes: boolean;
+
+  @Column({ name: 'shorten_urls', type: 'boolean', default: false })
+  shortenUrls: boolean;
+
+  @Column({ name: 'message_count', type: 'integer', default: 0 })
+  messageCount: number;
+
+  @Column({ name: 'total_cost', type: 'bigint', default: 0 })
+  totalCost: number;
+
+  @Column({ name: 'custom_ref', type: 'text', nullable: true })
+  customRef: string | null;
+
+  @Column({ name: 'scheduled_for', type: 'timestamptz', nullable: true })
+  scheduledFor: Date | null;
+
+  @Column({ name: 'stagger_minutes', type: 'integer', nullable: true })
+  staggerMinutes: number | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { sql } from '../database/sql';
+
+export interface NewSend {
+  accountId: number;
+  apiKeyId: number | null;
+  kind: 'batch' | 'list';
+  listId?: number | null;
+  ignoreUnsubscribes: boolean;
+  shortenUrls?: boolean;
+  customRef?: string | null;
+  scheduledFor?: Date | null;
+  staggerMinutes?: number | null;
+  messageCount: number;
+  totalCost: number;
+}
+
+@Injectable()
+export class SendsRepository {
+  async insert(send: NewSend, manager: EntityManager): Promise<number> {
+    const { rows } = await sql<{ id: number }>(
+      manager,
+      `INSERT INTO sends (account_id, api_key_id, kind, list_id, ignore_unsubscribes, shorten_urls, custom_ref, scheduled_for, stagger_minutes, message_count, total_cost)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+      [
+        send.accountId,
+        send.apiKeyId,
+        send.kind,
+        send.listId ?? null,
+        send.ignoreUnsubscribes,
+        send.shortenUrls ?? false,
+        send.customRef ?? null,
+        send.scheduledFor ? send.scheduledFor.toISOString() : null,
+        send.staggerMinutes ?? null,
+        send.messageCount,
+        send.totalCost,
+      ],
+    );
+    return rows[0].id;
+  }
+}

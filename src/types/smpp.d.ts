@@ -1,0 +1,57 @@
+/**
+ * Minimal declarations for the `smpp` package (0.5.x, no bundled types): only what the SMPP carrier
+ * and the SMSC simulator use. Field names are the SMPP v5 specification's, as the package uses them.
+ */
+declare module 'smpp' {
+  import { EventEmitter } from 'node:events';
+  import { Server as NetServer, Socket } from 'node:net';
+
+  /** A request or response PDU. Decoded fields are set as own properties named as in the spec. */
+  export class PDU {
+    constructor(command: string, options?: Record<string, unknown>);
+    command: string;
+    command_id: number;
+    command_status: number;
+    sequence_number: number;
+    /** Any mandatory parameter or TLV, e.g. system_id, message_id, esm_class, receipted_message_id. */
+    [field: string]: unknown;
+    isResponse(): boolean;
+    response(options?: Record<string, unknown>): PDU;
+    toBuffer(): Buffer;
+    static maxLength: number;
+  }
+
+  export interface ConnectOptions {
+    host: string;
+    port: number;
+    tls?: boolean;
+    [option: string]: unknown;
+  }
+
+  export class Session extends EventEmitter {
+    socket: Socket;
+    /** Returns false (and never calls back) when the socket is no longer writable. */
+    send(pdu: PDU, responseCallback?: (resp: PDU) => void, sendCallback?: (pdu: PDU) => void): boolean;
+    close(callback?: () => void): void;
+    destroy(callback?: () => void): void;
+    pause(): void;
+    resume(): void;
+  }
+
+  export class Server extends NetServer {
+    sessions: Session[];
+  }
+
+  export function connect(options: ConnectOptions, listener?: () => void): Session;
+  export function createServer(listener: (session: Session) => void): Server;
+
+  /** Command status name → code (ESME_ROK, ESME_RTHROTTLED, …). */
+  export const errors: Readonly<Record<string, number>>;
+  export const ESME_ROK: number;
+  export const ESME_RSYSERR: number;
+  export const ESME_RINVBNDSTS: number;
+  export const ESME_RBINDFAIL: number;
+  export const ESME_RMSGQFUL: number;
+  export const ESME_RTHROTTLED: number;
+  export const ESME_RX_T_APPN: number;
+}

@@ -1,0 +1,243 @@
+import { DataSource } from 'typeorm';
+import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
+
+describe('POST /v1/messages', () => {
+  let t: TestApp;
+  let acct: TestAccount;
+
+  beforeAll(async () => {
+    t = await startTestApp({ inflightLimit: 50 });
+  });
+  beforeEach(async () => {
+    acct = await createAccount(t.app, { credits: 100, senders: ['Brand', '61400000001'] });
+  });
+  afterAll(() => t.close());
+
+  const send = (body: unknown, a = acct) => t.api.post('/v1/messages', { auth: a.auth, body });
+  const balance = async (a = acct) => (await t.api.get('/v1/account', { auth: a.auth })).body.credit_balance as number;
+
+  describe('request validation', () => {
+    it.each([
+      [{}, 'Missing or invalid messages parameter; should be an array of messages'],
+      [{ messages: 'hello' }, 'Missing or invalid messages parameter; should be an array of messages'],
+      [{ messages: {} }, 'Missing or invalid messages parameter; should be an array of messages'],
+      [{ messages: [] }, 'Missing or invalid messages parameter; should be an array of messages'],
+      [{ messages: [{}], max_parts: 0 }, 'max_parts must be between 1 and 99'],
+      [{ messages: [{}], max_parts: 100 }, 'max_parts must be between 1 and 99'],
+      [{ messages: [{}], max_parts: 'five' }, 'max_parts must be between 1 and 99'],
+      [{ messages: [{}], enable_unicode: 'yes' }, 'enable_unicode must be a boolean'],
+      [{ messages: [{}], shorten_urls: 1 }, 'shorten_urls must be a boolean'],
+      [{ messages: [{}], ignore_unsubscribes: 'true' }, 'ignore_unsubscribes must be a boolean'],
+    ])('answers 400 for %j', async (body, error) => {
+      const res = await send(body);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error });
+    });
+
+    it('answers 400 for more than 10000 messages and stores nothing', async () => {
+      const messages = Array.from({ length: 10001 }, () => ({ to: '0412345678', message: 'x', sender: 'Brand' }));
+      const res = await send({ messages });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'The maximum number of messages per request is 10000' });
+      expect((await t.api.get('/v1/messages', { auth: acct.auth })).body.total).toBe(0);
+    });
+
+    it('answers 403 No allowed senders found for this user when the account has none', async () => {
+      const none = await createAccount(t.app, { credits: 10, senders: [] });
+      const res = await send({ messages: [{ to: '0412345678', message: 'x', sender: 'Brand' }] }, none);
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ error: 'No allowed senders found for this user' });
+    });
+  });
+
+  it('answers a mixed batch entry by entry in request order, charging only the successes', async () => {
+    await t.api.post('/v1/unsubscribes', { auth: acct.auth, body: { number: '0412000009' } });
+    const res = await send({
+      messages: [
+        { to: '0412 000 001', message: 'Hello', sender: 'Brand', custom_ref: 'ref-1' },
+        { to: '0412000009', message: 'Hello', sender: 'Brand' },
+        { to: '0298765432', message: 'Hello', sender: 'Brand' },
+        { message: 'Hello', sender: 'Brand' },
+        { to: '0412000002', sender: 'Brand' },
+        { to: '0412000002', message: '', sender: 'Brand' },
+        { to: '0412000002', message: 'Hello' },
+        { to: '0412000002', message: 'Hello', sender: 'NotMine' },
+        { to: '0412000002', message: 'Hello', sender: 'Brand', custom_ref: 'x'.repeat(256) },
+        { to: '0412000002', message: 'Hello', sender: 'Brand', scheduled_for: 'tomorrow' },
+        { to: '0412000002', message: 'Héllo 😀', sender: 'Brand' },
+        { to: '0412000002', message: 'a'.repeat(161), sender: 'Brand' },
+        { to: '+61412000003', message: 'a'.repeat(161), sender: '61400000001' },
+      ],
+    });
+    expect(res.status).toBe(200);
+    const r = res.body.results;
+    expect(res.body).toMatchObject({ status: 'complete', send_id: expect.any(Number), ignore_unsubscribes: false, total_cost: 5 });
+    expect(r[0]).toEqual({ to: '61412000001', message: 'Hello', sender: 'Brand', custom_ref: 'ref-1', status: 'success', cost: 1, message_id: expect.stringMatching(/^[0-9a-f-]{36}$/), conversation: 0, scheduled_for: null });
+    expect(Object.keys(r[0])).toEqual(['to', 'message', 'sender', 'custom_ref', 'status', 'cost', 'message_id', 'conversation', 'scheduled_for']);
+    expect(r[1]).toEqual({ to: '61412000009', message: 'Hello', sender: 'Brand', status: 'blocked', conversation: 0, scheduled_for: null, error: 'Recipient has unsubscribed' });
+    expect(r.slice(2, 12).map((e: { status: string; error: string }) => [e.status, e.error])).toEqual([
+      ['error', 'Invalid phone number format'],
+      ['error', 'to is required'],
+      ['error', 'message is required'],
+      ['error', 'message is required'],
+      ['error', 'sender is required'],
+      ['error', 'Invalid sender. You do not have permission to use this sender'],
+      ['error', 'custom_ref must be at most 255 characters'],
+      ['error', 'scheduled_for is not a valid datetime'],
+      ['error', 'Message contains characters that require enable_unicode'],
+      ['success', undefined],
+    ]);
+    expect(r[2].to).toBe('0298765432');
+    expect(r[11]).toMatchObject({ status: 'success', cost: 2 });
+    expect(r[12]).toMatchObject({ to: '61412000003', status: 'success', cost: 2 });
+    expect(await balance()).toBe(95);
+  });
+
+  it('blocks unsubscribed recipients unless ignore_unsubscribes, which is echoed', async () => {
+    await t.api.post('/v1/unsubscribes', { auth: acct.auth, body: { number: '0412000010' } });
+    const res = await send({ ignore_unsubscribes: true, messages: [{ to: '0412000010', message: 'Hi', sender: 'Brand' }] });
+    expect(res.body).toMatchObject({ ignore_unsubscribes: true, total_cost: 1, results: [{ status: 'success' }] });
+  });
+
+  it('answers 403 and stores nothing when the batch cannot be paid for', async () => {
+    const poor = await createAccount(t.app, { credits: 2, senders: ['Brand'] });
+    const res = await send({ messages: [1, 2, 3].map((i) => ({ to: `041200010${i}`, message: 'Hi', sender: 'Brand' })) }, poor);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: 'Insufficient credits to send the batch of messages' });
+    expect(await balance(poor)).toBe(2);
+    expect((await t.api.get('/v1/messages', { auth: poor.auth })).body.total).toBe(0);
+  });
+
+  it('keeps the ledger equal to the balance after a send', async () => {
+    await send({ messages: [{ to: '0412000011', message: 'a'.repeat(200), sender: 'Brand' }] });
+    const ds = t.app.get(DataSource);
+    const [{ sum }] = await ds.query('SELECT sum(amount)::bigint AS sum FROM credit_ledger WHERE account_id = $1', [acct.accountId]);
+    expect(Number(sum)).toBe(9800);
+    expect(await balance()).toBe(98);
+  });
+
+  it('charges the account rate per part', async () => {
+    await t.app.get(DataSource).query('UPDATE accounts SET part_rate = 150 WHERE id = $1', [acct.accountId]);
+    const res = await send({ messages: [{ to: '0412000012', message: 'a'.repeat(307), sender: 'Brand' }] });
+    expect(res.body.results[0].cost).toBe(4.5);
+    expect(res.body.total_cost).toBe(4.5);
+    expect(await balance()).toBe(95.5);
+  });
+
+  it('never lets two concurrent batches take the balance below zero: one 200, one 403', async () => {
+    const acctFive = await createAccount(t.app, { credits: 5, senders: ['Brand'] });
+    const batch = (k: number) => ({ messages: Array.from({ length: 3 }, (_, i) => ({ to: `04120002${k}${i}`, message: 'Hi', sender: 'Brand' })) });
+    const [a, b] = await Promise.all([send(batch(1), acctFive), send(batch(2), acctFive)]);
+    expect([a.status, b.status].sort()).toEqual([200, 403]);
+    expect(await balance(acctFive)).toBe(2);
+    expect((await t.api.get('/v1/messages', { auth: acctFive.auth })).body.total).toBe(3);
+  });
+
+  describe('test accounts', () => {
+    it('computes and returns costs without checking or changing the balance', async () => {
+      const sandbox = await createAccount(t.app, { test: true, credits: 0, senders: ['Brand'] });
+      const res = await send({ messages: [{ to: '0412000013', message: 'a'.repeat(161), sender: 'Brand' }] }, sandbox);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ total_cost: 2, results: [{ status: 'success', cost: 2 }] });
+      expect(await balance(sandbox)).toBe(0);
+    });
+  });
+
+  describe('personalisation and {optout}', () => {
+    it('fills placeholders from the contact matching `to` and leaves unknown braces as written', async () => {
+      await t.api.post('/v1/contacts', { auth: acct.auth, body: { number: '0412000020', first_name: 'Ann', company: 'Acme' } });
+      const res = await send({
+        messages: [
+          { to: '0412000020', message: 'Hi {first_name} of {company} ({last_name}) {First_Name} {foo} #{number}', sender: 'Brand' },
+          { to: '0412000021', message: 'Hi {first_name}!', sender: 'Brand' },
+        ],
+      });
+      expect(res.body.results[0].message).toBe('Hi Ann of Acme () {First_Name} {foo} #61412000020');
+      expect(res.body.results[1].message).toBe('Hi !');
+    });
+
+    it('uses the most recently updated contact when duplicates exist', async () => {
+      const dup = await createAccount(t.app, { credits: 10, senders: ['Brand'], allowDuplicateContacts: true });
+      await t.api.post('/v1/contacts', { auth: dup.auth, body: { number: '0412000022', first_name: 'Old' } });
+      const newer = await t.api.post('/v1/contacts', { auth: dup.auth, body: { number: '0412000022', first_name: 'Mid' } });
+      await t.api.patch('/v1/contacts', { auth: dup.auth, body: { contact_id: newer.body.contact_id, first_name: 'New' } });
+      const res = await send({ messages: [{ to: '0412000022', message: '{first_name}', sender: 'Brand' }] }, dup);
+      expect(res.body.results[0].message).toBe('New');
+    });
+
+    it('appends " Opt out: Reply Stop" for number senders and the account link for alphanumeric ones, counting parts on the final text', async () => {
+      const res = await send({
+        messages: [
+          { to: '0412000023', message: 'Sale{optout}', sender: '61400000001' },
+          { to: '0412000023', message: 'Sale{optout}', sender: 'Brand' },
+          { to: '0412000023', message: `${'a'.repeat(150)}{optout}`, sender: '61400000001' },
+        ],
+      });
+      expect(res.body.results[0].message).toBe('Sale Opt out: Reply Stop');
+      expect(res.body.results[1].message).toMatch(/^Sale OptOut http:\/\/localhost:3000\/o\/[A-Za-z0-9]{10}$/);
+      expect(res.body.results[2].cost).toBe(2); // 150 + 20 characters of opt-out text is two parts
+    });
+
+    it('never adds opt-out text by itself', async () => {
+      const res = await send({ messages: [{ to: '0412000024', message: 'Plain', sender: '61400000001' }] });
+      expect(res.body.results[0].message).toBe('Plain');
+    });
+  });
+
+  describe('scheduling', () => {
+    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000);
+    const iso = (d: Date) => d.toISOString().slice(0, 19);
+    const shown = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
+
+    it.each([
+      ['T separator', (d: Date) => iso(d)],
+      ['space separator', (d: Date) => iso(d).replace('T', ' ')],
+      ['Z suffix with fractions', (d: Date) => `${iso(d)}.123Z`],
+      ['+00:00 suffix', (d: Date) => `${iso(d)}+00:00`],
+    ])('accepts the %s form and returns the time in UTC', async (_form, format) => {
+      const when = inDays(2);
+      const res = await send({ messages: [{ to: '0412000030', message: 'x', sender: 'Brand', scheduled_for: format(when) }] });
+      expect(res.body.results[0]).toMatchObject({ status: 'success', scheduled_for: shown(when) });
+    });
+
+    it('converts other offsets to UTC', async () => {
+      const res = await send({ messages: [{ to: '0412000031', message: 'x', sender: 'Brand', scheduled_for: `${inDays(3).toISOString().slice(0, 10)}T10:00:00+10:00` }] });
+      expect(res.body.results[0].scheduled_for).toBe(`${inDays(3).toISOString().slice(0, 10)} 00:00:00`);
+    });
+
+    it('accepts minutes without seconds', async () => {
+      const day = inDays(4).toISOString().slice(0, 10);
+      const res = await send({ messages: [{ to: '0412000032', message: 'x', sender: 'Brand', scheduled_for: `${day}T08:15` }] });
+      expect(res.body.results[0].scheduled_for).toBe(`${day} 08:15:00`);
+    });
+
+    it('sends a past or present time now (scheduled_for null, status pending)', async () => {
+      const res = await send({ messages: [{ to: '0412000033', message: 'x', sender: 'Brand', scheduled_for: '2020-01-01T00:00:00' }] });
+      expect(res.body.results[0]).toMatchObject({ status: 'success', scheduled_for: null });
+      const found = await t.api.get('/v1/messages', { auth: acct.auth, query: { message_id: res.body.results[0].message_id } });
+      expect(found.body.results[0].status).toBe('pending');
+    });
+
+    it('treats null and "" as not scheduled', async () => {
+      const res = await send({ messages: [{ to: '0412000034', message: 'x', sender: 'Brand', scheduled_for: null }, { to: '0412000034', message: 'x', sender: 'Brand', scheduled_for: '' }] });
+      expect(res.body.results.map((r: { scheduled_for: null }) => r.scheduled_for)).toEqual([null, null]);
+    });
+
+    it('allows 364 days ahead and refuses more than 365', async () => {
+      const ok = await send({ messages: [{ to: '0412000035', message: 'x', sender: 'Brand', scheduled_for: iso(inDays(364)) }] });
+      expect(ok.body.results[0].status).toBe('success');
+      const far = await send({ messages: [{ to: '0412000035', message: 'x', sender: 'Brand', scheduled_for: iso(inDays(366)) }] });
+      expect(far.body.results[0]).toMatchObject({ status: 'error', error: 'scheduled_for is not a valid datetime' });
+    });
+
+    it.each(['2026-13-01T00:00:00', '2027-02-30T10:00:00', '2027-01-01', 'soon', '2027-01-01T25:00:00'])('refuses %s', async (value) => {
+      const res = await send({ messages: [{ to: '0412000036', message: 'x', sender: 'Brand', scheduled_for: value }] });
+      expect(res.body.results[0]).toMatchObject({ status: 'error', error: 'scheduled_for is not a valid datetime' });
+    });
+
+    it('refuses a non-string scheduled_for', async () => {
+      const res = await send({ messages: [{ to: '0412000037', message: 'x', sender: 'Brand', scheduled_for: 20270101 }] });
+      expect(res.body.results[0]).toMatchObject({ status: 'error', error: 'scheduled_for is not a valid datetime' });
+    });
+  });
+});

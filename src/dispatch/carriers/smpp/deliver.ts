@@ -4,11 +4,13 @@
  * text's id may be formatted differently, e.g. decimal instead of hex) and their state from the text's
  * stat, falling back to the message_state TLV.
  */
+import { ESME_ROK, ESME_RX_T_APPN } from 'smpp';
 import type { PDU } from 'smpp';
 import type { DeliveryReceipt, InboundSms } from '../carrier';
 import { parseShortMessageBody, splitUserData } from './raw-pdu';
 import { parseReceiptText, receiptOutcome, statFromMessageState } from './receipt';
 import { decodeSmsBytes } from './sms-bytes';
+import type { CarrierLogger } from './smpp-options';
 
 const ESM_CLASS_DELIVERY_RECEIPT = 0x04;
 
@@ -67,4 +69,51 @@ function readDecoded(pdu: PDU): { esmClass: number; text: string } {
   const chosen = (typeof short === 'string' || Buffer.isBuffer(short)) && short.length > 0 ? short : messageOf(pdu.message_payload);
   const text = typeof chosen === 'string' ? chosen : Buffer.isBuffer(chosen) ? chosen.toString('latin1') : '';
   return { esmClass: typeof pdu.esm_class === 'number' ? pdu.esm_class : 0, text };
+}
+
+export interface DeliverHandlers {
+  receipt: ((r: DeliveryReceipt) => void | Promise<void>) | null;
+  inbound: ((m: InboundSms) => void | Promise<void>) | null;
+}
+
+/**
+ * Runs the handler for a classified deliver_sm and answers it: ok once the handler resolves, a temporary
+ * application error (ESME_RX_T_APPN, so the SMSC redelivers) when it throws or no handler is registered
+ * yet. Intermediate and unreadable ones are acknowledged at once: there is nothing to store, and a
+ * refusal would make the SMSC redeliver them forever.
+ */
+export function handleDeliver(
+  delivered: DeliverKind,
+  handlers: DeliverHandlers,
+  respond: (status: number) => void,
+  logger: CarrierLogger,
+  meta: Record<string, unknown>,
+): void {
+  if (delivered.kind === 'unreadable' || delivered.kind === 'intermediate') {
+    if (delivered.kind === 'unreadable') logger.warn('smpp deliver_sm not understood', { ...meta, reason: delivered.reason });
+    respond(ESME_ROK);
+    return;
+  }
+  let run: (() => void | Promise<void>) | null = null;
+  if (delivered.kind === 'receipt') {
+    const handler = handlers.receipt;
+    if (handler) run = () => handler(delivered.receipt);
+  } else {
+    const handler = handlers.inbound;
+    if (handler) run = () => handler(delivered.sms);
+  }
+  if (!run) {
+    logger.warn('smpp deliver_sm before a handler was registered', { ...meta, kind: delivered.kind });
+    respond(ESME_RX_T_APPN);
+    return;
+  }
+  Promise.resolve()
+    .then(run)
+    .then(
+      () => respond(ESME_ROK),
+      (err: unknown) => {
+        logger.error('smpp deliver_sm handler failed; the SMSC will redeliver', { ...meta, kind: delivered.kind, err: String(err) });
+        respond(ESME_RX_T_APPN);
+      },
+    );
 }

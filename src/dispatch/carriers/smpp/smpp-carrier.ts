@@ -13,17 +13,17 @@
  * Receipts and inbound messages are acknowledged (deliver_sm_resp) only after their handler resolves,
  * so the SMSC redelivers anything not yet stored; handlers must therefore be idempotent.
  */
-import { ESME_ROK, ESME_RX_T_APPN } from 'smpp';
+import { ESME_ROK } from 'smpp';
 import type { PDU } from 'smpp';
 import type { Carrier, CarrierState, DeliveryReceipt, InboundSms, OutboundMessage, PartSubmission, SubmissionResult } from '../carrier';
-import { classifyDeliver } from './deliver';
+import { classifyDeliver, handleDeliver } from './deliver';
 import { describeStatus, Fifo } from './flow-control';
 import { isThrottleStatus, SmppBind } from './smpp-bind';
 import type { BindListener } from './smpp-bind';
 import { resolveSmppOptions } from './smpp-options';
 import type { ResolvedSmppOptions, SmppCarrierOptions } from './smpp-options';
 import { encodeParts } from './submit-parts';
-import type { SubmitSmParams } from './submit-parts';
+import type { EncodedPart, SubmitSmParams } from './submit-parts';
 
 interface MessageTracker {
   messageId: string;
@@ -57,6 +57,8 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
   private pumpTimerAt = Infinity;
   private started = false;
   private closing: Promise<void> | null = null;
+  /** Set once close() has waited for the queues: from then on nothing is queued or re-sent. */
+  private stopped = false;
   private startWaiters: { resolve(): void; reject(err: Error): void }[] = [];
   private readonly failedBeforeUp = new Set<number>();
 
@@ -121,6 +123,7 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
     while (this.pendingCount() > 0 && this.binds.some((b) => b.status === 'bound') && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
+    this.stopped = true;
     if (this.pumpTimer) clearTimeout(this.pumpTimer);
     for (const task of [...this.retryQueue.drain(), ...this.queue.drain()]) this.fail(task, 'carrier closed before the part was submitted');
     this.rejectStartWaiters(new Error('SMPP carrier closed'));
@@ -128,13 +131,14 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
   }
 
   bindUp(): void {
+    this.failedBeforeUp.clear();
     for (const waiter of this.startWaiters.splice(0)) waiter.resolve();
     this.pump();
   }
 
   bindDown(bind: SmppBind<PartTask>, unanswered: PartTask[], reason: string): void {
     for (const task of unanswered) {
-      if (this.closing) {
+      if (this.stopped) {
         this.fail(task, `carrier closed before submit_sm_resp (outcome unknown): ${reason}`);
       } else if (++task.requeues > this.options.maxRequeues) {
         this.fail(task, `no submit_sm_resp after ${task.requeues} connection losses: ${reason}`);
@@ -156,49 +160,25 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
     if (status === ESME_ROK) {
       this.submitted++;
       this.settle(task, { smscId: typeof resp.message_id === 'string' ? resp.message_id : String(resp.message_id ?? '') });
-    } else if (isThrottleStatus(status) && !this.closing) {
+    } else if (isThrottleStatus(status)) {
       this.throttled++;
-      this.retryQueue.push(task);
+      if (this.stopped) this.fail(task, `carrier closed before the part was accepted: ${describeStatus(status)}`);
+      else this.retryQueue.push(task);
     } else {
-      if (isThrottleStatus(status)) this.throttled++;
       this.fail(task, `submit_sm rejected: ${describeStatus(status)}`);
     }
     this.pump();
   }
 
   deliverReceived(bind: SmppBind<PartTask>, pdu: PDU, body: Buffer | null, respond: (status: number) => void): void {
-    const { logger, receiptUtcOffsetMinutes } = this.options;
-    const delivered = classifyDeliver(pdu, body, new Date(), receiptUtcOffsetMinutes);
-    if (delivered.kind === 'unreadable' || delivered.kind === 'intermediate') {
-      // Nothing to store: acknowledge so the SMSC does not redeliver it forever.
-      if (delivered.kind === 'unreadable') logger.warn('smpp deliver_sm not understood', { bind: bind.index, reason: delivered.reason });
-      respond(ESME_ROK);
-      return;
-    }
-    const run =
-      delivered.kind === 'receipt'
-        ? this.receiptHandler && ((h) => () => h(delivered.receipt))(this.receiptHandler)
-        : this.inboundHandler && ((h) => () => h(delivered.sms))(this.inboundHandler);
-    if (!run) {
-      // No handler yet (still starting): a temporary error makes the SMSC redeliver later.
-      logger.warn('smpp deliver_sm before a handler was registered', { bind: bind.index, kind: delivered.kind });
-      respond(ESME_RX_T_APPN);
-      return;
-    }
-    Promise.resolve()
-      .then(run)
-      .then(
-        () => respond(ESME_ROK),
-        (err: unknown) => {
-          logger.error('smpp deliver_sm handler failed; SMSC will redeliver', { bind: bind.index, kind: delivered.kind, err: String(err) });
-          respond(ESME_RX_T_APPN);
-        },
-      );
+    const delivered = classifyDeliver(pdu, body, new Date(), this.options.receiptUtcOffsetMinutes);
+    const handlers = { receipt: this.receiptHandler, inbound: this.inboundHandler };
+    handleDeliver(delivered, handlers, respond, this.options.logger, { bind: bind.index });
   }
 
   private enqueue(message: OutboundMessage): Promise<SubmissionResult> {
     return new Promise((resolve) => {
-      let encoded;
+      let encoded: EncodedPart[];
       try {
         encoded = encodeParts(message, this.nextRef++ & 0xff);
       } catch (err) {
@@ -213,7 +193,7 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
 
   /** Sends queued parts while some bind has room; otherwise waits for a resp, a bind, or a timer. */
   private pump(): void {
-    if (this.pumping || this.closing && this.pendingCount() === 0) return;
+    if (this.pumping || this.stopped) return;
     this.pumping = true;
     try {
       while (this.retryQueue.length + this.queue.length > 0) {

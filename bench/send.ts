@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { DataSource } from 'typeorm';
+import { ImportContactsService } from '../src/lists/import-contacts.service';
+import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support';
+
+/**
+ * npm run bench:send [-- --runs N]
+ * Posts a 10000-message batch (distinct numbers, GSM and Unicode texts, custom_refs) over real HTTP N
+ * times and prints p50/max latency and peak memory growth per request; times the floor, the same
+ * 10000 rows inserted by one INSERT … SELECT FROM unnest(…) into the same table; then times a
+ * list-send to a 50000-contact list.
+ */
+async function main() {
+  const runs = argValue('runs', 5);
+  const bench = await startBenchApp({ inflightLimit: 5 });
+  try {
+    await bench.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(bench.app.getHttpServer().address() as AddressInfo).port}`;
+    const { accountId, auth } = await benchAccount(bench.app, { credits: 10_000_000, senders: ['BenchBrand', '61400000001'] });
+
+    const batch = (run: number) => ({
+      enable_unicode: true,
+      messages: Array.from({ length: 10_000 }, (_, i) => ({
+        to: `04${String(10_000_000 + run * 10_000 + i).slice(-8)}`,
+        message: i % 4 === 0 ? `Kia ora ${i} 👋 — your order is ready` : `Hello ${i}, your appointment is confirmed for tomorrow at 10am. Reply STOP to opt out.`,
+        sender: i % 2 ? 'BenchBrand' : '61400000001',
+        custom_ref: `bench-${run}-${i}`,
+      })),
+    });
+
+    const latencies: number[] = [];
+    const growth: number[] = [];
+    for (let run = 0; run < runs; run++) {
+      const body = JSON.stringify(batch(run));
+      global.gc?.();
+      const rssBefore = process.memoryUsage().rss;
+      let peak = rssBefore;
+      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+      const start = process.hrtime.bigint();
+      const res = await fetch(`${base}/v1/messages`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body });
+      const json = (await res.json()) as { results: Array<{ status: string }> };
+      latencies.push(ms(start));
+      clearInterval(sampler);
+      growth.push((peak - rssBefore) / 1024 / 1024);
+      if (res.status !== 200 || json.results.some((r) => r.status !== 'success')) throw new Error(`run ${run}: ${res.status}`);
+    }
+    const l = stats(latencies);
+    console.log(`POST /v1/messages, 10000 messages over HTTP, ${runs} runs: p50 ${fmt(l.p50)} ms, max ${fmt(l.max)} ms, min ${fmt(l.min)} ms`);
+    console.log(`  peak RSS growth during a request: max ${fmt(Math.max(...growth))} MB (p50 ${fmt(stats(growth).p50)} MB)`);
+
+    // The floor: the same rows, one INSERT … SELECT FROM unnest, same table and indexes.
+    const ds = bench.app.get(DataSource);
+    const floors: number[] = [];
+    for (let run = 0; run < runs; run++) {
+      const rows = batch(100 + run).messages;
+      const [{ id: sendId }] = await ds.query(`INSERT INTO sends (account_id, kind) VALUES ($1, 'batch') RETURNING id`, [accountId]);
+      const start = process.hrtime.bigint();
+      await ds.query(
+        `INSERT INTO messages (id, account_id, send_id, to_number, sender, sender_type, body, custom_ref, status, encoding, parts, cost, is_test, scheduled_for, dispatch_at)
+         SELECT t.id, $1, $2, t.to_number, t.sender, 'alpha', t.body, t.custom_ref, 'pending', 'gsm7', 1, 100, false, NULL, now()
+           FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t(id, to_number, sender, body, custom_ref)`,
+        [accountId, sendId, rows.map(() => randomUUID()), rows.map((r) => `61${r.to.slice(1)}`), rows.map((r) => r.sender), rows.map((r) => r.message), rows.map((r) => r.custom_ref)],
+      );
+      floors.push(ms(start));
+    }
+    const f = stats(floors);
+    console.log(`floor: 10000 rows by one INSERT … SELECT FROM unnest: p50 ${fmt(f.p50)} ms, max ${fmt(f.max)} ms`);
+    console.log(`  API p50 / floor p50 = ${fmt(l.p50 / f.p50)}×`);
+
+    // List send to 50000 contacts.
+    const csv = ['number,first_name', ...Array.from({ length: 50_000 }, (_, i) => `04${String(50_000_000 + i).slice(-8)},Name${i}`)].join('\n');
+    const imported = await bench.app.get(ImportContactsService).importCsv(accountId, 'Campaign 50k', csv);
+    const listTimes: number[] = [];
+    for (let run = 0; run < 3; run++) {
+      const start = process.hrtime.bigint();
+      const res = await fetch(`${base}/v1/list-send`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ list_id: imported.list_id, sender: '61400000001', message: 'Hi {first_name}, 20% off this week only.{optout}', custom_ref: `list-${run}` }),
+      });
+      const json = (await res.json()) as { total_recipients: number };
+      listTimes.push(ms(start));
+      if (res.status !== 200 || json.total_recipients !== 50_000) throw new Error(`list send ${run}: ${res.status} ${JSON.stringify(json)}`);
+    }
+    const ls = stats(listTimes);
+    console.log(`POST /v1/list-send to a 50000-contact list, 3 runs: p50 ${fmt(ls.p50)} ms, max ${fmt(ls.max)} ms`);
+  } finally {
+    await bench.drop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,273 @@
+/**
+ * An SMSC on loopback for tests and benchmarks, built on the `smpp` package's server. It binds one
+ * system_id/password, accepts submit_sm with unique message ids, sends a receipt for each after
+ * receiptDelayMs (UNDELIV for destinations ending with failSuffix, as the interface's test numbers
+ * ending in 000 fail), and records every submit_sm with its raw octets. Controls let tests throttle,
+ * drop connections, inject mobile-originated messages and reorder receipts.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { createServer, errors, ESME_RBINDFAIL, ESME_RINVBNDSTS, ESME_ROK, ESME_RTHROTTLED } from 'smpp';
+import type { PDU, Server, Session } from 'smpp';
+import { bodyOf, tapPduBodies } from '../dispatch/carriers/smpp/raw-pdu';
+import { DeliverOutbox } from './deliver-outbox';
+import type { OutboxItem } from './deliver-outbox';
+import { moFields, receiptFields, submitRecord } from './sim-pdus';
+import type { BindMode, MoRequest, SimCounters, SimLogger, SimSession, SimSessionStats, SmscSimulatorOptions, SubmitRecord } from './sim-types';
+
+const BIND_MODES: Readonly<Record<string, BindMode>> = {
+  bind_transceiver: 'transceiver',
+  bind_transmitter: 'transmitter',
+  bind_receiver: 'receiver',
+};
+const silent: SimLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const zeroCounters = (): SimCounters => ({
+  connections: 0, binds: 0, bindFailures: 0, submits: 0, throttled: 0, receiptsSent: 0,
+  receiptsAcked: 0, deliversRefused: 0, moSent: 0, moAcked: 0, enquireLinks: 0,
+});
+
+export class SmscSimulator {
+  /** Every submit_sm received, in arrival order (throttled ones too, with smscId null). */
+  submits: SubmitRecord[] = [];
+  counters: SimCounters = zeroCounters();
+  private readonly options: Required<Omit<SmscSimulatorOptions, 'logger'>>;
+  private readonly logger: SimLogger;
+  private server: Server | null = null;
+  private readonly sessions = new Map<number, SimSession>();
+  private readonly outbox: DeliverOutbox;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly idPrefix = randomBytes(2).toString('hex');
+  private nextSessionId = 1;
+  private nextMessageId = 1;
+  private refusals: number[] = [];
+  private ignoring = false;
+  private held: OutboxItem[] | null = null;
+  /** maxUnanswered of sessions already closed (they leave `sessions`). */
+  private closedPeaks: number[] = [];
+
+  constructor(options: SmscSimulatorOptions) {
+    this.options = {
+      port: options.port ?? 0,
+      host: options.host ?? '127.0.0.1',
+      systemId: options.systemId,
+      password: options.password,
+      receiptDelayMs: options.receiptDelayMs ?? 1000,
+      failSuffix: options.failSuffix ?? '000',
+      respDelayMs: options.respDelayMs ?? 0,
+      receiptBeforeResp: options.receiptBeforeResp ?? false,
+      deliverRetryMs: options.deliverRetryMs ?? 1000,
+    };
+    this.logger = options.logger ?? silent;
+    this.outbox = new DeliverOutbox(() => this.sessions.values(), () => this.options.deliverRetryMs, this.logger);
+  }
+
+  /** Listens on host:port and resolves with the port. */
+  start(): Promise<number> {
+    this.outbox.open();
+    const server = createServer((session) => this.accept(session));
+    this.server = server;
+    return new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.options.port, this.options.host, () => {
+        server.off('error', reject);
+        resolve((server.address() as AddressInfo).port);
+      });
+    });
+  }
+
+  async stop(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    this.outbox.stop();
+    const server = this.server;
+    this.server = null;
+    if (!server) return;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    this.dropConnections();
+    await closed;
+  }
+
+  /** Forgets recorded submits, counters and per-session peaks; keeps sessions and settings. */
+  reset(): void {
+    this.submits = [];
+    this.counters = zeroCounters();
+    this.refusals = [];
+    this.closedPeaks = [];
+    for (const s of this.sessions.values()) {
+      s.submits = 0;
+      s.maxUnanswered = s.unanswered;
+    }
+  }
+
+  /** Answers the next n submit_sm with ESME_RTHROTTLED. */
+  throttleNext(n: number): void {
+    this.failNext(n, ESME_RTHROTTLED);
+  }
+
+  /** Answers the next n submit_sm with `status` (after any refusals already queued). */
+  failNext(n: number, status: number): void {
+    for (let i = 0; i < n; i++) this.refusals.push(status);
+  }
+
+  /** While on, submit_sm are recorded but never answered (a hung SMSC), and get no receipt. */
+  ignoreSubmits(on: boolean): void {
+    this.ignoring = on;
+  }
+
+  /** Destroys every connection now, as a network failure would. */
+  dropConnections(): void {
+    for (const s of this.sessions.values()) s.session.destroy();
+  }
+
+  setReceiptDelay(ms: number): void {
+    this.options.receiptDelayMs = ms;
+  }
+
+  setReceiptBeforeResp(on: boolean): void {
+    this.options.receiptBeforeResp = on;
+  }
+
+  /** While held, due receipts wait; releasing sends them all. */
+  holdReceipts(hold: boolean): void {
+    if (hold) {
+      this.held ??= [];
+      return;
+    }
+    const held = this.held ?? [];
+    this.held = null;
+    for (const item of held) this.outbox.send(item);
+  }
+
+  sessionStats(): SimSessionStats[] {
+    return [...this.sessions.values()].map((s) => ({
+      sessionId: s.id, systemId: s.systemId, bound: s.mode !== null && !s.closed, submits: s.submits, maxUnanswered: s.maxUnanswered,
+    }));
+  }
+
+  /** Most submit_sm unanswered at once on any one session so far. */
+  maxUnansweredPerSession(): number {
+    return Math.max(0, ...[...this.sessions.values()].map((s) => s.maxUnanswered), ...this.closedPeaks);
+  }
+
+  /** Sends a mobile-originated deliver_sm; resolves when the ESME acknowledges it with ESME_ROK. */
+  injectMo(mo: MoRequest): Promise<void> {
+    return new Promise((resolve) => {
+      this.outbox.send({
+        kind: 'mo',
+        systemId: this.options.systemId,
+        preferredSessionId: null,
+        fields: moFields(mo),
+        attempts: 0,
+        onSent: () => this.counters.moSent++,
+        onAck: () => {
+          this.counters.moAcked++;
+          resolve();
+        },
+        onRefused: () => this.counters.deliversRefused++,
+      });
+    });
+  }
+
+  private accept(session: Session): void {
+    const sim: SimSession = { id: this.nextSessionId++, session, systemId: null, mode: null, submits: 0, unanswered: 0, maxUnanswered: 0, closed: false };
+    this.sessions.set(sim.id, sim);
+    this.counters.connections++;
+    const readBody = tapPduBodies(session);
+    session.socket.setNoDelay(true);
+    session.on('error', (err: Error) => {
+      this.logger.warn('session error', { sessionId: sim.id, err: err.message });
+      session.destroy();
+    });
+    session.socket.on('close', () => {
+      sim.closed = true;
+      this.closedPeaks.push(sim.maxUnanswered);
+      this.sessions.delete(sim.id);
+      this.outbox.sessionClosed(sim.id);
+    });
+    for (const command of Object.keys(BIND_MODES)) session.on(command, (pdu: PDU) => this.bind(sim, pdu));
+    session.on('enquire_link', (pdu: PDU) => {
+      this.counters.enquireLinks++;
+      session.send(pdu.response());
+    });
+    session.on('unbind', (pdu: PDU) => {
+      session.send(pdu.response(), () => session.close());
+      sim.mode = null;
+    });
+    session.on('submit_sm', (pdu: PDU) => this.submit(sim, pdu, bodyOf(pdu, readBody())));
+    session.on('unknown', (pdu: PDU) => session.send(pdu.response()));
+  }
+
+  private bind(sim: SimSession, pdu: PDU): void {
+    if (sim.mode !== null) {
+      sim.session.send(pdu.response({ command_status: errors.ESME_RALYBND }));
+      return;
+    }
+    if (pdu.system_id !== this.options.systemId || pdu.password !== this.options.password) {
+      this.counters.bindFailures++;
+      this.logger.warn('bind refused', { sessionId: sim.id, systemId: pdu.system_id });
+      sim.session.send(pdu.response({ command_status: ESME_RBINDFAIL }), () => sim.session.close());
+      return;
+    }
+    sim.systemId = this.options.systemId;
+    sim.mode = BIND_MODES[pdu.command];
+    this.counters.binds++;
+    sim.session.send(pdu.response({ system_id: 'SMSCSIM' }));
+    this.outbox.flushWaiting();
+  }
+
+  private submit(sim: SimSession, pdu: PDU, body: Buffer | null): void {
+    if (sim.mode === null || sim.mode === 'receiver' || !body) {
+      sim.session.send(pdu.response({ command_status: ESME_RINVBNDSTS }));
+      return;
+    }
+    const refusal = this.refusals.shift();
+    const smscId = refusal === undefined ? `${this.idPrefix}${(this.nextMessageId++).toString(16).padStart(8, '0')}` : null;
+    const record = submitRecord(pdu, body, sim.id, smscId, refusal ?? ESME_ROK);
+    this.submits.push(record);
+    sim.submits++;
+    if (refusal === undefined) this.counters.submits++;
+    else if (refusal === ESME_RTHROTTLED) this.counters.throttled++;
+    if (this.ignoring) return;
+
+    sim.unanswered++;
+    sim.maxUnanswered = Math.max(sim.maxUnanswered, sim.unanswered);
+    const respond = (): void => {
+      sim.unanswered--;
+      sim.session.send(pdu.response(smscId ? { message_id: smscId } : { command_status: record.commandStatus }));
+    };
+    const wantsReceipt = smscId !== null && (record.registeredDelivery & 0x03) !== 0;
+    if (wantsReceipt && this.options.receiptBeforeResp) {
+      this.queueReceipt(sim, record);
+      this.later(Math.max(this.options.respDelayMs, 20), respond);
+      return;
+    }
+    if (this.options.respDelayMs > 0) this.later(this.options.respDelayMs, respond);
+    else respond();
+    if (wantsReceipt) this.later(this.options.receiptDelayMs, () => this.queueReceipt(sim, record));
+  }
+
+  private queueReceipt(sim: SimSession, record: SubmitRecord): void {
+    const smscId = record.smscId as string;
+    const delivered = !record.destinationAddr.endsWith(this.options.failSuffix);
+    const item: OutboxItem = {
+      kind: 'receipt',
+      systemId: this.options.systemId,
+      preferredSessionId: sim.id,
+      attempts: 0,
+      fields: receiptFields(record, smscId, delivered),
+      onSent: () => this.counters.receiptsSent++,
+      onAck: () => this.counters.receiptsAcked++,
+      onRefused: () => this.counters.deliversRefused++,
+    };
+    if (this.held) this.held.push(item);
+    else this.outbox.send(item);
+  }
+
+  private later(ms: number, fn: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      fn();
+    }, ms);
+    this.timers.add(timer);
+  }
+}

@@ -1,0 +1,69 @@
+import { compileTemplate } from '../../../src/common/sms';
+import { checkEntry, composeEntry, SendOptions } from '../../../src/messaging/message-rules';
+import { parseDay } from '../../../src/messaging/message-lookup.service';
+
+const now = new Date('2026-11-21T06:00:00Z');
+const senders = new Map([
+  ['Brand', 'alpha' as const],
+  ['61400000001', 'dedicated' as const],
+]);
+const options: SendOptions = { allowUnicode: false, maxParts: 5, partRate: 100, optoutLink: 'https://s.example/o/abc', now };
+
+describe(checkEntry.name, () => {
+  it('normalises the recipient and keeps the custom_ref and schedule', () => {
+    expect(checkEntry({ to: '0412 345 678', message: 'Hi', sender: 'Brand', custom_ref: 'r', scheduled_for: '2026-12-01T00:00:00' }, senders, now)).toEqual({
+      to: '61412345678',
+      template: 'Hi',
+      sender: 'Brand',
+      senderType: 'alpha',
+      customRef: 'r',
+      scheduledAt: new Date('2026-12-01T00:00:00Z'),
+    });
+  });
+
+  it.each([
+    [{}, 'to is required'],
+    ['not an object', 'to is required'],
+    [{ to: 412345678, message: 'x', sender: 'Brand' }, 'Invalid phone number format'],
+    [{ to: '0412345678', message: 5, sender: 'Brand' }, 'message is required'],
+    [{ to: '0412345678', message: 'x', sender: 'Other' }, 'Invalid sender. You do not have permission to use this sender'],
+    [{ to: '0412345678', message: 'x', sender: 'Brand', custom_ref: 7 }, 'custom_ref must be a string'],
+    [{ to: '0412345678', message: 'x', sender: 'Brand', scheduled_for: '2026-12-01' }, 'scheduled_for is not a valid datetime'],
+  ])('reports %j as %s', (raw, error) => {
+    expect(checkEntry(raw, senders, now)).toMatchObject({ ok: false, error });
+  });
+});
+
+describe(composeEntry.name, () => {
+  const entry = (template: string, sender = 'Brand') => checkEntry({ to: '0412345678', message: template, sender }, senders, now) as Exclude<ReturnType<typeof checkEntry>, { ok: false }>;
+
+  it('renders fields then {optout}, and prices the final text', () => {
+    const e = entry(`${'a'.repeat(140)} {first_name}{optout}`, '61400000001');
+    const composed = composeEntry(e, compileTemplate(e.template), { first_name: 'Ann' }, options);
+    expect(composed).toMatchObject({ ok: true, text: `${'a'.repeat(140)} Ann Opt out: Reply Stop`, encoding: 'gsm7', parts: 2, cost: 200 });
+  });
+
+  it('uses the account link for alphanumeric senders', () => {
+    const e = entry('Hi{optout}');
+    expect(composeEntry(e, compileTemplate(e.template), {}, options)).toMatchObject({ text: 'Hi OptOut https://s.example/o/abc' });
+  });
+
+  it('does not expand placeholders inside contact values', () => {
+    const e = entry('{first_name}');
+    expect(composeEntry(e, compileTemplate(e.template), { first_name: '{optout}{last_name}' }, options)).toMatchObject({ text: '{optout}{last_name}' });
+  });
+
+  it('reports unicode and part-cap failures with their texts', () => {
+    const u = entry('ж');
+    expect(composeEntry(u, compileTemplate(u.template), {}, options)).toMatchObject({ ok: false, error: 'Message contains characters that require enable_unicode' });
+    const long = entry('a'.repeat(161));
+    expect(composeEntry(long, compileTemplate(long.template), {}, { ...options, maxParts: 1 })).toMatchObject({ ok: false, error: 'Message exceeds the maximum of 1 parts' });
+  });
+});
+
+describe(parseDay.name, () => {
+  it('reads real days only', () => {
+    expect(parseDay('2026-03-01')).toEqual(new Date('2026-03-01T00:00:00Z'));
+    for (const bad of ['2026-02-30', '2026-3-1', '2026/03/01', '']) expect(parseDay(bad)).toBeNull();
+  });
+});

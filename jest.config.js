@@ -27,6 +27,7 @@ module.exports = {
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       setupFiles: ['<rootDir>/test/support/setup-env.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/per-file-database.ts'],
     },
   ],
 };

@@ -63,6 +63,57 @@ export class AppConfig {
   /** How long a successful response is replayed for its Idempotency-Key (interface: 24 hours). */
   @Transform(toInt) @IsInt() @Min(1000)
   idempotencyTtlMs = 24 * 60 * 60 * 1000;
+
+  // --- Carrier (SMPP). With no SMPP_HOST, live accounts use the simulator (development only). ---
+  @IsOptional() @IsString()
+  smppHost?: string;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(65535)
+  smppPort = 2775;
+
+  @IsOptional() @IsString()
+  smppSystemId?: string;
+
+  @IsOptional() @IsString()
+  smppPassword?: string;
+
+  @Transform(toBool) @IsBoolean()
+  smppTls = false;
+
+  /** Concurrent binds; throughput ≈ binds × window ÷ round trip, capped by SMPP_TPS_PER_BIND each. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(64)
+  smppBinds = 4;
+
+  /** Outstanding submit_sm per bind. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(1000)
+  smppWindow = 100;
+
+  /** Submissions per second per bind (carriers cap binds at 30-150); 0 = uncapped. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(100_000)
+  smppTpsPerBind = 0;
+
+  /** Delay of simulated receipts (test accounts; live accounts without an SMSC in development). */
+  @Transform(toInt) @IsInt() @Min(0) @Max(3_600_000)
+  testReceiptDelayMs = 5000;
+
+  /** Messages claimed per dispatch step. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(10_000)
+  dispatchBatchSize = 1000;
+
+  /** Dispatch jobs one worker runs at once. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(64)
+  dispatchConcurrency = 4;
+
+  /** How often the sweeper looks for due messages without a job, stale claims and unapplied receipts. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(600_000)
+  sweepIntervalMs = 2000;
+
+  /** A claim older than this with no recorded outcome is taken back (its dispatcher died). */
+  @Transform(toInt) @IsInt() @Min(1000) @Max(3_600_000)
+  claimTimeoutMs = 120_000;
+
+  @Transform(toBool) @IsBoolean()
+  metricsEnabled = true;
 }
 
 /** Environment variable behind each setting; the names are part of the operator contract (README). */
@@ -82,6 +133,20 @@ export const ENV_NAMES: Record<keyof AppConfig, string> = {
   docsEnabled: 'DOCS_ENABLED',
   shortLinkBase: 'SHORT_LINK_BASE',
   idempotencyTtlMs: 'IDEMPOTENCY_TTL_MS',
+  smppHost: 'SMPP_HOST',
+  smppPort: 'SMPP_PORT',
+  smppSystemId: 'SMPP_SYSTEM_ID',
+  smppPassword: 'SMPP_PASSWORD',
+  smppTls: 'SMPP_TLS',
+  smppBinds: 'SMPP_BINDS',
+  smppWindow: 'SMPP_WINDOW',
+  smppTpsPerBind: 'SMPP_TPS_PER_BIND',
+  testReceiptDelayMs: 'TEST_RECEIPT_DELAY_MS',
+  dispatchBatchSize: 'DISPATCH_BATCH_SIZE',
+  dispatchConcurrency: 'DISPATCH_CONCURRENCY',
+  sweepIntervalMs: 'SWEEP_INTERVAL_MS',
+  claimTimeoutMs: 'CLAIM_TIMEOUT_MS',
+  metricsEnabled: 'METRICS_ENABLED',
 };
 
 export class ConfigError extends Error {}
@@ -96,6 +161,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const config = plainToInstance(AppConfig, raw);
   Object.assign(config, overrides);
   const errors = validateSync(config, { stopAtFirstError: true });
+  if (errors.length === 0 && config.nodeEnv === 'production' && !(config.smppHost && config.smppSystemId && config.smppPassword)) {
+    throw new ConfigError('Invalid configuration: SMPP_HOST, SMPP_SYSTEM_ID and SMPP_PASSWORD are required with NODE_ENV=production (the simulator is for development only)');
+  }
   if (errors.length > 0) {
     const messages = errors.map((e) => {
       const name = ENV_NAMES[e.property as keyof AppConfig] ?? e.property;

@@ -24,6 +24,8 @@ export interface SmscSimulatorOptions {
   receiptBeforeResp?: boolean;
   /** Retry delay for a deliver_sm refused or unanswered (connection lost). Default 1000 ms. */
   deliverRetryMs?: number;
+  /** Serve SMPP over TLS with this key and certificate (PEM). */
+  tls?: { key: string | Buffer; cert: string | Buffer };
   logger?: SimLogger;
 }
 

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createServer, errors, ESME_RBINDFAIL, ESME_RINVBNDSTS, ESME_ROK, ESME_RTHROTTLED } from 'smpp';
 import type { PDU, Server, Session } from 'smpp';
+import { corkForThisTick } from '../dispatch/carriers/smpp/flow-control';
 import { bodyOf, tapPduBodies } from '../dispatch/carriers/smpp/raw-pdu';
 import { DeliverOutbox } from './deliver-outbox';
 import type { OutboxItem } from './deliver-outbox';
@@ -30,7 +31,8 @@ export class SmscSimulator {
   /** Every submit_sm received, in arrival order (throttled ones too, with smscId null). */
   submits: SubmitRecord[] = [];
   counters: SimCounters = zeroCounters();
-  private readonly options: Required<Omit<SmscSimulatorOptions, 'logger'>>;
+  private readonly options: Required<Omit<SmscSimulatorOptions, 'logger' | 'tls'>>;
+  private readonly tls: SmscSimulatorOptions['tls'];
   private readonly logger: SimLogger;
   private server: Server | null = null;
   private readonly sessions = new Map<number, SimSession>();
@@ -57,6 +59,7 @@ export class SmscSimulator {
       receiptBeforeResp: options.receiptBeforeResp ?? false,
       deliverRetryMs: options.deliverRetryMs ?? 1000,
     };
+    this.tls = options.tls;
     this.logger = options.logger ?? silent;
     this.outbox = new DeliverOutbox(() => this.sessions.values(), () => this.options.deliverRetryMs, this.logger);
   }
@@ -64,7 +67,8 @@ export class SmscSimulator {
   /** Listens on host:port and resolves with the port. */
   start(): Promise<number> {
     this.outbox.open();
-    const server = createServer((session) => this.accept(session));
+    const listener = (session: Session): void => this.accept(session);
+    const server = this.tls ? createServer(this.tls, listener) : createServer(listener);
     this.server = server;
     return new Promise((resolve, reject) => {
       server.once('error', reject);
@@ -233,6 +237,7 @@ export class SmscSimulator {
     sim.maxUnanswered = Math.max(sim.maxUnanswered, sim.unanswered);
     const respond = (): void => {
       sim.unanswered--;
+      corkForThisTick(sim.session.socket);
       sim.session.send(pdu.response(smscId ? { message_id: smscId } : { command_status: record.commandStatus }));
     };
     const wantsReceipt = smscId !== null && (record.registeredDelivery & 0x03) !== 0;

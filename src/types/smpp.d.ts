@@ -15,10 +15,8 @@ declare module 'smpp' {
     sequence_number: number;
     /** Any mandatory parameter or TLV, e.g. system_id, message_id, esm_class, receipted_message_id. */
     [field: string]: unknown;
-    isResponse(): boolean;
     response(options?: Record<string, unknown>): PDU;
     toBuffer(): Buffer;
-    static maxLength: number;
   }
 
   export interface ConnectOptions {
@@ -34,21 +32,18 @@ declare module 'smpp' {
     send(pdu: PDU, responseCallback?: (resp: PDU) => void, sendCallback?: (pdu: PDU) => void): boolean;
     close(callback?: () => void): void;
     destroy(callback?: () => void): void;
-    pause(): void;
-    resume(): void;
   }
 
-  export class Server extends NetServer {
-    sessions: Session[];
-  }
+  export class Server extends NetServer {}
 
   export function connect(options: ConnectOptions, listener?: () => void): Session;
   export function createServer(listener: (session: Session) => void): Server;
+  /** With key and cert, a TLS server. */
+  export function createServer(options: { key: string | Buffer; cert: string | Buffer }, listener: (session: Session) => void): Server;
 
   /** Command status name → code (ESME_ROK, ESME_RTHROTTLED, …). */
   export const errors: Readonly<Record<string, number>>;
   export const ESME_ROK: number;
-  export const ESME_RSYSERR: number;
   export const ESME_RINVBNDSTS: number;
   export const ESME_RBINDFAIL: number;
   export const ESME_RMSGQFUL: number;

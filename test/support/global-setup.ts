@@ -3,15 +3,18 @@ import { loadConfig } from '../../src/config/app-config';
 import { prepareDatabase } from '../../src/database/prepare-database';
 
 /**
- * One fresh database and Redis key prefix per test run, so runs never collide; dropped in teardown.
- * Values go into process.env, which the test workers inherit.
+ * One migrated template database and one Redis key prefix per test run. Each test file then gets its
+ * own copy of the template and its own prefix (per-file-database.ts), so files running in parallel
+ * never see each other's messages, queues or workers. Everything is dropped in teardown.
  */
 export default async function globalSetup(): Promise<void> {
   const run = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const admin = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-  admin.pathname = `/sms_test_${run}`;
-  process.env.DATABASE_URL = admin.toString();
+  const url = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  url.pathname = `/sms_test_${run}`;
+  process.env.TEST_TEMPLATE_DATABASE_URL = url.toString();
+  process.env.DATABASE_URL = url.toString();
   process.env.REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  process.env.TEST_RUN_REDIS_PREFIX = `smstest:${run}`;
   process.env.REDIS_PREFIX = `smstest:${run}`;
   process.env.NODE_ENV = 'test';
   process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';

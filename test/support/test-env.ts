@@ -1,19 +1,7 @@
 import { Client } from 'pg';
 import Redis from 'ioredis';
 
-/** Where a test run's own database and Redis keys live; written by global setup, read by every test file. */
-export interface TestEnv {
-  databaseUrl: string;
-  redisUrl: string;
-  redisPrefix: string;
-}
-
-export function testEnvFromProcess(): TestEnv {
-  const { DATABASE_URL, REDIS_URL, REDIS_PREFIX } = process.env;
-  if (!DATABASE_URL || !REDIS_URL || !REDIS_PREFIX) throw new Error('test environment not set up (run through jest global setup)');
-  return { databaseUrl: DATABASE_URL, redisUrl: REDIS_URL, redisPrefix: REDIS_PREFIX };
-}
-
+/** Database and Redis housekeeping for the test run (global setup, per-file databases, teardown). */
 export async function dropDatabase(databaseUrl: string): Promise<void> {
   const url = new URL(databaseUrl);
   const name = url.pathname.slice(1);

@@ -64,6 +64,15 @@ describe(SmppCarrier.name, () => {
     expect(h.simulator.sessionStats().every((s) => s.submits > 0)).toBe(true);
   });
 
+  it('holds parts back under a per-bind TPS cap and still sends them all', async () => {
+    h = await startHarness({ binds: 2, tpsPerBind: 200 });
+    await h.carrier.start();
+    await waitFor('2 binds', () => h.carrier.state().bindsUp === 2);
+    const results = await h.carrier.submit(Array.from({ length: 60 }, () => message()));
+    expect(results.every((r) => typeof r.parts[0].smscId === 'string')).toBe(true);
+    expect(h.simulator.counters.submits).toBe(60);
+  });
+
   it('keeps the link alive with enquire_link when the SMSC is quiet', async () => {
     h = await startHarness({ enquireLinkMs: 30 });
     await h.carrier.start();

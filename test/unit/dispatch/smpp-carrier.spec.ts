@@ -1,9 +1,17 @@
 /** The SMPP carrier against the bundled SMSC simulator on loopback: binding, what goes on the wire, receipts, inbound. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { encodeGsm7Unpacked } from '../../../src/common/sms';
 import type { DeliveryReceipt } from '../../../src/dispatch/carriers/carrier';
 import { SmppCarrier } from '../../../src/dispatch/carriers/smpp/smpp-carrier';
 import { message, PASSWORD, startHarness, SYSTEM_ID, waitFor } from './smpp-harness';
 import type { Harness } from './smpp-harness';
+
+/** Self-signed for localhost and 127.0.0.1; for these tests only. */
+const TLS = {
+  key: readFileSync(join(__dirname, 'fixtures', 'test-only-smsc.key.pem')),
+  cert: readFileSync(join(__dirname, 'fixtures', 'test-only-smsc.cert.pem')),
+};
 
 /** UTF-16BE bytes, written out independently of the code under test. */
 function utf16be(text: string): Buffer {
@@ -32,6 +40,18 @@ describe(SmppCarrier.name, () => {
       await expect(h.carrier.start()).rejects.toThrow('ESME_RBINDFAIL');
       expect(h.carrier.state().bindsUp).toBe(0);
       expect(h.simulator.counters.bindFailures).toBeGreaterThanOrEqual(2);
+      expect(h.simulator.counters.binds).toBe(0);
+    });
+
+    it('binds over TLS when the SMSC certificate is trusted, and submits', async () => {
+      h = await startHarness({ tls: true, tlsCa: TLS.cert }, { tls: TLS });
+      const [result] = await h.carrier.submit([message()]);
+      expect(result.parts[0].smscId).toBe(h.simulator.submits[0].smscId);
+    });
+
+    it('refuses a TLS SMSC whose certificate it cannot verify', async () => {
+      h = await startHarness({ tls: true }, { tls: TLS });
+      await expect(h.carrier.start()).rejects.toThrow('self-signed certificate');
       expect(h.simulator.counters.binds).toBe(0);
     });
 

@@ -1,4 +1,5 @@
-/** Rate cap, backoff and status naming shared by the binds. */
+/** Rate cap, backoff, write batching and status naming shared by the binds (and the simulator). */
+import type { Socket } from 'node:net';
 import { errors } from 'smpp';
 
 /**
@@ -89,4 +90,20 @@ export class Fifo<T> {
     this.head = 0;
     return all;
   }
+}
+
+const corked = new WeakSet<Socket>();
+
+/**
+ * Holds the socket's writes until the end of this tick. The `smpp` package writes every PDU with its own
+ * socket.write(), i.e. one syscall per PDU; corking turns the PDUs sent in one tick into one writev.
+ */
+export function corkForThisTick(socket: Socket): void {
+  if (corked.has(socket)) return;
+  corked.add(socket);
+  socket.cork();
+  process.nextTick(() => {
+    corked.delete(socket);
+    socket.uncork();
+  });
 }

@@ -8,7 +8,7 @@
  */
 import { connect, ESME_RMSGQFUL, ESME_ROK, ESME_RTHROTTLED, PDU } from 'smpp';
 import type { Session } from 'smpp';
-import { backoffDelay, describeStatus, TokenBucket } from './flow-control';
+import { backoffDelay, corkForThisTick, describeStatus, TokenBucket } from './flow-control';
 import { bodyOf, tapPduBodies } from './raw-pdu';
 import type { ResolvedSmppOptions } from './smpp-options';
 import type { SubmitSmParams } from './submit-parts';
@@ -43,7 +43,6 @@ export class SmppBind<T extends BindTask> {
   reconnects = 0;
   lastError: string | null = null;
   private session: Session | null = null;
-  private readBody: () => Buffer | null = () => null;
   private readonly inFlight = new Map<number, InFlight<T>>();
   private readonly bucket: TokenBucket;
   private failedAttempts = 0;
@@ -86,6 +85,7 @@ export class SmppBind<T extends BindTask> {
     const session = this.session;
     if (!session || this.waitMs(now) !== 0 || !this.bucket.tryTake(now)) return false;
     const pdu = new PDU('submit_sm', { ...task.params });
+    corkForThisTick(session.socket);
     const sent = session.send(pdu, (resp) => this.onSubmitResp(session, pdu.sequence_number, resp));
     if (!sent) {
       this.drop(session, 'socket not writable');
@@ -115,12 +115,13 @@ export class SmppBind<T extends BindTask> {
   }
 
   private open(): void {
-    const { host, port, tls, tlsRejectUnauthorized } = this.options;
+    const { host, port, tls, tlsRejectUnauthorized, tlsCa } = this.options;
     this.status = 'connecting';
     this.connectStartedAt = Date.now();
-    const session = connect({ host, port, tls, rejectUnauthorized: tlsRejectUnauthorized });
+    const tlsOptions = tls ? { rejectUnauthorized: tlsRejectUnauthorized, ...(tlsCa ? { ca: tlsCa } : {}) } : {};
+    const session = connect({ host, port, tls, ...tlsOptions });
     this.session = session;
-    this.readBody = tapPduBodies(session);
+    const readBody = tapPduBodies(session);
     session.socket.setNoDelay(true);
     // The package re-emits socket errors; without a listener they would crash the process.
     session.on('error', (err: Error) => this.drop(session, err.message));
@@ -134,12 +135,13 @@ export class SmppBind<T extends BindTask> {
     });
     session.on('unknown', (pdu: PDU) => session.send(pdu.response()));
     session.on('deliver_sm', (pdu: PDU) => {
-      const body = bodyOf(pdu, this.readBody());
+      const body = bodyOf(pdu, readBody());
       this.listener.deliverReceived(this, pdu, body, (status) => {
         session.send(pdu.response({ command_status: status }));
       });
     });
-    this.watchdog = setInterval(() => this.checkHealth(session), Math.max(20, Math.min(1000, this.options.submitTimeoutMs / 4)));
+    const { submitTimeoutMs, enquireLinkMs } = this.options;
+    this.watchdog = setInterval(() => this.checkHealth(session), Math.max(10, Math.min(1000, submitTimeoutMs / 4, enquireLinkMs / 2)));
   }
 
   private onConnect(session: Session): void {
@@ -200,9 +202,11 @@ export class SmppBind<T extends BindTask> {
     }
   }
 
+  /** Ends the session now; 'waiting' at once so nothing more is sent on it before its close event. */
   private drop(session: Session, reason: string): void {
     if (session !== this.session) return;
     this.lastError = reason;
+    if (this.status !== 'closed') this.status = 'waiting';
     session.destroy();
   }
 

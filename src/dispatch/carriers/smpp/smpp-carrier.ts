@@ -15,30 +15,15 @@
  */
 import { ESME_ROK } from 'smpp';
 import type { PDU } from 'smpp';
-import type { Carrier, CarrierState, DeliveryReceipt, InboundSms, OutboundMessage, PartSubmission, SubmissionResult } from '../carrier';
+import type { Carrier, CarrierState, DeliveryReceipt, InboundSms, OutboundMessage, SubmissionResult } from '../carrier';
 import { classifyDeliver, handleDeliver } from './deliver';
 import { describeStatus, Fifo } from './flow-control';
 import { isThrottleStatus, SmppBind } from './smpp-bind';
 import type { BindListener } from './smpp-bind';
 import { resolveSmppOptions } from './smpp-options';
 import type { ResolvedSmppOptions, SmppCarrierOptions } from './smpp-options';
-import { encodeParts } from './submit-parts';
-import type { EncodedPart, SubmitSmParams } from './submit-parts';
-
-interface MessageTracker {
-  messageId: string;
-  parts: PartSubmission[];
-  remaining: number;
-  resolve(result: SubmissionResult): void;
-}
-
-interface PartTask {
-  params: SubmitSmParams;
-  tracker: MessageTracker;
-  index: number;
-  requeues: number;
-  settled: boolean;
-}
+import { partTasks, settlePart } from './part-tasks';
+import type { PartTask } from './part-tasks';
 
 export class SmppCarrier implements Carrier, BindListener<PartTask> {
   private readonly options: ResolvedSmppOptions;
@@ -159,7 +144,7 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
     const status = resp.command_status;
     if (status === ESME_ROK) {
       this.submitted++;
-      this.settle(task, { smscId: typeof resp.message_id === 'string' ? resp.message_id : String(resp.message_id ?? '') });
+      settlePart(task, typeof resp.message_id === 'string' ? resp.message_id : String(resp.message_id ?? ''));
     } else if (isThrottleStatus(status)) {
       this.throttled++;
       if (this.stopped) this.fail(task, `carrier closed before the part was accepted: ${describeStatus(status)}`);
@@ -171,24 +156,15 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
   }
 
   deliverReceived(bind: SmppBind<PartTask>, pdu: PDU, body: Buffer | null, respond: (status: number) => void): void {
-    const delivered = classifyDeliver(pdu, body, new Date(), this.options.receiptUtcOffsetMinutes);
+    const delivered = classifyDeliver(pdu, body, this.options.clock.now(), this.options.receiptUtcOffsetMinutes);
     const handlers = { receipt: this.receiptHandler, inbound: this.inboundHandler };
     handleDeliver(delivered, handlers, respond, this.options.logger, { bind: bind.index });
   }
 
   private enqueue(message: OutboundMessage): Promise<SubmissionResult> {
-    return new Promise((resolve) => {
-      let encoded: EncodedPart[];
-      try {
-        encoded = encodeParts(message, this.nextRef++ & 0xff);
-      } catch (err) {
-        resolve({ messageId: message.messageId, parts: [{ partNumber: 1, totalParts: 1, smscId: null, error: `cannot encode: ${(err as Error).message}` }] });
-        return;
-      }
-      const parts: PartSubmission[] = encoded.map((p) => ({ partNumber: p.partNumber, totalParts: p.totalParts, smscId: null }));
-      const tracker: MessageTracker = { messageId: message.messageId, parts, remaining: parts.length, resolve };
-      encoded.forEach((part, index) => this.queue.push({ params: part.params, tracker, index, requeues: 0, settled: false }));
-    });
+    const { tasks, result } = partTasks(message, this.nextRef++ & 0xff);
+    for (const task of tasks) this.queue.push(task);
+    return result;
   }
 
   /** Sends queued parts while some bind has room; otherwise waits for a resp, a bind, or a timer. */
@@ -247,16 +223,7 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
   }
 
   private fail(task: PartTask, error: string): void {
-    this.settle(task, { smscId: null, error });
-  }
-
-  private settle(task: PartTask, outcome: { smscId: string | null; error?: string }): void {
-    if (task.settled) return;
-    task.settled = true;
-    const part = task.tracker.parts[task.index];
-    part.smscId = outcome.smscId;
-    if (outcome.error !== undefined) part.error = outcome.error;
-    if (--task.tracker.remaining === 0) task.tracker.resolve({ messageId: task.tracker.messageId, parts: task.tracker.parts });
+    settlePart(task, null, error);
   }
 
   private rejectStartWaiters(err: Error): void {

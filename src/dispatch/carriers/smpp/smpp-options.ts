@@ -29,6 +29,8 @@ export interface SmppCarrierOptions {
   logger?: CarrierLogger;
   systemType?: string;
   tlsRejectUnauthorized?: boolean;
+  /** Extra CA certificate(s) (PEM) to trust for the SMSC's TLS certificate, e.g. a carrier's private CA. */
+  tlsCa?: string | Buffer;
   /** Pause of a bind after ESME_RTHROTTLED / ESME_RMSGQFUL: base·2^n for consecutive throttles, capped. Defaults 200 ms and 5 s. */
   throttleBackoffMs?: number;
   throttleBackoffMaxMs?: number;
@@ -36,9 +38,11 @@ export interface SmppCarrierOptions {
   maxRequeues?: number;
   /** Offset of the SMSC's clock from UTC for receipt dates, in minutes (e.g. 600 for AEST). Default 0. */
   receiptUtcOffsetMinutes?: number;
+  /** Source of receivedAt on receipts and inbound messages (the app's Clock). */
+  clock?: { now(): Date };
 }
 
-export type ResolvedSmppOptions = Required<Omit<SmppCarrierOptions, 'logger'>> & { logger: CarrierLogger };
+export type ResolvedSmppOptions = Required<Omit<SmppCarrierOptions, 'logger' | 'tlsCa'>> & { logger: CarrierLogger; tlsCa: string | Buffer | undefined };
 
 const silentLogger: CarrierLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -53,6 +57,8 @@ export function resolveSmppOptions(options: SmppCarrierOptions): ResolvedSmppOpt
     throttleBackoffMaxMs: options.throttleBackoffMaxMs ?? 5_000,
     maxRequeues: options.maxRequeues ?? 10,
     receiptUtcOffsetMinutes: options.receiptUtcOffsetMinutes ?? 0,
+    tlsCa: options.tlsCa,
+    clock: options.clock ?? { now: () => new Date() },
     logger: options.logger ?? silentLogger,
   };
 }

@@ -1,6 +1,10 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
+import { DispatchWorkerModule } from './dispatch/dispatch-worker.module';
+import { QueueModule } from './dispatch/queue.module';
+import { InboundModule } from './inbound/inbound.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { ClockModule } from './common/time/clock.module';
 import { MessagingModule } from './messaging/messaging.module';
 import { ContactsModule } from './contacts/contacts.module';
@@ -22,7 +26,25 @@ export class AppModule {
   static register(config: AppConfig, extraModules: Array<Type | DynamicModule> = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.register(config), DatabaseModule.register(config), RedisModule, ClockModule, HealthModule, AccountsModule, SendersModule, ContactsModule, ListsModule, UnsubscribesModule, MessagingModule, ...extraModules],
+      imports: [
+        ConfigModule.register(config),
+        DatabaseModule.register(config),
+        RedisModule,
+        ClockModule,
+        MetricsModule.register(config.metricsEnabled),
+        QueueModule,
+        HealthModule,
+        AccountsModule,
+        SendersModule,
+        ContactsModule,
+        ListsModule,
+        UnsubscribesModule,
+        MessagingModule,
+        InboundModule,
+        // APP_ROLE=all runs the delivery workers in this process too.
+        ...(config.appRole === 'all' ? [DispatchWorkerModule] : []),
+        ...extraModules,
+      ],
       providers: [InflightLimiter, { provide: APP_GUARD, useClass: BasicAuthGuard }, { provide: APP_GUARD, useClass: ConcurrencyGuard }],
     };
   }

@@ -8,6 +8,9 @@ import { ListMember } from '../lists/list-member.entity';
 import { Unsubscribe } from '../unsubscribes/unsubscribe.entity';
 import { Message } from '../messaging/message.entity';
 import { Send } from '../messaging/send.entity';
+import { DeliveryReceiptRecord } from '../dispatch/delivery-receipt.entity';
+import { MessagePart } from '../dispatch/message-part.entity';
+import { InboundMessage } from '../inbound/inbound-message.entity';
 
 /** Explicit entity list: no globbing, so the build and the tests see exactly the same schema. */
-export const ENTITIES = [Account, ApiKey, Sender, CreditLedgerEntry, Contact, ContactList, ListMember, Unsubscribe, Send, Message];
+export const ENTITIES = [Account, ApiKey, Sender, CreditLedgerEntry, Contact, ContactList, ListMember, Unsubscribe, Send, Message, MessagePart, DeliveryReceiptRecord, InboundMessage];

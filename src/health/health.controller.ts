@@ -1,16 +1,35 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '../common/auth/public.decorator';
 import { ErrorEnvelopeDto } from '../common/http/api-errors.decorator';
 import { HealthService } from './health.service';
 
+class QueueDepthDto {
+  @ApiProperty() waiting: number;
+  @ApiProperty() active: number;
+  @ApiProperty() delayed: number;
+  @ApiProperty() failed: number;
+}
+
+class DispatchHealthDto {
+  @ApiProperty({ type: QueueDepthDto }) queue: QueueDepthDto;
+  @ApiProperty({ description: 'Age of the oldest due message no dispatcher has taken' }) oldest_due_seconds: number;
+}
+
+class CarrierHealthDto {
+  @ApiProperty({ enum: ['smpp', 'simulator'] }) kind: string;
+  @ApiProperty() binds_configured: number;
+  @ApiProperty() binds_up: number;
+  @ApiProperty() in_flight: number;
+}
+
 class HealthDto {
-  @ApiProperty({ enum: ['ok'] })
-  status: string;
-  @ApiProperty({ enum: ['up'] })
-  database: string;
-  @ApiProperty({ enum: ['up'] })
-  redis: string;
+  @ApiProperty({ enum: ['ok', 'degraded'] }) status: string;
+  @ApiProperty({ enum: ['up'] }) database: string;
+  @ApiProperty({ enum: ['up'] }) redis: string;
+  @ApiProperty({ type: DispatchHealthDto }) dispatch: DispatchHealthDto;
+  @ApiPropertyOptional({ type: CarrierHealthDto, description: 'Present where the delivery workers run in this process' }) carrier?: CarrierHealthDto;
+  @ApiProperty({ type: [String] }) problems: string[];
 }
 
 @ApiTags('operations')
@@ -20,7 +39,7 @@ export class HealthController {
 
   @Public()
   @Get()
-  @ApiOperation({ summary: 'Liveness and dependencies (no authentication)' })
+  @ApiOperation({ summary: 'Dependencies, dispatch backlog and carrier binds (no authentication)' })
   @ApiOkResponse({ type: HealthDto })
   @ApiResponse({ status: 503, type: ErrorEnvelopeDto, description: 'PostgreSQL or Redis is down' })
   check() {

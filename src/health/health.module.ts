@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { QueueModule } from '../dispatch/queue.module';
 import { HealthController } from './health.controller';
 import { HealthService } from './health.service';
 
-@Module({ controllers: [HealthController], providers: [HealthService] })
+@Module({ imports: [QueueModule], controllers: [HealthController], providers: [HealthService] })
 export class HealthModule {}

@@ -43,6 +43,18 @@ export class CancelMessagesService {
     throw new InvalidRequestError(ErrorText.cancelIdentifierRequired);
   }
 
+  /**
+   * An opt-out's effect on sending: the number's scheduled and pending messages that no dispatcher has
+   * taken yet are cancelled and refunded, inside the caller's transaction.
+   */
+  async cancelForRecipient(accountId: number, number: string, m: EntityManager): Promise<{ count: number; refunded: number }> {
+    const cancelled = await this.messages.cancelUnsentToRecipient(accountId, number, m);
+    const refunded = cancelled.reduce((sum, c) => sum + c.cost, 0);
+    const { isTest } = await this.accounts.get(accountId);
+    if (!isTest && refunded > 0) await this.credits.refund(accountId, refunded, 'recipient opted out', `stop:${number}`, m);
+    return { count: cancelled.length, refunded };
+  }
+
   private async byMessageId(accountId: number, messageId: string) {
     if (!isUuid(messageId)) throw new NotFoundError(ErrorText.messageNotFound);
     const id = messageId.toLowerCase();

@@ -14,6 +14,7 @@ import { Clock } from '../common/time/clock';
 import { formatUtc } from '../common/time/format';
 import { parseScheduledFor, staggerOffsetsMs } from '../common/time/schedule';
 import { AppConfig } from '../config/app-config';
+import { DispatchQueue } from '../dispatch/dispatch-queue';
 import type { ContactRecord } from '../contacts/contact-fields';
 import { ListsService } from '../lists/lists.service';
 import { SendersService } from '../senders/senders.service';
@@ -59,6 +60,7 @@ export class ListSendService {
     private readonly credits: CreditsService,
     private readonly messages: MessagesRepository,
     private readonly sends: SendsRepository,
+    private readonly dispatch: DispatchQueue,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
@@ -146,6 +148,8 @@ export class ListSendService {
         await this.messages.insertMany(caller.accountId, id, account.isTest, rows, m);
         return id;
       });
+      // After commit; if this is lost, the sweeper finds the due messages in PostgreSQL.
+      void this.dispatch.sendCommitted(sendId, rows.map((r) => r.dispatchAt));
       return {
         status: 'complete' as const,
         send_id: sendId,

@@ -130,6 +130,18 @@ export class MessagesRepository {
     return rows.length > 0;
   }
 
+  /** Cancels a recipient's messages not yet taken by a dispatcher (an opt-out). */
+  async cancelUnsentToRecipient(accountId: number, number: string, manager: EntityManager): Promise<Array<{ id: string; cost: number; parts: number }>> {
+    const { rows } = await sql<{ id: string; cost: number; parts: number }>(
+      manager,
+      `UPDATE messages SET status = 'cancelled', updated_at = now()
+        WHERE account_id = $1 AND to_number = $2 AND status IN ('pending', 'scheduled') AND dispatched_at IS NULL
+        RETURNING id, cost, parts`,
+      [accountId, number],
+    );
+    return rows;
+  }
+
   /**
    * Cancels the matching messages that are still scheduled, in one conditional UPDATE, so a dispatch
    * racing for the same message cannot also win. Returns what was cancelled, with the credits to refund.
@@ -143,7 +155,7 @@ export class MessagesRepository {
     const { rows } = await sql<{ id: string; cost: number; parts: number }>(
       manager,
       `UPDATE messages SET status = 'cancelled', updated_at = now()
-        WHERE account_id = $1 AND ${column} = $2 AND status = 'scheduled'
+        WHERE account_id = $1 AND ${column} = $2 AND status = 'scheduled' AND dispatched_at IS NULL
         RETURNING id, cost, parts`,
       [accountId, value],
     );

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { BillingModule } from '../billing/billing.module';
 import { ContactsModule } from '../contacts/contacts.module';
+import { QueueModule } from '../dispatch/queue.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { ListsModule } from '../lists/lists.module';
 import { SendersModule } from '../senders/senders.module';
@@ -16,7 +17,7 @@ import { SendBatchService } from './send-batch.service';
 import { SendsRepository } from './sends.repository';
 
 @Module({
-  imports: [AccountsModule, SendersModule, ContactsModule, ListsModule, UnsubscribesModule, BillingModule, IdempotencyModule],
+  imports: [AccountsModule, SendersModule, ContactsModule, ListsModule, UnsubscribesModule, BillingModule, IdempotencyModule, QueueModule],
   controllers: [MessagesController, ListSendController],
   providers: [MessagesRepository, SendsRepository, SendBatchService, ListSendService, CancelMessagesService, MessageLookupService],
   exports: [CancelMessagesService],

@@ -12,6 +12,7 @@ import { ErrorText } from '../common/errors/error-catalogue';
 import { DEFAULT_MAX_PARTS, SenderType } from '../common/sms';
 import { Clock } from '../common/time/clock';
 import { AppConfig } from '../config/app-config';
+import { DispatchQueue } from '../dispatch/dispatch-queue';
 import { ContactsService } from '../contacts/contacts.service';
 import { IdempotencyClaim, IdempotencyKeyTaken, IdempotencyService } from '../idempotency/idempotency.service';
 import { SendersService } from '../senders/senders.service';
@@ -53,6 +54,7 @@ export class SendBatchService {
     private readonly messages: MessagesRepository,
     private readonly sends: SendsRepository,
     private readonly idempotency: IdempotencyService,
+    private readonly dispatch: DispatchQueue,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
@@ -95,8 +97,9 @@ export class SendBatchService {
     });
     const totalCost = rows.reduce((sum, r) => sum + r.cost, 0);
 
+    let result: SendBatchResult;
     try {
-      return await this.dataSource.transaction(async (m) => {
+      result = await this.dataSource.transaction(async (m) => {
         if (claim) await this.idempotency.claim(claim, m);
         const sendId = await this.sends.insert(
           { accountId: caller.accountId, apiKeyId: caller.apiKeyId, kind: 'batch', ignoreUnsubscribes, shortenUrls: request.shorten_urls ?? false, messageCount: rows.length, totalCost },
@@ -107,20 +110,23 @@ export class SendBatchService {
           throw new ForbiddenError(ErrorText.insufficientCredits);
         }
         await this.messages.insertMany(caller.accountId, sendId, account.isTest, rows, m);
-        const result: SendBatchResult = {
+        const response: SendBatchResult = {
           status: 'complete',
           send_id: sendId,
           ignore_unsubscribes: ignoreUnsubscribes,
           total_cost: hundredthsToNumber(totalCost),
           results: composed.map((entry, i) => toSendResultEntry(entry, ids[i])),
         };
-        if (claim) await this.idempotency.complete(claim, m, 200, JSON.stringify(result));
-        return result;
+        if (claim) await this.idempotency.complete(claim, m, 200, JSON.stringify(response));
+        return response;
       });
     } catch (err) {
       if (err instanceof DomainError || err instanceof IdempotencyKeyTaken || classifyDependencyFailure(err)) throw err;
       throw new OperationFailedError(ErrorText.failedToProcessMessages, err);
     }
+    // After commit; if this is lost, the sweeper finds the due messages in PostgreSQL.
+    if (rows.length) void this.dispatch.sendCommitted(result.send_id, rows.map((r) => r.dispatchAt));
+    return result;
   }
 
   private async compose(accountId: number, raw: unknown[], senders: ReadonlyMap<string, SenderType>, options: SendOptions): Promise<ComposedEntry[]> {

@@ -9,7 +9,8 @@ describe('Idempotency-Key on POST /v1/messages', () => {
   const batch = { messages: [{ to: '0412000001', message: 'Hello', sender: 'Brand' }, { to: '0412000002', message: 'World', sender: 'Brand' }] };
 
   beforeAll(async () => {
-    t = await startTestApp({ inflightLimit: 50 });
+    // Acceptance only: no delivery workers in this process, so statuses stay as the send left them.
+    t = await startTestApp({ inflightLimit: 50, appRole: 'api' });
   });
   beforeEach(async () => {
     acct = await createAccount(t.app, { credits: 100, senders: ['Brand'] });
@@ -97,7 +98,7 @@ describe('Idempotency-Key on POST /v1/messages', () => {
   });
 
   it('treats a key as new once its record has expired, and purges expired records', async () => {
-    const short = await startTestApp({ idempotencyTtlMs: 1000 });
+    const short = await startTestApp({ idempotencyTtlMs: 1000, appRole: 'api' });
     try {
       const first = await short.api.post('/v1/messages', { auth: acct.auth, body: batch, headers: { 'idempotency-key': 'short-lived' } });
       await new Promise((r) => setTimeout(r, 1100));

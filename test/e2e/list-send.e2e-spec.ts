@@ -6,7 +6,8 @@ describe('POST /v1/list-send', () => {
   let acct: TestAccount;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // Acceptance only: no delivery workers in this process, so statuses stay as the send left them.
+    t = await startTestApp({ appRole: 'api' });
   });
   beforeEach(async () => {
     acct = await createAccount(t.app, { credits: 100, senders: ['Brand', '61400000001'] });

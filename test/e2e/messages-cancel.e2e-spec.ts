@@ -7,7 +7,8 @@ describe('DELETE /v1/messages', () => {
   const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 19);
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // Acceptance only: no delivery workers in this process, so statuses stay as the send left them.
+    t = await startTestApp({ appRole: 'api' });
   });
   beforeEach(async () => {
     acct = await createAccount(t.app, { credits: 100, senders: ['Brand'] });

@@ -7,7 +7,8 @@ describe('GET /v1/messages', () => {
   let ids: string[];
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // Acceptance only: no delivery workers in this process, so statuses stay as the send left them.
+    t = await startTestApp({ appRole: 'api' });
     acct = await createAccount(t.app, { credits: 100, senders: ['Brand'] });
     const res = await t.api.post('/v1/messages', {
       auth: acct.auth,

@@ -6,7 +6,8 @@ describe('Message parts and encoding (POST /v1/messages)', () => {
   let acct: TestAccount;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // Acceptance only: no delivery workers in this process, so statuses stay as the send left them.
+    t = await startTestApp({ appRole: 'api' });
     acct = await createAccount(t.app, { test: true, senders: ['Brand'] });
   });
   afterAll(() => t.close());

@@ -6,7 +6,8 @@ describe('POST /v1/messages', () => {
   let acct: TestAccount;
 
   beforeAll(async () => {
-    t = await startTestApp({ inflightLimit: 50 });
+    // Acceptance only: no delivery workers in this process, so statuses stay as the send left them.
+    t = await startTestApp({ inflightLimit: 50, appRole: 'api' });
   });
   beforeEach(async () => {
     acct = await createAccount(t.app, { credits: 100, senders: ['Brand', '61400000001'] });

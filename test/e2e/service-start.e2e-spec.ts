@@ -37,7 +37,7 @@ describe('Starting the service (dist/src/main.js, as npm start runs it)', () => 
       expect(service.output()).toContain('Foundation1763700000000');
       const res = await fetch(`http://127.0.0.1:${port}/health`);
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ status: 'ok', database: 'up', redis: 'up' });
+      expect(await res.json()).toMatchObject({ status: 'ok', database: 'up', redis: 'up', carrier: { kind: 'simulator' } });
       expect((await fetch(`http://127.0.0.1:${port}/docs`)).status).toBe(200);
     } finally {
       service.child.kill('SIGTERM');

@@ -1,0 +1,67 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable, Logger } from '@nestjs/common';
+import type { Queue } from 'bull';
+import { Clock } from '../common/time/clock';
+
+export const DISPATCH_QUEUE = 'dispatch';
+export const JOB_DISPATCH_SEND = 'dispatch-send';
+export const JOB_SIMULATED_RECEIPTS = 'simulated-receipts';
+
+export interface DispatchSendJob {
+  sendId: number;
+}
+
+const ENQUEUE_TIMEOUT_MS = 2000;
+
+/**
+ * Producer side of dispatch (rule 7: Bull stays behind this wrapper). Jobs carry deterministic ids, so
+ * enqueueing the same due second of a send twice is one job; anything lost between commit and enqueue,
+ * or in a flushed Redis, is found again by the sweeper from PostgreSQL.
+ */
+@Injectable()
+export class DispatchQueue {
+  private readonly logger = new Logger(DispatchQueue.name);
+
+  constructor(
+    @InjectQueue(DISPATCH_QUEUE) private readonly queue: Queue,
+    private readonly clock: Clock,
+  ) {}
+
+  /** After a send commits: one job per distinct due second (immediate, scheduled, staggered). */
+  async sendCommitted(sendId: number, dueTimes: Iterable<Date>): Promise<void> {
+    const seconds = new Set<number>();
+    for (const due of dueTimes) seconds.add(Math.floor(due.getTime() / 1000));
+    await Promise.all([...seconds].map((second) => this.enqueueSend(sendId, new Date(second * 1000))));
+  }
+
+  async enqueueSend(sendId: number, due: Date): Promise<void> {
+    const second = Math.floor(due.getTime() / 1000);
+    await this.add(JOB_DISPATCH_SEND, { sendId } satisfies DispatchSendJob, `send-${sendId}-${second}`, second * 1000);
+  }
+
+  /** Wakes the simulated-receipt applier when receipts fall due. */
+  async simulatedReceiptsDue(at: Date): Promise<void> {
+    const second = Math.ceil(at.getTime() / 1000);
+    await this.add(JOB_SIMULATED_RECEIPTS, {}, `simrcpt-${second}`, second * 1000);
+  }
+
+  async depth(): Promise<{ waiting: number; active: number; delayed: number; failed: number }> {
+    const counts = await this.queue.getJobCounts();
+    return { waiting: counts.waiting, active: counts.active, delayed: counts.delayed, failed: counts.failed };
+  }
+
+  /** Never fails the caller: a job that cannot be added now is recovered by the sweeper. */
+  private async add(name: string, data: object, jobId: string, runAtMs: number): Promise<void> {
+    const delay = Math.max(0, runAtMs - this.clock.now().getTime());
+    const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), ENQUEUE_TIMEOUT_MS).unref());
+    try {
+      const outcome = await Promise.race([
+        this.queue.add(name, data, { jobId, delay, attempts: 5, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: true }),
+        timeout,
+      ]);
+      if (outcome === 'timeout') this.logger.warn({ msg: 'enqueue timed out; the sweeper will pick the work up', jobId });
+    } catch (err) {
+      this.logger.warn({ msg: 'enqueue failed; the sweeper will pick the work up', jobId, err: (err as Error).message });
+    }
+  }
+}

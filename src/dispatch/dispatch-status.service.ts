@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { MetricsRegistry } from '../metrics/metrics-registry';
+import { DispatchQueue } from './dispatch-queue';
+import { DispatchRepository } from './dispatch.repository';
+
+/** Whether dispatch keeps up: queue depth and the age of the oldest due message nobody has claimed. */
+@Injectable()
+export class DispatchStatusService {
+  constructor(
+    private readonly queue: DispatchQueue,
+    private readonly repo: DispatchRepository,
+    registry: MetricsRegistry,
+  ) {
+    const self = this;
+    registry.gauge('sms_dispatch_queue_jobs', 'Dispatch jobs by state', ['state'], async function () {
+      const depth = await self.queue.depth();
+      for (const [state, count] of Object.entries(depth)) this.set({ state }, count);
+    });
+    registry.gauge('sms_dispatch_oldest_due_seconds', 'Age of the oldest due message no dispatcher has taken', [], async function () {
+      this.set((await self.repo.oldestUnclaimedDueAgeMs()) / 1000);
+    });
+  }
+
+  async snapshot() {
+    const [depth, oldestDueMs] = await Promise.all([this.queue.depth(), this.repo.oldestUnclaimedDueAgeMs()]);
+    return { queue: depth, oldest_due_seconds: Math.round(oldestDueMs / 100) / 10 };
+  }
+}

@@ -1,0 +1,22 @@
+import { Global, Module } from '@nestjs/common';
+import { InboundModule } from '../inbound/inbound.module';
+import { CarrierEventsService } from './carrier-events.service';
+import { CarriersService } from './carriers.service';
+import { DeliveryMetrics } from './delivery-metrics';
+import { DispatchProcessor } from './dispatch.processor';
+import { DispatcherService } from './dispatcher.service';
+import { QueueModule } from './queue.module';
+import { ReceiptIntakeService } from './receipt-intake.service';
+import { SweeperService } from './sweeper.service';
+
+/**
+ * The delivery workers (APP_ROLE all or worker): dispatch jobs, carriers, receipts and the sweeper.
+ * Global so /health can report the carrier's state where the worker runs in the same process.
+ */
+@Global()
+@Module({
+  imports: [QueueModule, InboundModule],
+  providers: [CarriersService, DeliveryMetrics, DispatcherService, ReceiptIntakeService, SweeperService, DispatchProcessor, CarrierEventsService],
+  exports: [CarriersService, DispatcherService, SweeperService],
+})
+export class DispatchWorkerModule {}

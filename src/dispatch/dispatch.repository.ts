@@ -1,0 +1,221 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { sql } from '../database/sql';
+import type { DeliveryReceipt } from './carriers/carrier';
+
+export interface ClaimedMessage {
+  id: string;
+  account_id: number;
+  to_number: string;
+  sender: string;
+  body: string;
+  encoding: 'gsm7' | 'ucs2';
+  parts: number;
+  is_test: boolean;
+}
+
+export interface PartOutcome {
+  messageId: string;
+  partNumber: number;
+  totalParts: number;
+  smscId: string | null;
+  error: string | null;
+  /** Simulated carrier only: when its receipt is due. */
+  receiptDueAt: Date | null;
+}
+
+/** A part whose delivery status changed, for the webhooks that follow. */
+export interface PartChange {
+  message_id: string;
+  part_number: number;
+  total_parts: number;
+  status: 'delivered' | 'failed';
+  receipt_at: Date;
+  /** Seconds from the part's submission to this change (receipt lag). */
+  lag_seconds: number;
+}
+
+@Injectable()
+export class DispatchRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Claims a send's due messages with one conditional UPDATE: only rows still pending or scheduled and
+   * unclaimed are taken (SKIP LOCKED keeps parallel dispatchers apart), so a cancelled message is never
+   * sent and none is sent twice. Claimed rows read `pending` until their outcome is recorded.
+   */
+  async claimDue(sendId: number, limit: number): Promise<ClaimedMessage[]> {
+    const { rows } = await sql<ClaimedMessage>(
+      this.dataSource,
+      `UPDATE messages m SET status = 'pending', dispatched_at = now(), updated_at = now()
+        WHERE m.id IN (
+          SELECT id FROM messages
+           WHERE send_id = $1 AND status IN ('pending', 'scheduled') AND dispatched_at IS NULL AND dispatch_at <= now()
+           ORDER BY dispatch_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+          AND m.status IN ('pending', 'scheduled') AND m.dispatched_at IS NULL
+        RETURNING m.id, m.account_id, m.to_number, m.sender, m.body, m.encoding, m.parts, m.is_test`,
+      [sendId, limit],
+    );
+    return rows;
+  }
+
+  /** Keeps claims of messages still being submitted from looking abandoned. */
+  async touchClaims(ids: string[]): Promise<void> {
+    await sql(this.dataSource, `UPDATE messages SET dispatched_at = now() WHERE id = ANY($1::uuid[]) AND status = 'pending'`, [ids]);
+  }
+
+  /**
+   * Records every part's submission outcome and the messages' new status (sent, or failed when a part
+   * was refused), then applies any receipt that arrived before its submit_sm_resp was recorded.
+   */
+  async recordOutcomes(outcomes: PartOutcome[]): Promise<PartChange[]> {
+    if (outcomes.length === 0) return [];
+    return this.dataSource.transaction(async (m) => {
+      await sql(
+        m,
+        `WITH input AS (
+           SELECT * FROM unnest($1::uuid[], $2::smallint[], $3::smallint[], $4::text[], $5::text[], $6::timestamptz[])
+             AS t(message_id, part_number, total_parts, smsc_id, error, receipt_due_at)
+         ), parts AS (
+           INSERT INTO message_parts (message_id, part_number, total_parts, smsc_id, status, error, receipt_due_at)
+           SELECT message_id, part_number, total_parts, smsc_id, CASE WHEN smsc_id IS NULL THEN 'failed' ELSE 'submitted' END, error, receipt_due_at FROM input
+           ON CONFLICT (message_id, part_number) DO UPDATE
+             SET smsc_id = EXCLUDED.smsc_id, status = EXCLUDED.status, error = EXCLUDED.error, submitted_at = now(), receipt_due_at = EXCLUDED.receipt_due_at
+         )
+         UPDATE messages m SET status = CASE WHEN o.failed THEN 'failed' ELSE 'sent' END, updated_at = now()
+           FROM (SELECT message_id, bool_or(smsc_id IS NULL) AS failed FROM input GROUP BY message_id) o
+          WHERE m.id = o.message_id AND m.status = 'pending'`,
+        [
+          outcomes.map((o) => o.messageId),
+          outcomes.map((o) => o.partNumber),
+          outcomes.map((o) => o.totalParts),
+          outcomes.map((o) => o.smscId),
+          outcomes.map((o) => o.error),
+          outcomes.map((o) => (o.receiptDueAt ? o.receiptDueAt.toISOString() : null)),
+        ],
+      );
+      const smscIds = outcomes.flatMap((o) => (o.smscId ? [o.smscId] : []));
+      return this.applyStoredReceipts(smscIds, m);
+    });
+  }
+
+  /** Stores receipts (duplicates ignored) and applies those whose parts are known, in one transaction. */
+  async recordReceipts(receipts: DeliveryReceipt[]): Promise<PartChange[]> {
+    if (receipts.length === 0) return [];
+    return this.dataSource.transaction(async (m) => {
+      await sql(
+        m,
+        `INSERT INTO delivery_receipts (smsc_id, state, stat, err, done_at, received_at)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[])
+         ON CONFLICT (smsc_id) DO NOTHING`,
+        [
+          receipts.map((r) => r.smscId),
+          receipts.map((r) => r.state),
+          receipts.map((r) => r.stat),
+          receipts.map((r) => r.err),
+          receipts.map((r) => r.doneAt.toISOString()),
+          receipts.map((r) => r.receivedAt.toISOString()),
+        ],
+      );
+      return this.applyStoredReceipts(receipts.map((r) => r.smscId), m);
+    });
+  }
+
+  /** Applies stored, unapplied receipts for these SMSC ids to their parts, then settles the messages. */
+  async applyStoredReceipts(smscIds: string[] | 'all-unapplied', manager?: EntityManager): Promise<PartChange[]> {
+    const run = async (m: EntityManager) => {
+      const filter = smscIds === 'all-unapplied' ? `r.received_at < now() - interval '1 second'` : `r.smsc_id = ANY($1::text[])`;
+      const { rows } = await sql<PartChange>(
+        m,
+        `WITH matched AS (
+           UPDATE delivery_receipts r SET applied_at = now()
+            WHERE ${filter} AND r.applied_at IS NULL
+              AND EXISTS (SELECT 1 FROM message_parts p WHERE p.smsc_id = r.smsc_id)
+           RETURNING r.smsc_id, r.state, r.done_at
+         )
+         UPDATE message_parts p SET status = matched.state, receipt_at = matched.done_at
+           FROM matched WHERE p.smsc_id = matched.smsc_id AND p.status = 'submitted'
+         RETURNING p.message_id, p.part_number, p.total_parts, p.status, p.receipt_at, extract(epoch FROM now() - p.submitted_at)::float8 AS lag_seconds`,
+        smscIds === 'all-unapplied' ? [] : [smscIds],
+      );
+      await this.settleMessages([...new Set(rows.map((r) => r.message_id))], m);
+      return rows;
+    };
+    return manager ? run(manager) : this.dataSource.transaction(run);
+  }
+
+  /** Simulated carrier: every part whose receipt is due gets one (failed for numbers ending in the fail suffix). */
+  async applyDueSimulatedReceipts(failSuffix: string, limit = 5000): Promise<PartChange[]> {
+    return this.dataSource.transaction(async (m) => {
+      const { rows } = await sql<PartChange>(
+        m,
+        `WITH due AS (
+           SELECT message_id, part_number FROM message_parts
+            WHERE status = 'submitted' AND receipt_due_at <= now()
+            ORDER BY receipt_due_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
+         )
+         UPDATE message_parts p SET status = CASE WHEN right(msg.to_number, length($1)) = $1 THEN 'failed' ELSE 'delivered' END, receipt_at = now()
+           FROM due, messages msg
+          WHERE p.message_id = due.message_id AND p.part_number = due.part_number AND msg.id = p.message_id
+         RETURNING p.message_id, p.part_number, p.total_parts, p.status, p.receipt_at, extract(epoch FROM now() - p.submitted_at)::float8 AS lag_seconds`,
+        [failSuffix],
+      );
+      await this.settleMessages([...new Set(rows.map((r) => r.message_id))], m);
+      return rows;
+    });
+  }
+
+  /** A message is delivered when all its parts are, failed when any part failed (interface: receipts per part). */
+  private async settleMessages(messageIds: string[], m: EntityManager): Promise<void> {
+    if (messageIds.length === 0) return;
+    await sql(
+      m,
+      `UPDATE messages msg SET status = s.status, updated_at = now()
+         FROM (
+           SELECT message_id,
+                  CASE WHEN bool_or(status = 'failed') THEN 'failed'
+                       WHEN bool_and(status = 'delivered') AND count(*) = max(total_parts) THEN 'delivered'
+                       ELSE 'sent' END AS status
+             FROM message_parts WHERE message_id = ANY($1::uuid[]) GROUP BY message_id
+         ) s
+        WHERE msg.id = s.message_id AND msg.status = 'sent' AND s.status <> 'sent'`,
+      [messageIds],
+    );
+  }
+
+  /** Sends with due messages that no dispatcher has claimed, oldest due first (the sweeper's view). */
+  async sendsWithUnclaimedDue(graceMs: number, limit = 1000): Promise<Array<{ send_id: number; due: Date }>> {
+    const { rows } = await sql<{ send_id: number; due: Date }>(
+      this.dataSource,
+      `SELECT send_id, min(dispatch_at) AS due FROM messages
+        WHERE status IN ('pending', 'scheduled') AND dispatched_at IS NULL AND dispatch_at <= now() - $1 * interval '1 millisecond'
+        GROUP BY send_id ORDER BY min(dispatch_at) LIMIT ${limit}`,
+      [graceMs],
+    );
+    return rows;
+  }
+
+  /** Takes back claims whose dispatcher stopped refreshing them without recording an outcome. */
+  async releaseStaleClaims(timeoutMs: number): Promise<number[]> {
+    const { rows } = await sql<{ send_id: number }>(
+      this.dataSource,
+      `UPDATE messages m SET dispatched_at = NULL, updated_at = now()
+        WHERE m.status = 'pending' AND m.dispatched_at < now() - $1 * interval '1 millisecond'
+          AND NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id)
+        RETURNING m.send_id`,
+      [timeoutMs],
+    );
+    return [...new Set(rows.map((r) => r.send_id))];
+  }
+
+  /** Age of the oldest due message not yet claimed: a queue that stops draining shows here. */
+  async oldestUnclaimedDueAgeMs(): Promise<number> {
+    const { rows } = await sql<{ age: number | null }>(
+      this.dataSource,
+      `SELECT (extract(epoch FROM now() - min(dispatch_at)) * 1000)::bigint AS age FROM messages
+        WHERE status IN ('pending', 'scheduled') AND dispatched_at IS NULL AND dispatch_at <= now()`,
+    );
+    return Math.max(0, rows[0]?.age ?? 0);
+  }
+}

@@ -1,0 +1,59 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { DispatchQueue } from './dispatch-queue';
+import { DispatchRepository } from './dispatch.repository';
+import { DeliveryMetrics } from './delivery-metrics';
+
+export const SIMULATED_FAIL_SUFFIX = '000';
+
+/**
+ * The safety net behind the queue, driven by PostgreSQL: re-enqueues sends with due messages that no
+ * job took (a crash between commit and enqueue, a flushed Redis), takes back claims of dead
+ * dispatchers, applies receipts that arrived before their parts were recorded, and applies due
+ * simulated receipts. Every step is idempotent, so any number of workers may sweep at once.
+ */
+@Injectable()
+export class SweeperService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(SweeperService.name);
+  private timer?: NodeJS.Timeout;
+  private sweeping?: Promise<void>;
+
+  constructor(
+    private readonly repo: DispatchRepository,
+    private readonly queue: DispatchQueue,
+    private readonly metrics: DeliveryMetrics,
+    private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.sweeping ??= this.sweep()
+        .catch((err: Error) => this.logger.warn({ msg: 'sweep failed', err: err.message }))
+        .finally(() => (this.sweeping = undefined));
+    }, this.config.sweepIntervalMs);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.sweeping;
+  }
+
+  async sweep(): Promise<void> {
+    for (const sendId of await this.repo.releaseStaleClaims(this.config.claimTimeoutMs)) {
+      this.logger.warn({ msg: 'took back stale dispatch claims', sendId });
+      await this.queue.enqueueSend(sendId, new Date());
+    }
+    const orphans = await this.repo.sendsWithUnclaimedDue(this.config.sweepIntervalMs);
+    if (orphans.length) this.logger.warn({ msg: 're-enqueueing due messages without a job', sends: orphans.length });
+    for (const { send_id, due } of orphans) await this.queue.enqueueSend(send_id, due);
+    this.metrics.partsSettled(await this.repo.applyStoredReceipts('all-unapplied'));
+    await this.applySimulatedReceipts();
+  }
+
+  async applySimulatedReceipts(): Promise<void> {
+    for (let changes = await this.repo.applyDueSimulatedReceipts(SIMULATED_FAIL_SUFFIX); changes.length > 0; changes = await this.repo.applyDueSimulatedReceipts(SIMULATED_FAIL_SUFFIX)) {
+      this.metrics.partsSettled(changes);
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Caller } from '../common/auth/authenticated-request';
+import { CurrentCaller } from '../common/auth/current-caller.decorator';
+import { ApiErrors } from '../common/http/api-errors.decorator';
+import { pageOf } from '../common/http/pagination';
+import { InboundPageDto, InboundQuery, TestInboundDto, TestInboundResultDto } from './dto/inbound.dto';
+import { InboundService } from './inbound.service';
+
+@ApiTags('inbound')
+@Controller('v1')
+export class InboundController {
+  constructor(private readonly inbound: InboundService) {}
+
+  @Get('inbound')
+  @ApiOperation({ summary: 'Replies and opt-outs received on the account’s numbers, newest first' })
+  @ApiOkResponse({ type: InboundPageDto })
+  @ApiErrors(400, 401, 405, 429, 503)
+  page(@CurrentCaller() caller: Caller, @Query() query: InboundQuery) {
+    return this.inbound.page(caller.accountId, query, pageOf(query));
+  }
+
+  @Post('test-inbound')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Simulate a reply on a test account (same path as a real one)' })
+  @ApiOkResponse({ type: TestInboundResultDto })
+  @ApiErrors(400, 401, 403, 405, 429, 503)
+  simulate(@CurrentCaller() caller: Caller, @Body() body: TestInboundDto) {
+    return this.inbound.simulate(caller.accountId, body);
+  }
+}

@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AccountsService } from '../accounts/accounts.service';
+import { ForbiddenError, InvalidRequestError } from '../common/errors/domain-error';
+import { ErrorText } from '../common/errors/error-catalogue';
+import { Page } from '../common/http/pagination';
+import { normaliseAuMobile } from '../common/phone';
+import { Clock } from '../common/time/clock';
+import { formatUtc } from '../common/time/format';
+import { normaliseOrThrow } from '../contacts/contacts.service';
+import { parseDay } from '../messaging/message-lookup.service';
+import { CancelMessagesService } from '../messaging/cancel-messages.service';
+import { UnsubscribesService } from '../unsubscribes/unsubscribes.service';
+import { InboundFilter, InboundRepository, InboundType } from './inbound.repository';
+import { isOptOut } from './opt-out';
+
+export interface IncomingSms {
+  from: string;
+  to: string;
+  text: string;
+  receivedAt: Date;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * One path for every reply, from the carrier (deliver_sm) or POST /v1/test-inbound: find the owning
+ * account, correlate with the last message sent from that number to that mobile, and for a STOP-family
+ * reply apply every opt-out effect, all in one transaction with storing the message.
+ */
+@Injectable()
+export class InboundService {
+  private readonly logger = new Logger(InboundService.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repo: InboundRepository,
+    private readonly accounts: AccountsService,
+    private readonly unsubscribes: UnsubscribesService,
+    private readonly cancellations: CancelMessagesService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Stores a reply; null when no account owns the receiving number (logged and dropped). */
+  async receive(sms: IncomingSms, forAccountId?: number): Promise<{ id: string; type: InboundType; accountId: number } | null> {
+    const mobile = normaliseAuMobile(sms.from) ?? sms.from.replace(/\D/g, '');
+    const owners = forAccountId !== undefined ? [forAccountId] : await this.repo.ownersOfNumber(sms.to);
+    if (owners.length === 0) {
+      this.logger.warn({ msg: 'inbound message for a number no account owns; dropped', to: sms.to });
+      return null;
+    }
+    // A shared number belongs to several accounts: the reply goes to the one that last wrote to this mobile.
+    const last = await this.repo.lastOutbound(owners, sms.to, mobile);
+    const accountId = last?.account_id ?? owners[0];
+    const type: InboundType = isOptOut(sms.text) ? 'unsubscribe' : 'inbound';
+    const id = randomUUID();
+    await this.dataSource.transaction(async (m) => {
+      await this.repo.insert(
+        { id, accountId, from: mobile, to: sms.to, body: sms.text, type, originalMessageId: last?.id ?? null, originalCustomRef: last?.custom_ref ?? null, receivedAt: sms.receivedAt },
+        m,
+      );
+      if (type === 'unsubscribe' && /^614\d{8}$/.test(mobile)) {
+        await this.unsubscribes.unsubscribe(accountId, mobile, 'reply', m);
+        await this.cancellations.cancelForRecipient(accountId, mobile, m);
+      }
+    });
+    return { id, type, accountId };
+  }
+
+  /** POST /v1/test-inbound: a simulated reply on a test account, through the same path. */
+  async simulate(accountId: number, input: { from: string; message: string; to?: string }) {
+    const account = await this.accounts.get(accountId);
+    if (!account.isTest) throw new ForbiddenError(ErrorText.testAccountsOnly);
+    const from = normaliseOrThrow(input.from);
+    const own = await this.repo.firstReceivingNumber(accountId);
+    const to = input.to ?? own;
+    if (!to || (input.to !== undefined && !(await this.repo.ownersOfNumber(input.to)).includes(accountId))) throw new InvalidRequestError(ErrorText.noReceivingNumber);
+    const stored = await this.receive({ from, to, text: input.message, receivedAt: this.clock.now() }, accountId);
+    return { status: 'complete' as const, message_id: stored!.id, type: stored!.type };
+  }
+
+  async page(accountId: number, query: { from?: string; to?: string; type?: string }, page: Page) {
+    const filter: InboundFilter = {};
+    if (query.type !== undefined && query.type !== '') {
+      if (query.type !== 'inbound' && query.type !== 'unsubscribe') throw new InvalidRequestError(ErrorText.invalidInboundType);
+      filter.type = query.type;
+    }
+    if (query.from !== undefined && query.from !== '') {
+      const from = parseDay(query.from);
+      if (!from) throw new InvalidRequestError(ErrorText.invalidDate('from'));
+      filter.from = from;
+    }
+    if (query.to !== undefined && query.to !== '') {
+      const to = parseDay(query.to);
+      if (!to) throw new InvalidRequestError(ErrorText.invalidDate('to'));
+      filter.toExclusive = new Date(to.getTime() + DAY_MS);
+    }
+    const { total, rows } = await this.repo.page(accountId, filter, page);
+    return {
+      status: 'complete' as const,
+      total,
+      limit: page.limit,
+      offset: page.offset,
+      results: rows.map((r) => ({
+        message_id: r.id,
+        from: r.from_number,
+        to: r.to_number,
+        message: r.body,
+        received_at: formatUtc(r.received_at),
+        type: r.type,
+        original_message_id: r.original_message_id ?? '',
+        original_custom_ref: r.original_custom_ref ?? '',
+      })),
+    };
+  }
+}

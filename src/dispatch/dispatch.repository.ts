@@ -48,12 +48,16 @@ export class DispatchRepository {
   async claimDue(sendId: number, limit: number): Promise<ClaimedMessage[]> {
     const { rows } = await sql<ClaimedMessage>(
       this.dataSource,
-      `UPDATE messages m SET status = 'pending', dispatched_at = now(), updated_at = now()
-        WHERE m.id IN (
-          SELECT id FROM messages
-           WHERE send_id = $1 AND status IN ('pending', 'scheduled') AND dispatched_at IS NULL AND dispatch_at <= now()
-           ORDER BY dispatch_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-          AND m.status IN ('pending', 'scheduled') AND m.dispatched_at IS NULL
+      // MATERIALIZED: the picked rows are chosen once; an IN (subquery) could be re-run by the planner
+      // and, with SKIP LOCKED, pick more than the limit.
+      `WITH picked AS MATERIALIZED (
+         SELECT id FROM messages
+          WHERE send_id = $1 AND status IN ('pending', 'scheduled') AND dispatched_at IS NULL AND dispatch_at <= now()
+          ORDER BY dispatch_at LIMIT $2 FOR UPDATE SKIP LOCKED
+       )
+       UPDATE messages m SET status = 'pending', dispatched_at = now(), updated_at = now()
+         FROM picked
+        WHERE m.id = picked.id AND m.status IN ('pending', 'scheduled') AND m.dispatched_at IS NULL
         RETURNING m.id, m.account_id, m.to_number, m.sender, m.body, m.encoding, m.parts, m.is_test`,
       [sendId, limit],
     );
@@ -150,7 +154,7 @@ export class DispatchRepository {
     return this.dataSource.transaction(async (m) => {
       const { rows } = await sql<PartChange>(
         m,
-        `WITH due AS (
+        `WITH due AS MATERIALIZED (
            SELECT message_id, part_number FROM message_parts
             WHERE status = 'submitted' AND receipt_due_at <= now()
             ORDER BY receipt_due_at LIMIT ${limit} FOR UPDATE SKIP LOCKED

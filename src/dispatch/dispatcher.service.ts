@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/time/clock';
 import { AppConfig } from '../config/app-config';
 import type { Carrier, OutboundMessage, SubmissionResult } from './carriers/carrier';
@@ -17,6 +17,7 @@ const LANES = 2;
  */
 @Injectable()
 export class DispatcherService implements BeforeApplicationShutdown {
+  private readonly logger = new Logger(DispatcherService.name);
   private stopping = false;
   private readonly running = new Set<Promise<number>>();
 
@@ -37,7 +38,9 @@ export class DispatcherService implements BeforeApplicationShutdown {
   /** On shutdown: claim nothing new, let the batches already out finish and be recorded. */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
+    this.logger.log({ msg: 'dispatch stopping: no new claims; finishing the batches already out', lanes: this.running.size });
     await Promise.allSettled([...this.running]);
+    this.logger.log({ msg: 'dispatch stopped' });
   }
 
   private track(work: Promise<number>): Promise<number> {

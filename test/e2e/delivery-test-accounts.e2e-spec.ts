@@ -1,0 +1,53 @@
+import { DataSource } from 'typeorm';
+import { SmscSimulator } from '../../src/smsc-sim/smsc-simulator';
+import { startSmsc, smppSettings, statusCounts } from '../support/delivery';
+import { createAccount, startTestApp, TestApp } from '../support/test-app';
+import { sleep, until } from '../support/wait';
+
+describe('Delivery on test accounts (simulated receipts, no carrier)', () => {
+  let smsc: SmscSimulator;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    const started = await startSmsc();
+    smsc = started.smsc;
+    // An SMSC is configured, to show test accounts never reach it.
+    t = await startTestApp(smppSettings(started.port, { testReceiptDelayMs: 1500 }));
+  });
+  afterAll(async () => {
+    await t.close();
+    await smsc.stop();
+  });
+
+  it('reports delivered, and failed for numbers ending in 000, one receipt per part after the delay', async () => {
+    const sandbox = await createAccount(t.app, { test: true, senders: ['Brand'] });
+    const res = await t.api.post('/v1/messages', {
+      auth: sandbox.auth,
+      body: { messages: [{ to: '0412345678', message: 'a'.repeat(200), sender: 'Brand' }, { to: '0412345000', message: 'fails', sender: 'Brand' }] },
+    });
+    const [ok, bad] = res.body.results.map((r: { message_id: string }) => r.message_id);
+    const statusOf = async (id: string) => (await t.api.get('/v1/messages', { auth: sandbox.auth, query: { message_id: id } })).body.results[0].status;
+    await until(async () => (await statusOf(ok)) === 'sent', 'submission to the simulator');
+    await sleep(500);
+    expect(await statusOf(ok)).toBe('sent'); // the receipt waits for the configured delay
+    await until(async () => (await statusCounts(t, res.body.send_id)).delivered === 1 && (await statusCounts(t, res.body.send_id)).failed === 1, 'simulated receipts', 10_000);
+    const parts: Array<{ message_id: string; status: string; smsc_id: string }> = await t.app.get(DataSource).query(
+      'SELECT message_id, status, smsc_id FROM message_parts WHERE message_id = ANY($1::uuid[]) ORDER BY message_id, part_number',
+      [[ok, bad]],
+    );
+    expect(parts.filter((p) => p.message_id === ok).map((p) => p.status)).toEqual(['delivered', 'delivered']);
+    expect(parts.filter((p) => p.message_id === bad).map((p) => p.status)).toEqual(['failed']);
+    expect(parts.every((p) => p.smsc_id.startsWith('sim-'))).toBe(true);
+    expect(smsc.counters.submits).toBe(0);
+    expect(smsc.counters.connections).toBeGreaterThan(0); // the live carrier was bound all along
+  });
+
+  it('still delivers simulated receipts that fell due while no worker ran (the sweeper applies them)', async () => {
+    const sandbox = await createAccount(t.app, { test: true, senders: ['Brand'] });
+    const res = await t.api.post('/v1/messages', { auth: sandbox.auth, body: { messages: [{ to: '0412345679', message: 'x', sender: 'Brand' }] } });
+    await until(async () => (await statusCounts(t, res.body.send_id)).sent === 1, 'submission');
+    // As if the delayed job had been lost: the receipt is already due and only the sweeper can apply it.
+    await t.app.get(DataSource).query(`UPDATE message_parts SET receipt_due_at = now() - interval '1 minute' WHERE message_id = $1`, [res.body.results[0].message_id]);
+    await until(async () => (await statusCounts(t, res.body.send_id)).delivered === 1, 'the sweeper to apply the receipt');
+  });
+});

@@ -48,16 +48,15 @@ export class DispatchRepository {
   async claimDue(sendId: number, limit: number): Promise<ClaimedMessage[]> {
     const { rows } = await sql<ClaimedMessage>(
       this.dataSource,
-      // MATERIALIZED: the picked rows are chosen once; an IN (subquery) could be re-run by the planner
-      // and, with SKIP LOCKED, pick more than the limit.
-      `WITH picked AS MATERIALIZED (
-         SELECT id FROM messages
-          WHERE send_id = $1 AND status IN ('pending', 'scheduled') AND dispatched_at IS NULL AND dispatch_at <= now()
-          ORDER BY dispatch_at LIMIT $2 FOR UPDATE SKIP LOCKED
-       )
-       UPDATE messages m SET status = 'pending', dispatched_at = now(), updated_at = now()
-         FROM picked
-        WHERE m.id = picked.id AND m.status IN ('pending', 'scheduled') AND m.dispatched_at IS NULL
+      // The ids are picked once (an IN (subquery) may be re-run by the planner and, with SKIP LOCKED,
+      // pick more than the limit) and then updated through the primary key: with fresh rows and no
+      // statistics yet, a join here can turn into a nested loop over the whole send.
+      `UPDATE messages m SET status = 'pending', dispatched_at = now(), updated_at = now()
+        WHERE m.id = ANY(ARRAY(
+          SELECT id FROM messages
+           WHERE send_id = $1 AND status IN ('pending', 'scheduled') AND dispatched_at IS NULL AND dispatch_at <= now()
+           ORDER BY dispatch_at LIMIT $2 FOR UPDATE SKIP LOCKED))
+          AND m.status IN ('pending', 'scheduled') AND m.dispatched_at IS NULL
         RETURNING m.id, m.account_id, m.to_number, m.sender, m.body, m.encoding, m.parts, m.is_test`,
       [sendId, limit],
     );

@@ -5,6 +5,7 @@ import { DispatchWorkerModule } from './dispatch/dispatch-worker.module';
 import { QueueModule } from './dispatch/queue.module';
 import { InboundModule } from './inbound/inbound.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 import { ClockModule } from './common/time/clock.module';
 import { MessagingModule } from './messaging/messaging.module';
 import { ContactsModule } from './contacts/contacts.module';
@@ -41,6 +42,7 @@ export class AppModule {
         UnsubscribesModule,
         MessagingModule,
         InboundModule,
+        WebhooksModule,
         // APP_ROLE=all runs the delivery workers in this process too.
         ...(config.appRole === 'all' ? [DispatchWorkerModule] : []),
         ...extraModules,

@@ -26,6 +26,16 @@ export class Account {
   @Column({ name: 'optout_code', type: 'text' })
   optoutCode: string;
 
+  /** Webhook URLs ('' = off) and signing secret, shared by all the account's API keys. */
+  @Column({ name: 'webhook_inbound_url', type: 'text', default: '' })
+  webhookInboundUrl: string;
+
+  @Column({ name: 'webhook_status_url', type: 'text', default: '' })
+  webhookStatusUrl: string;
+
+  @Column({ name: 'webhook_secret', type: 'text', nullable: true, select: false })
+  webhookSecret: string | null;
+
   @Column({ name: 'billing_email', type: 'text', nullable: true })
   billingEmail: string | null;
 

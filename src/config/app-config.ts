@@ -114,6 +114,29 @@ export class AppConfig {
 
   @Transform(toBool) @IsBoolean()
   metricsEnabled = true;
+
+  // --- Webhooks (names are part of the contract) ---
+  /** Admits plain http and private, loopback and link-local addresses (tests, private networks). */
+  @Transform(toBool) @IsBoolean()
+  webhookAllowPrivate = false;
+
+  /** A delivery succeeds on any 2xx within this time (interface: 5 seconds). */
+  @Transform(toInt) @IsInt() @Min(100) @Max(60_000)
+  webhookTimeoutMs = 5000;
+
+  /** Retries after the first attempt (supplement: up to 10, so 11 attempts at most). */
+  @Transform(toInt) @IsInt() @Min(0) @Max(100)
+  webhookMaxRetries = 10;
+
+  @Transform(toInt) @IsInt() @Min(10) @Max(86_400_000)
+  webhookRetryBaseMs = 60_000;
+
+  @Transform(toInt) @IsInt() @Min(10) @Max(86_400_000)
+  webhookRetryMaxMs = 3_600_000;
+
+  /** Deliveries in flight to one receiving host at once, so one slow receiver cannot hold back others. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(1000)
+  webhookHostConcurrency = 32;
 }
 
 /** Environment variable behind each setting; the names are part of the operator contract (README). */
@@ -147,6 +170,12 @@ export const ENV_NAMES: Record<keyof AppConfig, string> = {
   sweepIntervalMs: 'SWEEP_INTERVAL_MS',
   claimTimeoutMs: 'CLAIM_TIMEOUT_MS',
   metricsEnabled: 'METRICS_ENABLED',
+  webhookAllowPrivate: 'WEBHOOK_ALLOW_PRIVATE',
+  webhookTimeoutMs: 'WEBHOOK_TIMEOUT_MS',
+  webhookMaxRetries: 'WEBHOOK_MAX_RETRIES',
+  webhookRetryBaseMs: 'WEBHOOK_RETRY_BASE_MS',
+  webhookRetryMaxMs: 'WEBHOOK_RETRY_MAX_MS',
+  webhookHostConcurrency: 'WEBHOOK_HOST_CONCURRENCY',
 };
 
 export class ConfigError extends Error {}

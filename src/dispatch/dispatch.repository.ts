@@ -25,7 +25,7 @@ export interface PartOutcome {
   receiptDueAt: Date | null;
 }
 
-/** A part whose delivery status changed, for the webhooks that follow. */
+/** A part whose delivery status changed, with what its status webhook says. */
 export interface PartChange {
   message_id: string;
   part_number: number;
@@ -34,7 +34,18 @@ export interface PartChange {
   receipt_at: Date;
   /** Seconds from the part's submission to this change (receipt lag). */
   lag_seconds: number;
+  account_id: number;
+  to_number: string;
+  sender: string;
+  body: string;
+  custom_ref: string | null;
 }
+
+/** Runs inside the transaction that changed the parts (webhook events are written there). */
+export type OnPartsChanged = (changes: PartChange[], manager: EntityManager) => Promise<void>;
+
+const PART_CHANGE = `p.message_id, p.part_number, p.total_parts, p.status, p.receipt_at, extract(epoch FROM now() - p.submitted_at)::float8 AS lag_seconds,
+  msg.account_id, msg.to_number, msg.sender, msg.body, msg.custom_ref`;
 
 @Injectable()
 export class DispatchRepository {
@@ -72,7 +83,7 @@ export class DispatchRepository {
    * Records every part's submission outcome and the messages' new status (sent, or failed when a part
    * was refused), then applies any receipt that arrived before its submit_sm_resp was recorded.
    */
-  async recordOutcomes(outcomes: PartOutcome[]): Promise<PartChange[]> {
+  async recordOutcomes(outcomes: PartOutcome[], onChanged?: OnPartsChanged): Promise<PartChange[]> {
     if (outcomes.length === 0) return [];
     return this.dataSource.transaction(async (m) => {
       await sql(
@@ -99,12 +110,12 @@ export class DispatchRepository {
         ],
       );
       const smscIds = outcomes.flatMap((o) => (o.smscId ? [o.smscId] : []));
-      return this.applyStoredReceipts(smscIds, m);
+      return this.applyStoredReceipts(smscIds, m, onChanged);
     });
   }
 
   /** Stores receipts (duplicates ignored) and applies those whose parts are known, in one transaction. */
-  async recordReceipts(receipts: DeliveryReceipt[]): Promise<PartChange[]> {
+  async recordReceipts(receipts: DeliveryReceipt[], onChanged?: OnPartsChanged): Promise<PartChange[]> {
     if (receipts.length === 0) return [];
     return this.dataSource.transaction(async (m) => {
       await sql(
@@ -121,12 +132,12 @@ export class DispatchRepository {
           receipts.map((r) => r.receivedAt.toISOString()),
         ],
       );
-      return this.applyStoredReceipts(receipts.map((r) => r.smscId), m);
+      return this.applyStoredReceipts(receipts.map((r) => r.smscId), m, onChanged);
     });
   }
 
   /** Applies stored, unapplied receipts for these SMSC ids to their parts, then settles the messages. */
-  async applyStoredReceipts(smscIds: string[] | 'all-unapplied', manager?: EntityManager): Promise<PartChange[]> {
+  async applyStoredReceipts(smscIds: string[] | 'all-unapplied', manager?: EntityManager, onChanged?: OnPartsChanged): Promise<PartChange[]> {
     const run = async (m: EntityManager) => {
       const filter = smscIds === 'all-unapplied' ? `r.received_at < now() - interval '1 second'` : `r.smsc_id = ANY($1::text[])`;
       const { rows } = await sql<PartChange>(
@@ -138,18 +149,19 @@ export class DispatchRepository {
            RETURNING r.smsc_id, r.state, r.done_at
          )
          UPDATE message_parts p SET status = matched.state, receipt_at = matched.done_at
-           FROM matched WHERE p.smsc_id = matched.smsc_id AND p.status = 'submitted'
-         RETURNING p.message_id, p.part_number, p.total_parts, p.status, p.receipt_at, extract(epoch FROM now() - p.submitted_at)::float8 AS lag_seconds`,
+           FROM matched, messages msg WHERE p.smsc_id = matched.smsc_id AND p.status = 'submitted' AND msg.id = p.message_id
+         RETURNING ${PART_CHANGE}`,
         smscIds === 'all-unapplied' ? [] : [smscIds],
       );
       await this.settleMessages([...new Set(rows.map((r) => r.message_id))], m);
+      if (onChanged && rows.length) await onChanged(rows, m);
       return rows;
     };
     return manager ? run(manager) : this.dataSource.transaction(run);
   }
 
   /** Simulated carrier: every part whose receipt is due gets one (failed for numbers ending in the fail suffix). */
-  async applyDueSimulatedReceipts(failSuffix: string, limit = 5000): Promise<PartChange[]> {
+  async applyDueSimulatedReceipts(failSuffix: string, onChanged?: OnPartsChanged, limit = 5000): Promise<PartChange[]> {
     return this.dataSource.transaction(async (m) => {
       const { rows } = await sql<PartChange>(
         m,
@@ -161,10 +173,11 @@ export class DispatchRepository {
          UPDATE message_parts p SET status = CASE WHEN right(msg.to_number, length($1)) = $1 THEN 'failed' ELSE 'delivered' END, receipt_at = now()
            FROM due, messages msg
           WHERE p.message_id = due.message_id AND p.part_number = due.part_number AND msg.id = p.message_id
-         RETURNING p.message_id, p.part_number, p.total_parts, p.status, p.receipt_at, extract(epoch FROM now() - p.submitted_at)::float8 AS lag_seconds`,
+         RETURNING ${PART_CHANGE}`,
         [failSuffix],
       );
       await this.settleMessages([...new Set(rows.map((r) => r.message_id))], m);
+      if (onChanged && rows.length) await onChanged(rows, m);
       return rows;
     });
   }

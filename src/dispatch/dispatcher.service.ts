@@ -6,6 +6,7 @@ import { CarriersService } from './carriers.service';
 import { DispatchQueue } from './dispatch-queue';
 import { ClaimedMessage, DispatchRepository, PartChange, PartOutcome } from './dispatch.repository';
 import { DeliveryMetrics } from './delivery-metrics';
+import { WebhookEventsService } from '../webhooks/webhook-events.service';
 
 /** Lanes per job: while one lane records a batch, the other keeps the carrier busy. */
 const LANES = 2;
@@ -26,6 +27,7 @@ export class DispatcherService implements BeforeApplicationShutdown {
     private readonly carriers: CarriersService,
     private readonly queue: DispatchQueue,
     private readonly metrics: DeliveryMetrics,
+    private readonly webhooks: WebhookEventsService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {}
@@ -84,9 +86,10 @@ export class DispatcherService implements BeforeApplicationShutdown {
           }
         }),
       );
-      const changed: PartChange[] = await this.repo.recordOutcomes(outcomes);
+      const changed: PartChange[] = await this.repo.recordOutcomes(outcomes, (changes, m) => this.webhooks.partsChanged(changes, m).then(() => undefined));
       this.metrics.partsSubmitted(outcomes.filter((o) => o.smscId).length, outcomes.filter((o) => !o.smscId).length);
       this.metrics.partsSettled(changed);
+      await this.webhooks.deliverSoon(changed.length);
       if (simulatedDue) await this.queue.simulatedReceiptsDue(simulatedDue);
     } finally {
       clearInterval(heartbeat);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { DeliveryReceipt } from './carriers/carrier';
 import { DispatchRepository } from './dispatch.repository';
 import { DeliveryMetrics } from './delivery-metrics';
+import { WebhookEventsService } from '../webhooks/webhook-events.service';
 
 const MAX_BATCH = 500;
 const MAX_WAIT_MS = 10;
@@ -25,6 +26,7 @@ export class ReceiptIntakeService {
   constructor(
     private readonly repo: DispatchRepository,
     private readonly metrics: DeliveryMetrics,
+    private readonly webhooks: WebhookEventsService,
   ) {}
 
   accept(receipt: DeliveryReceipt): Promise<void> {
@@ -42,8 +44,13 @@ export class ReceiptIntakeService {
     this.waiting = [];
     if (batch.length === 0) return;
     try {
-      this.metrics.partsSettled(await this.repo.recordReceipts(batch.map((w) => w.receipt)));
+      const changed = await this.repo.recordReceipts(
+        batch.map((w) => w.receipt),
+        (changes, m) => this.webhooks.partsChanged(changes, m).then(() => undefined),
+      );
       batch.forEach((w) => w.resolve());
+      this.metrics.partsSettled(changed);
+      await this.webhooks.deliverSoon(changed.length);
     } catch (err) {
       // Unacknowledged receipts are redelivered by the SMSC.
       batch.forEach((w) => w.reject(err));

@@ -3,6 +3,8 @@ import { AppConfig } from '../config/app-config';
 import { DispatchQueue } from './dispatch-queue';
 import { DispatchRepository } from './dispatch.repository';
 import { DeliveryMetrics } from './delivery-metrics';
+import { OnPartsChanged } from './dispatch.repository';
+import { WebhookEventsService } from '../webhooks/webhook-events.service';
 
 export const SIMULATED_FAIL_SUFFIX = '000';
 
@@ -22,8 +24,13 @@ export class SweeperService implements OnApplicationBootstrap, OnApplicationShut
     private readonly repo: DispatchRepository,
     private readonly queue: DispatchQueue,
     private readonly metrics: DeliveryMetrics,
+    private readonly webhooks: WebhookEventsService,
     private readonly config: AppConfig,
   ) {}
+
+  private readonly recordEvents: OnPartsChanged = async (changes, m) => {
+    await this.webhooks.partsChanged(changes, m);
+  };
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
@@ -47,13 +54,18 @@ export class SweeperService implements OnApplicationBootstrap, OnApplicationShut
     const orphans = await this.repo.sendsWithUnclaimedDue(this.config.sweepIntervalMs);
     if (orphans.length) this.logger.warn({ msg: 're-enqueueing due messages without a job', sends: orphans.length });
     for (const { send_id, due } of orphans) await this.queue.enqueueSend(send_id, due);
-    this.metrics.partsSettled(await this.repo.applyStoredReceipts('all-unapplied'));
+    const late = await this.repo.applyStoredReceipts('all-unapplied', undefined, this.recordEvents);
+    this.metrics.partsSettled(late);
+    await this.webhooks.deliverSoon(late.length);
     await this.applySimulatedReceipts();
   }
 
   async applySimulatedReceipts(): Promise<void> {
-    for (let changes = await this.repo.applyDueSimulatedReceipts(SIMULATED_FAIL_SUFFIX); changes.length > 0; changes = await this.repo.applyDueSimulatedReceipts(SIMULATED_FAIL_SUFFIX)) {
+    for (;;) {
+      const changes = await this.repo.applyDueSimulatedReceipts(SIMULATED_FAIL_SUFFIX, this.recordEvents);
+      if (changes.length === 0) return;
       this.metrics.partsSettled(changes);
+      await this.webhooks.deliverSoon(changes.length);
     }
   }
 }

@@ -13,6 +13,7 @@ import { normaliseOrThrow } from '../contacts/contacts.service';
 import { parseDay } from '../messaging/message-lookup.service';
 import { CancelMessagesService } from '../messaging/cancel-messages.service';
 import { UnsubscribesService } from '../unsubscribes/unsubscribes.service';
+import { WebhookEventsService } from '../webhooks/webhook-events.service';
 import { InboundFilter, InboundRepository, InboundType } from './inbound.repository';
 import { isOptOut } from './opt-out';
 
@@ -40,6 +41,7 @@ export class InboundService {
     private readonly accounts: AccountsService,
     private readonly unsubscribes: UnsubscribesService,
     private readonly cancellations: CancelMessagesService,
+    private readonly webhooks: WebhookEventsService,
     private readonly clock: Clock,
   ) {}
 
@@ -65,7 +67,13 @@ export class InboundService {
         await this.unsubscribes.unsubscribe(accountId, mobile, 'reply', m);
         await this.cancellations.cancelForRecipient(accountId, mobile, m);
       }
+      await this.webhooks.inboundReceived(
+        accountId,
+        { to: sms.to, sender: mobile, message: sms.text, receivedAt: sms.receivedAt, type, originalMessageId: last?.id ?? null, originalCustomRef: last?.custom_ref ?? null },
+        m,
+      );
     });
+    await this.webhooks.deliverSoon(1);
     return { id, type, accountId };
   }
 

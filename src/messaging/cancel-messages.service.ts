@@ -8,18 +8,14 @@ import { ConflictError, DomainError, InvalidRequestError, NotFoundError, Operati
 import { classifyDependencyFailure } from '../common/errors/dependency-errors';
 import { ErrorText } from '../common/errors/error-catalogue';
 import { isUuid } from './message-lookup.service';
-import { MessagesRepository } from './messages.repository';
+import { Clock } from '../common/time/clock';
+import { WebhookEventsService } from '../webhooks/webhook-events.service';
+import { CancelledRow, MessagesRepository } from './messages.repository';
 
 export interface CancelRequest {
   message_id?: string;
   send_id?: number;
   custom_ref?: string;
-}
-
-export interface CancelledMessage {
-  id: string;
-  cost: number;
-  parts: number;
 }
 
 /**
@@ -34,6 +30,8 @@ export class CancelMessagesService {
     private readonly accounts: AccountsService,
     private readonly messages: MessagesRepository,
     private readonly credits: CreditsService,
+    private readonly webhooks: WebhookEventsService,
+    private readonly clock: Clock,
   ) {}
 
   async cancel(accountId: number, request: CancelRequest) {
@@ -49,10 +47,7 @@ export class CancelMessagesService {
    */
   async cancelForRecipient(accountId: number, number: string, m: EntityManager): Promise<{ count: number; refunded: number }> {
     const cancelled = await this.messages.cancelUnsentToRecipient(accountId, number, m);
-    const refunded = cancelled.reduce((sum, c) => sum + c.cost, 0);
-    const { isTest } = await this.accounts.get(accountId);
-    if (!isTest && refunded > 0) await this.credits.refund(accountId, refunded, 'recipient opted out', `stop:${number}`, m);
-    return { count: cancelled.length, refunded };
+    return this.refundAndNotify(accountId, cancelled, 'recipient opted out', `stop:${number}`, m);
   }
 
   private async byMessageId(accountId: number, messageId: string) {
@@ -94,17 +89,25 @@ export class CancelMessagesService {
     m: EntityManager,
   ): Promise<{ count: number; refunded: number }> {
     const cancelled = await this.messages.cancelScheduled(accountId, match, m);
+    return this.refundAndNotify(accountId, cancelled, 'cancelled scheduled messages', reference, m);
+  }
+
+  /** Refund (live accounts) and one `cancelled` status webhook per part, in the cancelling transaction. */
+  private async refundAndNotify(accountId: number, cancelled: CancelledRow[], reason: string, reference: string, m: EntityManager): Promise<{ count: number; refunded: number }> {
     const refunded = cancelled.reduce((sum, c) => sum + c.cost, 0);
     if (cancelled.length === 0) return { count: 0, refunded: 0 };
     // Test accounts were never charged, so nothing moves; the amount is still reported.
     const { isTest } = await this.accounts.get(accountId);
-    if (!isTest && refunded > 0) await this.credits.refund(accountId, refunded, 'cancelled scheduled messages', reference, m);
+    if (!isTest && refunded > 0) await this.credits.refund(accountId, refunded, reason, reference, m);
+    await this.webhooks.messagesCancelled(accountId, cancelled, this.clock.now(), m);
     return { count: cancelled.length, refunded };
   }
 
   private async inTransaction<T>(failureText: string, work: (m: EntityManager) => Promise<T>): Promise<T> {
     try {
-      return await this.dataSource.transaction(work);
+      const result = await this.dataSource.transaction(work);
+      await this.webhooks.deliverSoon(1);
+      return result;
     } catch (err) {
       if (err instanceof DomainError || classifyDependencyFailure(err)) throw err;
       throw new OperationFailedError(failureText, err);

@@ -42,6 +42,19 @@ export interface HistoryFilter {
 
 const ROW = `id, send_id, to_number, sender, body, custom_ref, status, cost, scheduled_for, created_at`;
 
+/** A cancelled message: its refund and what its `cancelled` webhooks say. */
+export interface CancelledRow {
+  id: string;
+  cost: number;
+  parts: number;
+  to_number: string;
+  sender: string;
+  body: string;
+  custom_ref: string | null;
+}
+
+const CANCELLED = `id, cost, parts, to_number, sender, body, custom_ref`;
+
 @Injectable()
 export class MessagesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -131,12 +144,12 @@ export class MessagesRepository {
   }
 
   /** Cancels a recipient's messages not yet taken by a dispatcher (an opt-out). */
-  async cancelUnsentToRecipient(accountId: number, number: string, manager: EntityManager): Promise<Array<{ id: string; cost: number; parts: number }>> {
-    const { rows } = await sql<{ id: string; cost: number; parts: number }>(
+  async cancelUnsentToRecipient(accountId: number, number: string, manager: EntityManager): Promise<CancelledRow[]> {
+    const { rows } = await sql<CancelledRow>(
       manager,
       `UPDATE messages SET status = 'cancelled', updated_at = now()
         WHERE account_id = $1 AND to_number = $2 AND status IN ('pending', 'scheduled') AND dispatched_at IS NULL
-        RETURNING id, cost, parts`,
+        RETURNING ${CANCELLED}`,
       [accountId, number],
     );
     return rows;
@@ -150,13 +163,13 @@ export class MessagesRepository {
     accountId: number,
     match: { messageId: string } | { sendId: number } | { customRef: string },
     manager: EntityManager,
-  ): Promise<Array<{ id: string; cost: number; parts: number }>> {
+  ): Promise<CancelledRow[]> {
     const [column, value] = 'messageId' in match ? ['id', match.messageId] : 'sendId' in match ? ['send_id', match.sendId] : ['custom_ref', match.customRef];
-    const { rows } = await sql<{ id: string; cost: number; parts: number }>(
+    const { rows } = await sql<CancelledRow>(
       manager,
       `UPDATE messages SET status = 'cancelled', updated_at = now()
         WHERE account_id = $1 AND ${column} = $2 AND status = 'scheduled' AND dispatched_at IS NULL
-        RETURNING id, cost, parts`,
+        RETURNING ${CANCELLED}`,
       [accountId, value],
     );
     return rows;

@@ -4,6 +4,7 @@ import { BillingModule } from '../billing/billing.module';
 import { ContactsModule } from '../contacts/contacts.module';
 import { QueueModule } from '../dispatch/queue.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ListsModule } from '../lists/lists.module';
 import { SendersModule } from '../senders/senders.module';
 import { UnsubscribesModule } from '../unsubscribes/unsubscribes.module';
@@ -17,7 +18,7 @@ import { SendBatchService } from './send-batch.service';
 import { SendsRepository } from './sends.repository';
 
 @Module({
-  imports: [AccountsModule, SendersModule, ContactsModule, ListsModule, UnsubscribesModule, BillingModule, IdempotencyModule, QueueModule],
+  imports: [AccountsModule, SendersModule, ContactsModule, ListsModule, UnsubscribesModule, BillingModule, IdempotencyModule, QueueModule, WebhooksModule],
   controllers: [MessagesController, ListSendController],
   providers: [MessagesRepository, SendsRepository, SendBatchService, ListSendService, CancelMessagesService, MessageLookupService],
   exports: [CancelMessagesService],

@@ -1,0 +1,101 @@
+import { ChildProcess, fork } from 'node:child_process';
+import path from 'node:path';
+import { DataSource } from 'typeorm';
+import type { PartChange } from '../src/dispatch/dispatch.repository';
+import { WebhookEventsService } from '../src/webhooks/webhook-events.service';
+import { argValue, benchAccount, fmt, ms, startBenchApp } from './support';
+
+/**
+ * npm run bench:webhooks [-- --events 50000]
+ * 1. Creates N receipt webhook events (one transaction, as a burst of receipts would) for an account
+ *    whose status URL is a local receiver in another process, and times their delivery.
+ * 2. Repeats with the receiver down for the first half of the run, then up: reports that every event
+ *    arrived once it came back.
+ */
+interface Receiver {
+  child: ChildProcess;
+  port: number;
+  counts: { requests: number; distinct: number };
+}
+
+function startReceiver(port = 0): Promise<Receiver> {
+  const child = fork(path.resolve(__dirname, 'webhook-receiver.js'), [String(port)], { stdio: 'inherit' });
+  const receiver = { child, port: 0, counts: { requests: 0, distinct: 0 } };
+  child.on('message', (m: { listening?: number; requests?: number; distinct?: number }) => {
+    if (m.requests !== undefined) receiver.counts = { requests: m.requests, distinct: m.distinct! };
+  });
+  return new Promise((resolve) =>
+    child.on('message', (m: { listening?: number }) => {
+      if (m.listening) resolve({ ...receiver, port: m.listening, child, get counts() { return receiver.counts; } } as Receiver);
+    }),
+  );
+}
+
+async function stopReceiver(r: Receiver): Promise<void> {
+  r.child.send({ stop: true });
+  await new Promise((resolve) => r.child.on('exit', resolve));
+}
+
+function changes(accountId: number, count: number, tag: string): PartChange[] {
+  const now = new Date();
+  return Array.from({ length: count }, (_, i) => ({
+    message_id: `00000000-0000-4000-8000-${tag}${String(i).padStart(12 - tag.length, '0')}`,
+    part_number: 1,
+    total_parts: 1,
+    status: 'delivered',
+    receipt_at: now,
+    lag_seconds: 1,
+    account_id: accountId,
+    to_number: `614${String(10_000_000 + i).slice(-8)}`,
+    sender: 'BenchBrand',
+    body: 'Your parcel is on its way',
+    custom_ref: `bench-${i}`,
+  }));
+}
+
+async function main() {
+  const total = argValue('events', 50_000);
+  const bench = await startBenchApp({ webhookAllowPrivate: true, webhookRetryBaseMs: 500, webhookRetryMaxMs: 2000, webhookTimeoutMs: 5000, sweepIntervalMs: 500 });
+  const ds = bench.app.get(DataSource);
+  const events = bench.app.get(WebhookEventsService);
+  try {
+    const { accountId } = await benchAccount(bench.app, { test: true });
+    let receiver = await startReceiver();
+    await ds.query(`UPDATE accounts SET webhook_status_url = $2, webhook_secret = 'whsec_bench' WHERE id = $1`, [accountId, `http://127.0.0.1:${receiver.port}/status`]);
+
+    // Run 1: receiver up.
+    let start = process.hrtime.bigint();
+    const created = await ds.transaction((m) => events.partsChanged(changes(accountId, total, 'a'), m));
+    await events.deliverSoon(created);
+    while (receiver.counts.distinct < total) await new Promise((r) => setTimeout(r, 50));
+    const upMs = ms(start);
+    console.log(`run 1, receiver up: ${total} signed receipt webhooks delivered in ${fmt(upMs / 1000)} s = ${Math.round(total / (upMs / 1000))} per second (${receiver.counts.requests} requests)`);
+
+    // Run 2: receiver down for the first half of the run (as long as run 1 took), then back.
+    const port = receiver.port;
+    await stopReceiver(receiver);
+    start = process.hrtime.bigint();
+    const created2 = await ds.transaction((m) => events.partsChanged(changes(accountId, total, 'b'), m));
+    await events.deliverSoon(created2);
+    await new Promise((r) => setTimeout(r, upMs));
+    const [{ failedAttempts }] = await ds.query(`SELECT count(*)::int AS "failedAttempts" FROM webhook_attempts WHERE NOT delivered`);
+    receiver = await startReceiver(port);
+    const backAt = ms(start);
+    while (receiver.counts.distinct < total) await new Promise((r) => setTimeout(r, 50));
+    const allMs = ms(start);
+    const [{ pending, delivered }] = await ds.query(
+      `SELECT count(*) FILTER (WHERE state = 'pending')::int AS pending, count(*) FILTER (WHERE state = 'delivered')::int AS delivered FROM webhook_events WHERE created_at >= now() - interval '1 hour'`,
+    );
+    console.log(
+      `run 2, receiver down for ${fmt(backAt / 1000)} s (${failedAttempts} failed attempts logged), then up: all ${receiver.counts.distinct} distinct events arrived ${fmt((allMs - backAt) / 1000)} s after it came back (${receiver.counts.requests} requests); events delivered ${delivered}, still pending ${pending}`,
+    );
+    await stopReceiver(receiver);
+  } finally {
+    await bench.drop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

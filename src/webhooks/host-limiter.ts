@@ -1,0 +1,33 @@
+/**
+ * At most `limit` deliveries in flight per receiving host, with a bounded queue behind them. A host whose
+ * queue is full gets no more work from this process for now (the caller defers the event), so a slow
+ * receiver occupies only its own slots and queue, never everyone's.
+ */
+export class HostLimiter {
+  private readonly hosts = new Map<string, { active: number; waiting: Array<() => void> }>();
+
+  constructor(
+    private readonly limit: number,
+    private readonly maxQueued: number,
+  ) {}
+
+  /** Runs the task under the host's limit, or returns null at once when the host's queue is full. */
+  tryRun<T>(host: string, task: () => Promise<T>): Promise<T> | null {
+    const state = this.hosts.get(host) ?? { active: 0, waiting: [] };
+    if (state.active >= this.limit && state.waiting.length >= this.maxQueued) return null;
+    this.hosts.set(host, state);
+    const start = async (): Promise<T> => {
+      state.active++;
+      try {
+        return await task();
+      } finally {
+        state.active--;
+        const next = state.waiting.shift();
+        if (next) next();
+        else if (state.active === 0) this.hosts.delete(host);
+      }
+    };
+    if (state.active < this.limit) return start();
+    return new Promise<void>((resolve) => state.waiting.push(resolve)).then(start);
+  }
+}

@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable, Logger } from '@nestjs/common';
+import type { Queue } from 'bull';
+import { Clock } from '../common/time/clock';
+
+export const WEBHOOK_QUEUE = 'webhooks';
+export const JOB_DELIVER_DUE = 'deliver-due';
+
+const ENQUEUE_TIMEOUT_MS = 2000;
+
+/**
+ * Producer side of webhook delivery. Jobs are wake-ups: the events themselves live in PostgreSQL and a
+ * deliverer leases whatever is due, so a lost job costs at most a sweep interval, never an event.
+ */
+@Injectable()
+export class WebhookQueue {
+  private readonly logger = new Logger(WebhookQueue.name);
+
+  constructor(
+    @InjectQueue(WEBHOOK_QUEUE) private readonly queue: Queue,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Events were just committed: deliver now. */
+  async wake(): Promise<void> {
+    await this.add(`wh-now-${randomUUID()}`, 0);
+  }
+
+  /** A retry falls due then (one job per second, however many events share it). */
+  async wakeAt(at: Date): Promise<void> {
+    const second = Math.ceil(at.getTime() / 1000);
+    await this.add(`wh-at-${second}`, second * 1000 - this.clock.now().getTime());
+  }
+
+  private async add(jobId: string, delay: number): Promise<void> {
+    const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), ENQUEUE_TIMEOUT_MS).unref());
+    try {
+      const outcome = await Promise.race([this.queue.add(JOB_DELIVER_DUE, {}, { jobId, delay: Math.max(0, delay), removeOnComplete: true, removeOnFail: true }), timeout]);
+      if (outcome === 'timeout') this.logger.warn({ msg: 'webhook wake-up timed out; the sweeper will deliver', jobId });
+    } catch (err) {
+      this.logger.warn({ msg: 'webhook wake-up failed; the sweeper will deliver', jobId, err: (err as Error).message });
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InvalidRequestError, NotFoundError } from '../common/errors/domain-error';
+import { ErrorText } from '../common/errors/error-catalogue';
+import { Page } from '../common/http/pagination';
+import { formatUtc } from '../common/time/format';
+import { AppConfig } from '../config/app-config';
+import { checkWebhookUrl } from './url-policy';
+import { WebhookKind, WebhooksRepository } from './webhooks.repository';
+
+const REASON_TEXT = { invalid: ErrorText.invalidWebhookUrl, not_https: ErrorText.webhookNotHttps, not_allowed: ErrorText.webhookNotAllowed } as const;
+
+@Injectable()
+export class WebhookSettingsService {
+  constructor(
+    private readonly repo: WebhooksRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  async get(accountId: number) {
+    const settings = await this.repo.settings(accountId);
+    if (!settings) throw new NotFoundError(`Account ${accountId} not found`);
+    return { status: 'complete' as const, webhooks: { inbound: settings.inbound, status: settings.status }, has_signing_secret: settings.hasSecret };
+  }
+
+  /** Each supplied URL is checked (https, and not resolving to a private address); '' switches that kind off. */
+  async update(accountId: number, input: { inbound?: string; status?: string }) {
+    const urls: { inbound?: string; status?: string } = {};
+    for (const kind of ['inbound', 'status'] as const) {
+      const value = input[kind];
+      if (value === undefined) continue;
+      const trimmed = value.trim();
+      if (trimmed !== '') {
+        const verdict = await checkWebhookUrl(trimmed, this.config.webhookAllowPrivate);
+        if (!verdict.ok) throw new InvalidRequestError(REASON_TEXT[verdict.reason]);
+      }
+      urls[kind] = trimmed;
+    }
+    if (Object.keys(urls).length) await this.repo.updateUrls(accountId, urls);
+    return this.get(accountId);
+  }
+
+  /** Creates or rotates the secret; it is shown this once. */
+  async rotateSecret(accountId: number) {
+    const secret = `whsec_${randomBytes(24).toString('base64url')}`;
+    await this.repo.setSecret(accountId, secret);
+    return { status: 'complete' as const, signing_secret: secret };
+  }
+
+  async deliveries(accountId: number, event: string | undefined, page: Page) {
+    let kind: WebhookKind | undefined;
+    if (event !== undefined && event !== '') {
+      if (event !== 'status' && event !== 'inbound') throw new InvalidRequestError(ErrorText.invalidEventFilter);
+      kind = event;
+    }
+    const { total, rows } = await this.repo.deliveriesPage(accountId, kind, page);
+    return {
+      status: 'complete' as const,
+      total,
+      limit: page.limit,
+      offset: page.offset,
+      results: rows.map((r) => ({
+        event_id: r.event_id,
+        event: r.kind,
+        url: r.url,
+        attempt: r.attempt,
+        response_status: r.response_status,
+        error: r.error,
+        delivered: r.delivered,
+        created_at: formatUtc(r.created_at),
+      })),
+    };
+  }
+}

@@ -1,0 +1,161 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Page } from '../common/http/pagination';
+import { sql } from '../database/sql';
+
+export type WebhookKind = 'status' | 'inbound';
+
+export interface ClaimedEvent {
+  id: number;
+  account_id: number;
+  kind: WebhookKind;
+  body: string;
+  attempts: number;
+  /** The account's URL for this kind now ('' when switched off): changes apply to the next attempt. */
+  url: string;
+  secret: string | null;
+}
+
+export interface AttemptOutcome {
+  event: ClaimedEvent;
+  /** delivered: 2xx; failed: recorded and retried; discarded: URL switched off; deferred: host busy, try shortly without counting. */
+  result: 'delivered' | 'failed' | 'discarded' | 'deferred';
+  responseStatus: number | null;
+  error: string;
+  durationMs: number;
+  /** For failed and deferred: when to try again (null when the retries are used up). */
+  nextAttemptAt: Date | null;
+}
+
+@Injectable()
+export class WebhooksRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async settings(accountId: number): Promise<{ inbound: string; status: string; hasSecret: boolean } | null> {
+    const { rows } = await sql<{ webhook_inbound_url: string; webhook_status_url: string; has_secret: boolean }>(
+      this.dataSource,
+      `SELECT webhook_inbound_url, webhook_status_url, webhook_secret IS NOT NULL AS has_secret FROM accounts WHERE id = $1`,
+      [accountId],
+    );
+    const row = rows[0];
+    return row ? { inbound: row.webhook_inbound_url, status: row.webhook_status_url, hasSecret: row.has_secret } : null;
+  }
+
+  async updateUrls(accountId: number, urls: { inbound?: string; status?: string }): Promise<void> {
+    await sql(
+      this.dataSource,
+      `UPDATE accounts SET webhook_inbound_url = COALESCE($2, webhook_inbound_url), webhook_status_url = COALESCE($3, webhook_status_url) WHERE id = $1`,
+      [accountId, urls.inbound ?? null, urls.status ?? null],
+    );
+  }
+
+  async setSecret(accountId: number, secret: string): Promise<void> {
+    await sql(this.dataSource, `UPDATE accounts SET webhook_secret = $2 WHERE id = $1`, [accountId, secret]);
+  }
+
+  /** Which of these accounts have a URL for this kind of event (events are only made for them). */
+  async accountsWithUrl(accountIds: number[], kind: WebhookKind, manager: EntityManager): Promise<Set<number>> {
+    const column = kind === 'status' ? 'webhook_status_url' : 'webhook_inbound_url';
+    const { rows } = await sql<{ id: number }>(manager, `SELECT id FROM accounts WHERE id = ANY($1::int[]) AND ${column} <> ''`, [accountIds]);
+    return new Set(rows.map((r) => r.id));
+  }
+
+  async insertEvents(events: Array<{ accountId: number; kind: WebhookKind; body: string }>, manager: EntityManager): Promise<number> {
+    if (events.length === 0) return 0;
+    const { rowCount } = await sql(
+      manager,
+      `INSERT INTO webhook_events (account_id, kind, body) SELECT * FROM unnest($1::int[], $2::text[], $3::text[])`,
+      [events.map((e) => e.accountId), events.map((e) => e.kind), events.map((e) => e.body)],
+    );
+    return rowCount;
+  }
+
+  /** Leases due events to this deliverer (SKIP LOCKED: deliverers never share one), with the account's current URL and secret. */
+  async claimDue(limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
+    const { rows } = await sql<ClaimedEvent>(
+      this.dataSource,
+      `UPDATE webhook_events e SET locked_until = now() + $2 * interval '1 millisecond'
+         FROM accounts a
+        WHERE e.id = ANY(ARRAY(
+                SELECT id FROM webhook_events
+                 WHERE state = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
+                 ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED))
+          AND a.id = e.account_id
+        RETURNING e.id, e.account_id, e.kind, e.body, e.attempts,
+                  CASE WHEN e.kind = 'status' THEN a.webhook_status_url ELSE a.webhook_inbound_url END AS url, a.webhook_secret AS secret`,
+      [limit, leaseMs],
+    );
+    return rows;
+  }
+
+  /** Every attempt logged and every event moved on, in one transaction. */
+  async recordOutcomes(outcomes: AttemptOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    const attempted = outcomes.filter((o) => o.result === 'delivered' || o.result === 'failed');
+    await this.dataSource.transaction(async (m) => {
+      if (attempted.length) {
+        await sql(
+          m,
+          `INSERT INTO webhook_attempts (event_id, account_id, kind, url, attempt, response_status, error, duration_ms, delivered)
+           SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::int[], $9::boolean[])`,
+          [
+            attempted.map((o) => o.event.id),
+            attempted.map((o) => o.event.account_id),
+            attempted.map((o) => o.event.kind),
+            attempted.map((o) => o.event.url),
+            attempted.map((o) => o.event.attempts + 1),
+            attempted.map((o) => o.responseStatus),
+            attempted.map((o) => o.error),
+            attempted.map((o) => Math.round(o.durationMs)),
+            attempted.map((o) => o.result === 'delivered'),
+          ],
+        );
+      }
+      const state = (o: AttemptOutcome) =>
+        o.result === 'delivered' ? 'delivered' : o.result === 'discarded' ? 'discarded' : o.nextAttemptAt === null ? 'failed' : 'pending';
+      await sql(
+        m,
+        `UPDATE webhook_events e
+            SET state = u.state, attempts = e.attempts + u.counted, locked_until = NULL,
+                next_attempt_at = COALESCE(u.next_at, e.next_attempt_at),
+                finished_at = CASE WHEN u.state = 'pending' THEN NULL ELSE now() END
+           FROM unnest($1::bigint[], $2::text[], $3::int[], $4::timestamptz[]) AS u(id, state, counted, next_at)
+          WHERE e.id = u.id`,
+        [
+          outcomes.map((o) => o.event.id),
+          outcomes.map(state),
+          outcomes.map((o) => (o.result === 'delivered' || o.result === 'failed' ? 1 : 0)),
+          outcomes.map((o) => (o.nextAttemptAt ? o.nextAttemptAt.toISOString() : null)),
+        ],
+      );
+    });
+  }
+
+  async deliveriesPage(accountId: number, kind: WebhookKind | undefined, page: Page) {
+    const params: unknown[] = [accountId];
+    let where = 'account_id = $1';
+    if (kind) {
+      params.push(kind);
+      where += ' AND kind = $2';
+    }
+    const [count, rows] = await Promise.all([
+      sql<{ total: number }>(this.dataSource, `SELECT count(*) AS total FROM webhook_attempts WHERE ${where}`, params),
+      sql<{ event_id: number; kind: WebhookKind; url: string; attempt: number; response_status: number | null; error: string; delivered: boolean; created_at: Date }>(
+        this.dataSource,
+        `SELECT event_id, kind, url, attempt, response_status, error, delivered, created_at FROM webhook_attempts WHERE ${where} ORDER BY id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
+        params,
+      ),
+    ]);
+    return { total: count.rows[0].total, rows: rows.rows };
+  }
+
+  async dueCount(): Promise<{ due: number; next: Date | null }> {
+    const { rows } = await sql<{ due: number; next: Date | null }>(
+      this.dataSource,
+      `SELECT count(*) FILTER (WHERE next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())) AS due, min(next_attempt_at) AS next
+         FROM webhook_events WHERE state = 'pending'`,
+    );
+    return rows[0];
+  }
+}

@@ -7,6 +7,7 @@ import { CarriersService } from './carriers.service';
 import { DeliveryMetrics } from './delivery-metrics';
 import { DispatchProcessor } from './dispatch.processor';
 import { DispatcherService } from './dispatcher.service';
+import { DispatchRepository } from './dispatch.repository';
 import { QueueModule } from './queue.module';
 import { ReceiptIntakeService } from './receipt-intake.service';
 import { SweeperService } from './sweeper.service';
@@ -19,7 +20,7 @@ import { SweeperService } from './sweeper.service';
 @Global()
 @Module({
   imports: [QueueModule, InboundModule, WebhooksModule, WebhookWorkerModule],
-  providers: [CarriersService, DeliveryMetrics, DispatcherService, ReceiptIntakeService, SweeperService, DispatchProcessor, CarrierEventsService],
+  providers: [DispatchRepository, CarriersService, DeliveryMetrics, DispatcherService, ReceiptIntakeService, SweeperService, DispatchProcessor, CarrierEventsService],
   exports: [CarriersService, DispatcherService, SweeperService],
 })
 export class DispatchWorkerModule {}

@@ -16,6 +16,6 @@ import { WEBHOOK_QUEUE, WebhookQueue } from '../webhooks/webhook-queue';
     BullModule.registerQueue({ name: DISPATCH_QUEUE }, { name: WEBHOOK_QUEUE }),
   ],
   providers: [DispatchQueue, DispatchRepository, DispatchStatusService, WebhookQueue],
-  exports: [DispatchQueue, DispatchRepository, DispatchStatusService, WebhookQueue, BullModule],
+  exports: [DispatchQueue, DispatchStatusService, WebhookQueue, BullModule],
 })
 export class QueueModule {}

@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { AccountsService } from '../accounts/accounts.service';
 import { ConflictError, InvalidRequestError, NotFoundError, OperationFailedError } from '../common/errors/domain-error';
 import { ErrorText } from '../common/errors/error-catalogue';
-import { Page, PageResult } from '../common/http/pagination';
+import { Page, PageResult, pageResult } from '../common/http/pagination';
 import { normaliseAuMobile } from '../common/phone';
 import { CONTACT_TEXT_FIELDS, ContactRecord, ContactTextField } from './contact-fields';
 import { ContactFilters, ContactsRepository, isUniqueViolation } from './contacts.repository';
@@ -35,7 +35,7 @@ export class ContactsService {
     if (query.number !== undefined) filters.number = normaliseOrThrow(query.number);
     for (const [field, value] of Object.entries(filters.text)) if (value === '') delete filters.text[field as ContactTextField];
     const { total, rows } = await this.contacts.search(accountId, filters, page);
-    return { status: 'complete', total, limit: page.limit, offset: page.offset, results: rows.map(toContactView) };
+    return pageResult(page, total, rows.map(toContactView));
   }
 
   async create(accountId: number, input: { number: string } & ContactTextInput) {

@@ -1,6 +1,7 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
+import { addJobOrLeaveToSweeper } from '../common/queue/add-job';
 import { Clock } from '../common/time/clock';
 
 export const DISPATCH_QUEUE = 'dispatch';
@@ -10,8 +11,6 @@ export const JOB_SIMULATED_RECEIPTS = 'simulated-receipts';
 export interface DispatchSendJob {
   sendId: number;
 }
-
-const ENQUEUE_TIMEOUT_MS = 2000;
 
 /**
  * Producer side of dispatch (rule 7: Bull stays behind this wrapper). Jobs carry deterministic ids, so
@@ -50,18 +49,8 @@ export class DispatchQueue {
     return { waiting: counts.waiting, active: counts.active, delayed: counts.delayed, failed: counts.failed };
   }
 
-  /** Never fails the caller: a job that cannot be added now is recovered by the sweeper. */
   private async add(name: string, data: object, jobId: string, runAtMs: number): Promise<void> {
     const delay = Math.max(0, runAtMs - this.clock.now().getTime());
-    const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), ENQUEUE_TIMEOUT_MS).unref());
-    try {
-      const outcome = await Promise.race([
-        this.queue.add(name, data, { jobId, delay, attempts: 5, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: true }),
-        timeout,
-      ]);
-      if (outcome === 'timeout') this.logger.warn({ msg: 'enqueue timed out; the sweeper will pick the work up', jobId });
-    } catch (err) {
-      this.logger.warn({ msg: 'enqueue failed; the sweeper will pick the work up', jobId, err: (err as Error).message });
-    }
+    await addJobOrLeaveToSweeper(this.queue, this.logger, name, data, { jobId, delay, attempts: 5, backoff: { type: 'exponential', delay: 1000 } });
   }
 }

@@ -5,12 +5,12 @@ import { DataSource } from 'typeorm';
 import { AccountsService } from '../accounts/accounts.service';
 import { ForbiddenError, InvalidRequestError } from '../common/errors/domain-error';
 import { ErrorText } from '../common/errors/error-catalogue';
-import { Page } from '../common/http/pagination';
+import { Page, pageResult } from '../common/http/pagination';
 import { normaliseAuMobile } from '../common/phone';
 import { Clock } from '../common/time/clock';
+import { parseDayRange } from '../common/time/date-range';
 import { formatUtc } from '../common/time/format';
 import { normaliseOrThrow } from '../contacts/contacts.service';
-import { parseDay } from '../messaging/message-lookup.service';
 import { CancelMessagesService } from '../messaging/cancel-messages.service';
 import { UnsubscribesService } from '../unsubscribes/unsubscribes.service';
 import { WebhookEventsService } from '../webhooks/webhook-events.service';
@@ -23,8 +23,6 @@ export interface IncomingSms {
   text: string;
   receivedAt: Date;
 }
-
-const DAY_MS = 86_400_000;
 
 /**
  * One path for every reply, from the carrier (deliver_sm) or POST /v1/test-inbound: find the owning
@@ -95,23 +93,12 @@ export class InboundService {
       if (query.type !== 'inbound' && query.type !== 'unsubscribe') throw new InvalidRequestError(ErrorText.invalidInboundType);
       filter.type = query.type;
     }
-    if (query.from !== undefined && query.from !== '') {
-      const from = parseDay(query.from);
-      if (!from) throw new InvalidRequestError(ErrorText.invalidDate('from'));
-      filter.from = from;
-    }
-    if (query.to !== undefined && query.to !== '') {
-      const to = parseDay(query.to);
-      if (!to) throw new InvalidRequestError(ErrorText.invalidDate('to'));
-      filter.toExclusive = new Date(to.getTime() + DAY_MS);
-    }
+    Object.assign(filter, parseDayRange(query.from, query.to));
     const { total, rows } = await this.repo.page(accountId, filter, page);
-    return {
-      status: 'complete' as const,
+    return pageResult(
+      page,
       total,
-      limit: page.limit,
-      offset: page.offset,
-      results: rows.map((r) => ({
+      rows.map((r) => ({
         message_id: r.id,
         from: r.from_number,
         to: r.to_number,
@@ -121,6 +108,6 @@ export class InboundService {
         original_message_id: r.original_message_id ?? '',
         original_custom_ref: r.original_custom_ref ?? '',
       })),
-    };
+    );
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidRequestError, NotFoundError } from '../common/errors/domain-error';
 import { ErrorText } from '../common/errors/error-catalogue';
-import { Page } from '../common/http/pagination';
+import { Page, pageResult } from '../common/http/pagination';
 import { toContactView } from '../contacts/contacts.mapper';
 import { ContactsService, ContactTextInput, normaliseOrThrow } from '../contacts/contacts.service';
 import { ListsRepository } from './lists.repository';
@@ -18,7 +18,8 @@ export class ListMembersService {
   async page(accountId: number, listId: number, page: Page) {
     await this.lists.require(accountId, listId);
     const { total, rows } = await this.repo.memberPage(listId, page);
-    return { status: 'complete' as const, list_id: listId, total, limit: page.limit, offset: page.offset, results: rows.map(toContactView) };
+    const { status, ...rest } = pageResult(page, total, rows.map(toContactView));
+    return { status, list_id: listId, ...rest };
   }
 
   async add(accountId: number, input: { list_id: number; contact_id?: number; number?: string } & ContactTextInput) {

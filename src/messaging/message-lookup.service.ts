@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidRequestError, NotFoundError } from '../common/errors/domain-error';
 import { ErrorText } from '../common/errors/error-catalogue';
-import { Page } from '../common/http/pagination';
+import { Page, pageResult } from '../common/http/pagination';
+import { parseDayRange } from '../common/time/date-range';
 import { HistoryFilter, MessagesRepository } from './messages.repository';
 import { MESSAGE_STATUSES, MessageStatus } from './message.entity';
 import { toHistoryShape, toLookupShape } from './messages.mapper';
 
 export const CUSTOM_REF_LOOKUP_LIMIT = 100;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface MessagesQueryInput {
   message_id?: string;
@@ -20,14 +20,6 @@ export interface MessagesQueryInput {
 
 export function isUuid(value: string): boolean {
   return UUID.test(value);
-}
-
-/** A `YYYY-MM-DD` day as its UTC midnight, or null when it is not a real date. */
-export function parseDay(value: string): Date | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return null;
-  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return date.getUTCFullYear() === Number(m[1]) && date.getUTCMonth() === Number(m[2]) - 1 && date.getUTCDate() === Number(m[3]) ? date : null;
 }
 
 @Injectable()
@@ -47,7 +39,7 @@ export class MessageLookupService {
       return { status: 'complete' as const, results: rows.map(toLookupShape) };
     }
     const { total, rows } = await this.messages.history(accountId, this.historyFilter(input), page);
-    return { status: 'complete' as const, total, limit: page.limit, offset: page.offset, results: rows.map(toHistoryShape) };
+    return pageResult(page, total, rows.map(toHistoryShape));
   }
 
   private historyFilter(input: MessagesQueryInput): HistoryFilter {
@@ -56,16 +48,6 @@ export class MessageLookupService {
       if (!(MESSAGE_STATUSES as readonly string[]).includes(input.status)) throw new InvalidRequestError(ErrorText.invalidStatusFilter);
       filter.status = input.status as MessageStatus;
     }
-    if (input.from !== undefined && input.from !== '') {
-      const from = parseDay(input.from);
-      if (!from) throw new InvalidRequestError(ErrorText.invalidDate('from'));
-      filter.from = from;
-    }
-    if (input.to !== undefined && input.to !== '') {
-      const to = parseDay(input.to);
-      if (!to) throw new InvalidRequestError(ErrorText.invalidDate('to'));
-      filter.toExclusive = new Date(to.getTime() + DAY_MS); // inclusive of the whole `to` day
-    }
-    return filter;
+    return { ...filter, ...parseDayRange(input.from, input.to) };
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Page } from '../common/http/pagination';
+import { Page, pageResult } from '../common/http/pagination';
 import { formatUtc } from '../common/time/format';
 import { normaliseOrThrow } from '../contacts/contacts.service';
 import { inTransaction } from '../database/transaction';
@@ -20,13 +20,11 @@ export class UnsubscribesService {
   async page(accountId: number, rawNumber: string | undefined, page: Page) {
     const number = rawNumber === undefined || rawNumber === '' ? undefined : normaliseOrThrow(rawNumber);
     const { total, rows } = await this.unsubscribes.page(accountId, number, page);
-    return {
-      status: 'complete' as const,
+    return pageResult(
+      page,
       total,
-      limit: page.limit,
-      offset: page.offset,
-      results: rows.map((r) => ({ number: r.number, source: r.source, unsubscribed_at: formatUtc(r.created_at) })),
-    };
+      rows.map((r) => ({ number: r.number, source: r.source, unsubscribed_at: formatUtc(r.created_at) })),
+    );
   }
 
   async addByApi(accountId: number, rawNumber: string) {

@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
+import { addJobOrLeaveToSweeper } from '../common/queue/add-job';
 import { Clock } from '../common/time/clock';
 
 export const WEBHOOK_QUEUE = 'webhooks';
 export const JOB_DELIVER_DUE = 'deliver-due';
-
-const ENQUEUE_TIMEOUT_MS = 2000;
 
 /**
  * Producer side of webhook delivery. Jobs are wake-ups: the events themselves live in PostgreSQL and a
@@ -34,12 +33,6 @@ export class WebhookQueue {
   }
 
   private async add(jobId: string, delay: number): Promise<void> {
-    const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), ENQUEUE_TIMEOUT_MS).unref());
-    try {
-      const outcome = await Promise.race([this.queue.add(JOB_DELIVER_DUE, {}, { jobId, delay: Math.max(0, delay), removeOnComplete: true, removeOnFail: true }), timeout]);
-      if (outcome === 'timeout') this.logger.warn({ msg: 'webhook wake-up timed out; the sweeper will deliver', jobId });
-    } catch (err) {
-      this.logger.warn({ msg: 'webhook wake-up failed; the sweeper will deliver', jobId, err: (err as Error).message });
-    }
+    await addJobOrLeaveToSweeper(this.queue, this.logger, JOB_DELIVER_DUE, {}, { jobId, delay: Math.max(0, delay) });
   }
 }

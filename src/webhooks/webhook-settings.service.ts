@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InvalidRequestError, NotFoundError } from '../common/errors/domain-error';
 import { ErrorText } from '../common/errors/error-catalogue';
-import { Page } from '../common/http/pagination';
+import { Page, pageResult } from '../common/http/pagination';
 import { formatUtc } from '../common/time/format';
 import { AppConfig } from '../config/app-config';
 import { checkWebhookUrl } from './url-policy';
@@ -54,12 +54,10 @@ export class WebhookSettingsService {
       kind = event;
     }
     const { total, rows } = await this.repo.deliveriesPage(accountId, kind, page);
-    return {
-      status: 'complete' as const,
+    return pageResult(
+      page,
       total,
-      limit: page.limit,
-      offset: page.offset,
-      results: rows.map((r) => ({
+      rows.map((r) => ({
         event_id: r.event_id,
         event: r.kind,
         url: r.url,
@@ -69,6 +67,6 @@ export class WebhookSettingsService {
         delivered: r.delivered,
         created_at: formatUtc(r.created_at),
       })),
-    };
+    );
   }
 }

@@ -28,3 +28,8 @@ export interface PageResult<T> {
   offset: number;
   results: T[];
 }
+
+/** The paginated answer every list endpoint gives. */
+export function pageResult<T>(page: Page, total: number, results: T[]): PageResult<T> {
+  return { status: 'complete', total, limit: page.limit, offset: page.offset, results };
+}

@@ -1,6 +1,6 @@
 import { compileTemplate } from '../../../src/common/sms';
 import { checkEntry, composeEntry, SendOptions } from '../../../src/messaging/message-rules';
-import { parseDay } from '../../../src/messaging/message-lookup.service';
+import { parseDay } from '../../../src/common/time/date-range';
 
 const now = new Date('2026-11-21T06:00:00Z');
 const senders = new Map([

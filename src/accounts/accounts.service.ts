@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { CreditsService } from '../billing/credits.service';
 import { NotFoundError } from '../common/errors/domain-error';
+import { ErrorText } from '../common/errors/error-catalogue';
 import { SendersService } from '../senders/senders.service';
 import { Account } from './account.entity';
 import { AccountsRepository } from './accounts.repository';
@@ -33,7 +34,7 @@ export class AccountsService {
 
   async get(accountId: number): Promise<Account> {
     const account = await this.accounts.findById(accountId);
-    if (!account) throw new NotFoundError(`Account ${accountId} not found`);
+    if (!account) throw new NotFoundError(ErrorText.accountNotFound(accountId));
     return account;
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AccountsService } from '../accounts/accounts.service';
 import { ConflictError, InvalidRequestError, NotFoundError, OperationFailedError } from '../common/errors/domain-error';
+import { classifyDependencyFailure } from '../common/errors/dependency-errors';
 import { ErrorText } from '../common/errors/error-catalogue';
 import { Page, PageResult, pageResult } from '../common/http/pagination';
 import { normaliseAuMobile } from '../common/phone';
@@ -46,6 +47,7 @@ export class ContactsService {
     try {
       id = await this.contacts.insert(accountId, number, fields, allowDuplicateContacts);
     } catch (err) {
+      if (classifyDependencyFailure(err)) throw err;
       throw new OperationFailedError(ErrorText.failedToAddContact, err);
     }
     if (id === null) throw new ConflictError(ErrorText.duplicateContact);

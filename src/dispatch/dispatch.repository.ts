@@ -86,7 +86,8 @@ export class DispatchRepository {
   async recordOutcomes(outcomes: PartOutcome[], onChanged?: OnPartsChanged): Promise<PartChange[]> {
     if (outcomes.length === 0) return [];
     return this.dataSource.transaction(async (m) => {
-      await sql(
+      // Parts the carrier refused are final at once: they are changes too (a `failed` status webhook each).
+      const { rows: refused } = await sql<PartChange>(
         m,
         `WITH input AS (
            SELECT * FROM unnest($1::uuid[], $2::smallint[], $3::smallint[], $4::text[], $5::text[], $6::timestamptz[])
@@ -96,10 +97,16 @@ export class DispatchRepository {
            SELECT message_id, part_number, total_parts, smsc_id, CASE WHEN smsc_id IS NULL THEN 'failed' ELSE 'submitted' END, error, receipt_due_at FROM input
            ON CONFLICT (message_id, part_number) DO UPDATE
              SET smsc_id = EXCLUDED.smsc_id, status = EXCLUDED.status, error = EXCLUDED.error, submitted_at = now(), receipt_due_at = EXCLUDED.receipt_due_at
+           RETURNING message_id, part_number, total_parts, status, submitted_at
+         ), settled AS (
+           UPDATE messages m SET status = CASE WHEN o.failed THEN 'failed' ELSE 'sent' END, updated_at = now()
+             FROM (SELECT message_id, bool_or(smsc_id IS NULL) AS failed FROM input GROUP BY message_id) o
+            WHERE m.id = o.message_id AND m.status = 'pending'
          )
-         UPDATE messages m SET status = CASE WHEN o.failed THEN 'failed' ELSE 'sent' END, updated_at = now()
-           FROM (SELECT message_id, bool_or(smsc_id IS NULL) AS failed FROM input GROUP BY message_id) o
-          WHERE m.id = o.message_id AND m.status = 'pending'`,
+         SELECT p.message_id, p.part_number, p.total_parts, p.status, now() AS receipt_at, 0::float8 AS lag_seconds,
+                msg.account_id, msg.to_number, msg.sender, msg.body, msg.custom_ref
+           FROM parts p JOIN messages msg ON msg.id = p.message_id
+          WHERE p.status = 'failed'`,
         [
           outcomes.map((o) => o.messageId),
           outcomes.map((o) => o.partNumber),
@@ -109,8 +116,9 @@ export class DispatchRepository {
           outcomes.map((o) => (o.receiptDueAt ? o.receiptDueAt.toISOString() : null)),
         ],
       );
+      if (onChanged && refused.length) await onChanged(refused, m);
       const smscIds = outcomes.flatMap((o) => (o.smscId ? [o.smscId] : []));
-      return this.applyStoredReceipts(smscIds, m, onChanged);
+      return [...refused, ...(await this.applyStoredReceipts(smscIds, m, onChanged))];
     });
   }
 

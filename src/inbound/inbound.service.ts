@@ -17,6 +17,11 @@ import { WebhookEventsService } from '../webhooks/webhook-events.service';
 import { InboundFilter, InboundRepository, InboundType } from './inbound.repository';
 import { isOptOut } from './opt-out';
 
+/** A number as senders store it: an Australian mobile as 61…, anything else (short codes) as its digits. */
+function asStoredNumber(raw: string): string {
+  return normaliseAuMobile(raw) ?? raw.replace(/\D/g, '');
+}
+
 export interface IncomingSms {
   from: string;
   to: string;
@@ -45,20 +50,21 @@ export class InboundService {
 
   /** Stores a reply; null when no account owns the receiving number (logged and dropped). */
   async receive(sms: IncomingSms, forAccountId?: number): Promise<{ id: string; type: InboundType; accountId: number } | null> {
-    const mobile = normaliseAuMobile(sms.from) ?? sms.from.replace(/\D/g, '');
-    const owners = forAccountId !== undefined ? [forAccountId] : await this.repo.ownersOfNumber(sms.to);
+    const mobile = asStoredNumber(sms.from);
+    const to = asStoredNumber(sms.to);
+    const owners = forAccountId !== undefined ? [forAccountId] : await this.repo.ownersOfNumber(to);
     if (owners.length === 0) {
-      this.logger.warn({ msg: 'inbound message for a number no account owns; dropped', to: sms.to });
+      this.logger.warn({ msg: 'inbound message for a number no account owns; dropped', to });
       return null;
     }
     // A shared number belongs to several accounts: the reply goes to the one that last wrote to this mobile.
-    const last = await this.repo.lastOutbound(owners, sms.to, mobile);
+    const last = await this.repo.lastOutbound(owners, to, mobile);
     const accountId = last?.account_id ?? owners[0];
     const type: InboundType = isOptOut(sms.text) ? 'unsubscribe' : 'inbound';
     const id = randomUUID();
     await this.dataSource.transaction(async (m) => {
       await this.repo.insert(
-        { id, accountId, from: mobile, to: sms.to, body: sms.text, type, originalMessageId: last?.id ?? null, originalCustomRef: last?.custom_ref ?? null, receivedAt: sms.receivedAt },
+        { id, accountId, from: mobile, to, body: sms.text, type, originalMessageId: last?.id ?? null, originalCustomRef: last?.custom_ref ?? null, receivedAt: sms.receivedAt },
         m,
       );
       if (type === 'unsubscribe' && /^614\d{8}$/.test(mobile)) {
@@ -67,7 +73,7 @@ export class InboundService {
       }
       await this.webhooks.inboundReceived(
         accountId,
-        { to: sms.to, sender: mobile, message: sms.text, receivedAt: sms.receivedAt, type, originalMessageId: last?.id ?? null, originalCustomRef: last?.custom_ref ?? null },
+        { to, sender: mobile, message: sms.text, receivedAt: sms.receivedAt, type, originalMessageId: last?.id ?? null, originalCustomRef: last?.custom_ref ?? null },
         m,
       );
     });
@@ -81,8 +87,8 @@ export class InboundService {
     if (!account.isTest) throw new ForbiddenError(ErrorText.testAccountsOnly);
     const from = normaliseOrThrow(input.from);
     const own = await this.repo.firstReceivingNumber(accountId);
-    const to = input.to ?? own;
-    if (!to || (input.to !== undefined && !(await this.repo.ownersOfNumber(input.to)).includes(accountId))) throw new InvalidRequestError(ErrorText.noReceivingNumber);
+    const to = input.to !== undefined ? asStoredNumber(input.to) : own;
+    if (!to || (input.to !== undefined && !(await this.repo.ownersOfNumber(to)).includes(accountId))) throw new InvalidRequestError(ErrorText.noReceivingNumber);
     const stored = await this.receive({ from, to, text: input.message, receivedAt: this.clock.now() }, accountId);
     return { status: 'complete' as const, message_id: stored!.id, type: stored!.type };
   }

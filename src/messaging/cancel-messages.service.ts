@@ -35,9 +35,10 @@ export class CancelMessagesService {
   ) {}
 
   async cancel(accountId: number, request: CancelRequest) {
-    if (request.message_id !== undefined) return this.byMessageId(accountId, request.message_id);
+    // '' is no identifier, as for GET.
+    if (request.message_id) return this.byMessageId(accountId, request.message_id);
     if (request.send_id !== undefined) return this.bySendId(accountId, request.send_id);
-    if (request.custom_ref !== undefined) return this.byCustomRef(accountId, request.custom_ref);
+    if (request.custom_ref) return this.byCustomRef(accountId, request.custom_ref);
     throw new InvalidRequestError(ErrorText.cancelIdentifierRequired);
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidRequestError, NotFoundError } from '../common/errors/domain-error';
 import { ErrorText } from '../common/errors/error-catalogue';
-import { Page, pageResult } from '../common/http/pagination';
+import { pageResult, parsePage } from '../common/http/pagination';
 import { parseDayRange } from '../common/time/date-range';
 import { HistoryFilter, MessagesRepository } from './messages.repository';
 import { MESSAGE_STATUSES, MessageStatus } from './message.entity';
@@ -16,6 +16,8 @@ export interface MessagesQueryInput {
   status?: string;
   from?: string;
   to?: string;
+  limit?: string;
+  offset?: string;
 }
 
 export function isUuid(value: string): boolean {
@@ -27,7 +29,7 @@ export class MessageLookupService {
   constructor(private readonly messages: MessagesRepository) {}
 
   /** message_id wins over custom_ref; with neither it is the history. A malformed id is simply not found. */
-  async query(accountId: number, input: MessagesQueryInput, page: Page) {
+  async query(accountId: number, input: MessagesQueryInput) {
     if (input.message_id !== undefined && input.message_id !== '') {
       const row = isUuid(input.message_id) ? await this.messages.findById(accountId, input.message_id.toLowerCase()) : null;
       if (!row) throw new NotFoundError(ErrorText.noMessagesFound);
@@ -38,7 +40,9 @@ export class MessageLookupService {
       if (rows.length === 0) throw new NotFoundError(ErrorText.noMessagesFound);
       return { status: 'complete' as const, results: rows.map(toLookupShape) };
     }
-    const { total, rows } = await this.messages.history(accountId, this.historyFilter(input), page);
+    const filter = this.historyFilter(input);
+    const page = parsePage(input);
+    const { total, rows } = await this.messages.history(accountId, filter, page);
     return pageResult(page, total, rows.map(toHistoryShape));
   }
 

@@ -49,7 +49,7 @@ export function checkEntry(raw: unknown, senders: ReadonlyMap<string, SenderType
   if (entry.sender === undefined || entry.sender === null || entry.sender === '') return fail(ErrorText.required('sender'), to);
   const senderType = typeof entry.sender === 'string' ? senders.get(entry.sender) : undefined;
   if (!senderType) return fail(ErrorText.invalidSender, to);
-  if (entry.custom_ref !== undefined && entry.custom_ref !== null && typeof entry.custom_ref !== 'string') return fail('custom_ref must be a string', to);
+  if (entry.custom_ref !== undefined && entry.custom_ref !== null && typeof entry.custom_ref !== 'string') return fail(ErrorText.mustBeString('custom_ref'), to);
   if (customRef !== undefined && customRef.length > CUSTOM_REF_MAX) return fail(ErrorText.customRefTooLong, to);
   const schedule = parseScheduledFor(entry.scheduled_for, now);
   if (!schedule.ok) return fail(ErrorText.invalidScheduledFor, to);

@@ -3,7 +3,6 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Caller } from '../common/auth/authenticated-request';
 import { CurrentCaller } from '../common/auth/current-caller.decorator';
 import { ApiErrors } from '../common/http/api-errors.decorator';
-import { pageOf } from '../common/http/pagination';
 import { Idempotent, IdempotencyKey } from '../idempotency/idempotency.interceptor';
 import type { IdempotencyClaim } from '../idempotency/idempotency.service';
 import { CancelMessagesService } from './cancel-messages.service';
@@ -37,7 +36,7 @@ export class MessagesController {
   @ApiMessagesQueryOk()
   @ApiErrors(400, 401, 404, 405, 429, 503)
   query(@CurrentCaller() caller: Caller, @Query() query: MessagesQuery) {
-    return this.lookup.query(caller.accountId, query, pageOf(query));
+    return this.lookup.query(caller.accountId, query);
   }
 
   @Delete()

@@ -19,7 +19,7 @@ export class WebhookSettingsService {
 
   async get(accountId: number) {
     const settings = await this.repo.settings(accountId);
-    if (!settings) throw new NotFoundError(`Account ${accountId} not found`);
+    if (!settings) throw new NotFoundError(ErrorText.accountNotFound(accountId));
     return { status: 'complete' as const, webhooks: { inbound: settings.inbound, status: settings.status }, has_signing_secret: settings.hasSecret };
   }
 

@@ -1,3 +1,5 @@
+import { DataSource } from 'typeorm';
+import { failInsertsFor } from '../support/fail-inserts';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
 
 describe('/v1/contacts', () => {
@@ -70,6 +72,17 @@ describe('/v1/contacts', () => {
       const res = await post({ number: '+61 412 000 002' });
       expect(res.status).toBe(409);
       expect(res.body).toEqual({ error: 'This phone number already exists in your contacts' });
+    });
+
+    it('answers 500 Failed to add contact when the contact cannot be stored', async () => {
+      const restore = await failInsertsFor(t.app.get(DataSource), 'contacts', acct.accountId);
+      try {
+        const res = await post({ number: '0412000008' });
+        expect(res.status).toBe(500);
+        expect(res.body).toEqual({ error: 'Failed to add contact' });
+      } finally {
+        await restore();
+      }
     });
 
     it('creates exactly one contact when the same number is posted concurrently', async () => {

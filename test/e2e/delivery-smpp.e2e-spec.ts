@@ -4,16 +4,19 @@ import { SmscSimulator } from '../../src/smsc-sim/smsc-simulator';
 import { startSmsc, smppSettings, statusCounts, submitsByDestination } from '../support/delivery';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { sleep, until } from '../support/wait';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 describe('Delivery to an SMSC over SMPP (live accounts)', () => {
   let smsc: SmscSimulator;
   let t: TestApp;
   let acct: TestAccount;
+  const receiver = new WebhookReceiver();
 
   beforeAll(async () => {
     const started = await startSmsc();
     smsc = started.smsc;
-    t = await startTestApp(smppSettings(started.port));
+    await receiver.start();
+    t = await startTestApp(smppSettings(started.port, { webhookAllowPrivate: true }));
   });
   beforeEach(async () => {
     acct = await createAccount(t.app, { credits: 10_000, senders: ['Brand', '61400000001'] });
@@ -21,6 +24,7 @@ describe('Delivery to an SMSC over SMPP (live accounts)', () => {
   afterAll(async () => {
     await t.close();
     await smsc.stop();
+    await receiver.stop();
   });
 
   const send = (messages: Array<Record<string, unknown>>, extra: Record<string, unknown> = {}) =>
@@ -81,6 +85,17 @@ describe('Delivery to an SMSC over SMPP (live accounts)', () => {
     const { results } = await send([{ to: '0412101000', message: 'x'.repeat(200), sender: 'Brand' }]);
     await until(async () => (await statusOf(results[0].message_id)) === 'failed', 'failure');
     expect((await parts(results[0].message_id)).map((p) => p.status)).toEqual(['failed', 'failed']);
+  });
+
+  it('fails a message whose part the SMSC refuses, with the refusal recorded and a failed status webhook', async () => {
+    await t.api.patch('/v1/webhooks', { auth: acct.auth, body: { status: receiver.url('/status') } });
+    smsc.failNext(1, 0x0b); // ESME_RINVDSTADR
+    const { results } = await send([{ to: '0412100801', message: 'refused', sender: 'Brand' }]);
+    await until(async () => (await statusOf(results[0].message_id)) === 'failed', 'the refusal');
+    const [part]: Array<{ status: string; error: string; smsc_id: string | null }> = await t.app.get(DataSource).query('SELECT status, error, smsc_id FROM message_parts WHERE message_id = $1', [results[0].message_id]);
+    expect(part).toMatchObject({ status: 'failed', smsc_id: null, error: expect.stringContaining('ESME_RINVDSTADR') });
+    await until(() => receiver.received.some((h) => h.body.message_id === results[0].message_id), 'the status webhook');
+    expect(receiver.received.find((h) => h.body.message_id === results[0].message_id)!.body).toMatchObject({ status: 'failed', part_number: 1, total_parts: 1 });
   });
 
   it('applies a receipt that arrives before its submit_sm_resp is recorded', async () => {

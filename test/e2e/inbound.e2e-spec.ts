@@ -40,6 +40,12 @@ describe('Inbound replies, opt-outs, GET /v1/inbound and POST /v1/test-inbound',
     });
   });
 
+  it('accepts the receiving number in local form', async () => {
+    const res = await inbound({ from: '0412000012', message: 'local', to: '0400000002' });
+    expect(res.status).toBe(200);
+    expect((await list()).body.results[0]).toMatchObject({ to: '61400000002', message: 'local' });
+  });
+
   it('defaults `to` to the account’s first dedicated or shared number and leaves original_* empty without history', async () => {
     await inbound({ from: '0412000002', message: 'hello?' });
     expect((await list()).body.results[0]).toMatchObject({ to: '61400000001', original_message_id: '', original_custom_ref: '' });

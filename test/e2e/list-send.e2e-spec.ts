@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { failInsertsFor } from '../support/fail-inserts';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
 
 describe('POST /v1/list-send', () => {
@@ -147,6 +148,27 @@ describe('POST /v1/list-send', () => {
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: 'Insufficient credits: 4 needed, 1.5 available' });
     expect((await t.api.get('/v1/messages', { auth: poor.auth })).body.total).toBe(0);
+  });
+
+  it('answers 500 Failed to send to list when storing fails, with nothing stored or charged', async () => {
+    const list_id = await listWith([{ number: '0412000091' }], 'Doomed');
+    const restore = await failInsertsFor(t.app.get(DataSource), 'messages', acct.accountId);
+    try {
+      const res = await listSend({ list_id, sender: 'Brand', message: 'x' });
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ error: 'Failed to send to list' });
+    } finally {
+      await restore();
+    }
+    expect((await t.api.get('/v1/account', { auth: acct.auth })).body.credit_balance).toBe(100);
+  });
+
+  it('answers 404 List not found for another account’s list', async () => {
+    const list_id = await listWith([{ number: '0412000092' }], 'Mine');
+    const other = await createAccount(t.app, { credits: 10, senders: ['Brand'] });
+    const res = await listSend({ list_id, sender: 'Brand', message: 'x' }, other);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'List not found' });
   });
 
   it('does not charge test accounts', async () => {

@@ -78,6 +78,7 @@ describe('DELETE /v1/messages', () => {
 
   it.each([
     [{}, 400, 'message_id, custom_ref, or send_id is required'],
+    [{ message_id: '', custom_ref: '' }, 400, 'message_id, custom_ref, or send_id is required'],
     [{ message_id: 'nope' }, 404, 'Message not found'],
     [{ message_id: '00000000-0000-4000-8000-000000000000' }, 404, 'Message not found'],
     [{ send_id: 987654321 }, 404, 'Send not found'],

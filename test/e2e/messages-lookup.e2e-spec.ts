@@ -64,6 +64,12 @@ describe('GET /v1/messages', () => {
     expect(Object.keys(res.body)).toEqual(['status', 'results']);
   });
 
+  it('ignores even out-of-range limit and offset on lookups, and checks them on the history', async () => {
+    expect((await t.api.get('/v1/messages', { auth: acct.auth, query: { custom_ref: 'campaign-a', limit: 500, offset: -1 } })).status).toBe(200);
+    expect((await t.api.get('/v1/messages', { auth: acct.auth, query: { message_id: ids[0], limit: 'x' } })).status).toBe(200);
+    expect((await t.api.get('/v1/messages', { auth: acct.auth, query: { limit: 500 } })).body).toEqual({ error: 'limit must be between 1 and 200' });
+  });
+
   it('returns at most the 100 most recent matches of a custom_ref', async () => {
     const bulk = await createAccount(t.app, { test: true, senders: ['Brand'] });
     const messages = Array.from({ length: 105 }, (_, i) => ({ to: `04120${String(i).padStart(5, '0')}`, message: `m${i}`, sender: 'Brand', custom_ref: 'bulk' }));

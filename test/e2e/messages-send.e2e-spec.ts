@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { failInsertsFor } from '../support/fail-inserts';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
 
 describe('POST /v1/messages', () => {
@@ -92,6 +93,19 @@ describe('POST /v1/messages', () => {
     expect(r[11]).toMatchObject({ status: 'success', cost: 2 });
     expect(r[12]).toMatchObject({ to: '61412000003', status: 'success', cost: 2 });
     expect(await balance()).toBe(95);
+  });
+
+  it('answers 500 Failed to process messages when storing fails, with nothing stored or charged', async () => {
+    const restore = await failInsertsFor(t.app.get(DataSource), 'messages', acct.accountId);
+    try {
+      const res = await send({ messages: [{ to: '0412000005', message: 'Hi', sender: 'Brand' }] });
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ error: 'Failed to process messages' });
+    } finally {
+      await restore();
+    }
+    expect(await balance()).toBe(100);
+    expect((await t.api.get('/v1/messages', { auth: acct.auth })).body.total).toBe(0);
   });
 
   it('blocks unsubscribed recipients unless ignore_unsubscribes, which is echoed', async () => {

@@ -36,7 +36,6 @@ export const ErrorText = {
   insufficientCredits: 'Insufficient credits to send the batch of messages',
   insufficientCreditsFor: (needed: string, available: string) => `Insufficient credits: ${needed} needed, ${available} available`,
   failedToProcessMessages: 'Failed to process messages',
-  invalidPhoneNumberEntry: 'Invalid phone number format',
   unicodeRequired: 'Message contains characters that require enable_unicode',
   tooManyParts: (max: number) => `Message exceeds the maximum of ${max} parts`,
   invalidScheduledFor: 'scheduled_for is not a valid datetime',
@@ -69,5 +68,8 @@ export const ErrorText = {
   idempotencyKeyReused: 'Idempotency-Key was reused with a different request payload',
   methodNotAllowed: (methods: readonly string[]) => `Invalid request method. Allowed methods: ${methods.join(', ')}`,
   required: (field: string) => `${field} is required`,
+  mustBeString: (field: string) => `${field} must be a string`,
+  mustBePositiveInteger: (field: string) => `${field} must be a positive integer`,
+  accountNotFound: (accountId: number) => `Account ${accountId} not found`,
   mustBeBoolean: (field: string) => `${field} must be a boolean`,
 } as const;

@@ -1,15 +1,37 @@
-import { Field } from '../validation/field';
+import { checkField, convertField, Field, FieldSpec } from '../validation/field';
+import { InvalidRequestError } from '../errors/domain-error';
 import { ErrorText } from '../errors/error-catalogue';
 
 export const DEFAULT_LIMIT = 100;
 
+const LIMIT: FieldSpec = { kind: 'integer', source: 'query', min: 1, max: 200, messages: { invalid: ErrorText.limitOutOfRange }, description: 'Page size, 1-200 (default 100)' };
+const OFFSET: FieldSpec = { kind: 'integer', source: 'query', min: 0, messages: { invalid: ErrorText.offsetInvalid }, description: 'Rows to skip (default 0)' };
+
 /** `limit` (1..200, default 100) and `offset` (>= 0, default 0), with the supplement's texts. */
 export class PageQuery {
-  @Field({ kind: 'integer', source: 'query', min: 1, max: 200, messages: { invalid: ErrorText.limitOutOfRange }, description: 'Page size, 1-200 (default 100)' })
+  @Field(LIMIT)
   limit?: number;
 
-  @Field({ kind: 'integer', source: 'query', min: 0, messages: { invalid: ErrorText.offsetInvalid }, description: 'Rows to skip (default 0)' })
+  @Field(OFFSET)
   offset?: number;
+}
+
+/** Raw limit/offset for endpoints where they apply only sometimes (lookups by id ignore them). */
+export class LaxPageQuery {
+  @Field({ kind: 'text', source: 'query', description: LIMIT.description })
+  limit?: string;
+
+  @Field({ kind: 'text', source: 'query', description: OFFSET.description })
+  offset?: string;
+}
+
+/** Checks and converts raw limit/offset where they do apply. */
+export function parsePage(raw: { limit?: string; offset?: string }): Page {
+  for (const [name, spec] of [['limit', LIMIT], ['offset', OFFSET]] as const) {
+    const error = checkField(name, spec, raw[name]);
+    if (error) throw new InvalidRequestError(error);
+  }
+  return { limit: (convertField(LIMIT, raw.limit) as number | undefined) ?? DEFAULT_LIMIT, offset: (convertField(OFFSET, raw.offset) as number | undefined) ?? 0 };
 }
 
 export interface Page {

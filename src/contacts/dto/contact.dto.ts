@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PageQuery } from '../../common/http/pagination';
+import { ErrorText } from '../../common/errors/error-catalogue';
 import { Field } from '../../common/validation/field';
 import { CONTACT_FIELD_MAX_LENGTH, CONTACT_TEXT_FIELDS, ContactTextField } from '../contact-fields';
 
@@ -26,7 +27,7 @@ withContactTextFields(CreateContactDto, 'body');
 export interface CreateContactDto extends Partial<Record<ContactTextField, string>> {}
 
 export class UpdateContactDto {
-  @Field({ kind: 'integer', required: true, min: 1, messages: { invalid: 'contact_id must be a positive integer' } })
+  @Field({ kind: 'integer', required: true, min: 1, messages: { invalid: ErrorText.mustBePositiveInteger('contact_id') } })
   contact_id: number;
 
   @Field({ kind: 'text', description: 'New number; re-normalised and checked for duplicates' })
@@ -36,7 +37,7 @@ withContactTextFields(UpdateContactDto, 'body');
 export interface UpdateContactDto extends Partial<Record<ContactTextField, string>> {}
 
 export class DeleteContactDto {
-  @Field({ kind: 'integer', required: true, min: 1, messages: { invalid: 'contact_id must be a positive integer' } })
+  @Field({ kind: 'integer', required: true, min: 1, messages: { invalid: ErrorText.mustBePositiveInteger('contact_id') } })
   contact_id: number;
 }
 

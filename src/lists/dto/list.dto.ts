@@ -1,11 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PageQuery } from '../../common/http/pagination';
+import { ErrorText } from '../../common/errors/error-catalogue';
 import { Field } from '../../common/validation/field';
 import { CONTACT_FIELD_MAX_LENGTH, CONTACT_TEXT_FIELDS, ContactTextField } from '../../contacts/contact-fields';
 import { ContactDto } from '../../contacts/dto/contact.dto';
 
-const LIST_ID = { kind: 'integer', required: true, min: 1, messages: { invalid: 'list_id must be a positive integer' } } as const;
-const NAME = { kind: 'text', required: true, maxLength: 255, messages: { tooLong: 'name must be at most 255 characters' } } as const;
+const LIST_ID = { kind: 'integer', required: true, min: 1, messages: { invalid: ErrorText.mustBePositiveInteger('list_id') } } as const;
+const NAME = { kind: 'text', required: true, maxLength: 255 } as const;
 
 export class CreateListDto {
   @Field(NAME)
@@ -68,7 +69,7 @@ export class AddListContactDto {
   @Field(LIST_ID)
   list_id: number;
 
-  @Field({ kind: 'integer', min: 1, messages: { invalid: 'contact_id must be a positive integer' }, description: 'An existing contact; or give number' })
+  @Field({ kind: 'integer', min: 1, messages: { invalid: ErrorText.mustBePositiveInteger('contact_id') }, description: 'An existing contact; or give number' })
   contact_id?: number;
 
   @Field({ kind: 'text', description: 'Adds the contact with this number, creating it (with the fields below) when new' })
@@ -81,7 +82,7 @@ export class RemoveListContactDto {
   @Field(LIST_ID)
   list_id: number;
 
-  @Field({ kind: 'integer', min: 1, messages: { invalid: 'contact_id must be a positive integer' } })
+  @Field({ kind: 'integer', min: 1, messages: { invalid: ErrorText.mustBePositiveInteger('contact_id') } })
   contact_id?: number;
 
   @Field({ kind: 'text' })

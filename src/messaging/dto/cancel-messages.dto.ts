@@ -1,10 +1,11 @@
 import { ApiExtraModels, ApiOkResponse, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { ErrorText } from '../../common/errors/error-catalogue';
 import { Field } from '../../common/validation/field';
 
 export class CancelMessagesDto {
   @Field({ kind: 'text', format: 'uuid', description: 'First in precedence' })
   message_id?: string;
-  @Field({ kind: 'integer', min: 1, messages: { invalid: 'send_id must be a positive integer' }, description: 'Second in precedence' })
+  @Field({ kind: 'integer', min: 1, messages: { invalid: ErrorText.mustBePositiveInteger('send_id') }, description: 'Second in precedence' })
   send_id?: number;
   @Field({ kind: 'text', description: 'Third in precedence' })
   custom_ref?: string;

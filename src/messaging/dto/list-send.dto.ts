@@ -3,7 +3,7 @@ import { ErrorText } from '../../common/errors/error-catalogue';
 import { Field } from '../../common/validation/field';
 
 export class ListSendDto {
-  @Field({ kind: 'integer', required: true, min: 1, messages: { invalid: 'list_id must be a positive integer' } })
+  @Field({ kind: 'integer', required: true, min: 1, messages: { invalid: ErrorText.mustBePositiveInteger('list_id') } })
   list_id: number;
 
   @Field({ kind: 'text', required: true, messages: { invalid: ErrorText.senderNotString }, description: 'An active sender of the account' })

@@ -1,9 +1,10 @@
 import { ApiExtraModels, ApiOkResponse, ApiProperty, getSchemaPath } from '@nestjs/swagger';
-import { PageQuery } from '../../common/http/pagination';
+import { LaxPageQuery } from '../../common/http/pagination';
 import { Field } from '../../common/validation/field';
 import { MESSAGE_STATUSES } from '../message.entity';
 
-export class MessagesQuery extends PageQuery {
+/** limit and offset apply to the history only: a lookup by message_id or custom_ref ignores them. */
+export class MessagesQuery extends LaxPageQuery {
   @Field({ kind: 'text', source: 'query', format: 'uuid', description: 'Takes precedence over custom_ref' })
   message_id?: string;
   @Field({ kind: 'text', source: 'query', description: 'Exact match; the 100 most recent; ignores limit and offset' })

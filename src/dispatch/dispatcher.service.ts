@@ -8,8 +8,11 @@ import { ClaimedMessage, DispatchRepository, PartChange, PartOutcome } from './d
 import { DeliveryMetrics } from './delivery-metrics';
 import { WebhookEventsService } from '../webhooks/webhook-events.service';
 
-/** Lanes per job: while one lane records a batch, the other keeps the carrier busy. */
+/** Lanes per job: while one lane claims, the other keeps the carrier busy. */
 const LANES = 2;
+/** Messages submitted and recorded together, and how many such chunks a lane keeps out at once. */
+const CHUNK = 50;
+const CHUNKS_IN_FLIGHT = 8;
 
 /**
  * Takes a send's due messages in batches (one conditional UPDATE each), hands them to the carrier and
@@ -61,38 +64,53 @@ export class DispatcherService implements BeforeApplicationShutdown {
     return sent;
   }
 
+  /**
+   * Submits a claimed batch in chunks, several at once, recording each chunk's outcome as soon as the
+   * carrier has answered it. A crash can then only repeat what was on the wire or answered but not yet
+   * recorded (about the carrier's window), not the whole batch.
+   */
   private async deliver(batch: ClaimedMessage[]): Promise<void> {
     const ids = batch.map((m) => m.id);
     const heartbeat = setInterval(() => void this.repo.touchClaims(ids).catch(() => undefined), Math.max(250, Math.floor(this.config.claimTimeoutMs / 3)));
     try {
-      const groups = new Map<Carrier, { simulated: boolean; messages: OutboundMessage[] }>();
-      for (const m of batch) {
-        const { carrier, simulated } = this.carriers.forMessage(m.is_test);
-        const group = groups.get(carrier) ?? { simulated, messages: [] };
-        group.messages.push({ messageId: m.id, from: m.sender, to: m.to_number, text: m.body, encoding: m.encoding });
-        groups.set(carrier, group);
-      }
-      const outcomes: PartOutcome[] = [];
-      let simulatedDue: Date | null = null;
-      await Promise.all(
-        [...groups].map(async ([carrier, group]) => {
-          const results: SubmissionResult[] = await carrier.submit(group.messages);
-          const receiptDueAt = group.simulated ? new Date(this.clock.now().getTime() + this.config.testReceiptDelayMs) : null;
-          if (receiptDueAt) simulatedDue = receiptDueAt;
-          for (const result of results) {
-            for (const part of result.parts) {
-              outcomes.push({ messageId: result.messageId, partNumber: part.partNumber, totalParts: part.totalParts, smscId: part.smscId, error: part.error ?? null, receiptDueAt: part.smscId ? receiptDueAt : null });
-            }
-          }
-        }),
-      );
-      const changed: PartChange[] = await this.repo.recordOutcomes(outcomes, (changes, m) => this.webhooks.partsChanged(changes, m).then(() => undefined));
-      this.metrics.partsSubmitted(outcomes.filter((o) => o.smscId).length, outcomes.filter((o) => !o.smscId).length);
-      this.metrics.partsSettled(changed);
-      await this.webhooks.deliverSoon(changed.length);
-      if (simulatedDue) await this.queue.simulatedReceiptsDue(simulatedDue);
+      const chunks: ClaimedMessage[][] = [];
+      for (let i = 0; i < batch.length; i += CHUNK) chunks.push(batch.slice(i, i + CHUNK));
+      let next = 0;
+      const worker = async () => {
+        while (next < chunks.length) await this.deliverChunk(chunks[next++]);
+      };
+      await Promise.all(Array.from({ length: Math.min(CHUNKS_IN_FLIGHT, chunks.length) }, worker));
     } finally {
       clearInterval(heartbeat);
     }
+  }
+
+  private async deliverChunk(chunk: ClaimedMessage[]): Promise<void> {
+    const groups = new Map<Carrier, { simulated: boolean; messages: OutboundMessage[] }>();
+    for (const m of chunk) {
+      const { carrier, simulated } = this.carriers.forMessage(m.is_test);
+      const group = groups.get(carrier) ?? { simulated, messages: [] };
+      group.messages.push({ messageId: m.id, from: m.sender, to: m.to_number, text: m.body, encoding: m.encoding });
+      groups.set(carrier, group);
+    }
+    const outcomes: PartOutcome[] = [];
+    let simulatedDue: Date | null = null;
+    await Promise.all(
+      [...groups].map(async ([carrier, group]) => {
+        const results: SubmissionResult[] = await carrier.submit(group.messages);
+        const receiptDueAt = group.simulated ? new Date(this.clock.now().getTime() + this.config.testReceiptDelayMs) : null;
+        if (receiptDueAt) simulatedDue = receiptDueAt;
+        for (const result of results) {
+          for (const part of result.parts) {
+            outcomes.push({ messageId: result.messageId, partNumber: part.partNumber, totalParts: part.totalParts, smscId: part.smscId, error: part.error ?? null, receiptDueAt: part.smscId ? receiptDueAt : null });
+          }
+        }
+      }),
+    );
+    const changed: PartChange[] = await this.repo.recordOutcomes(outcomes, (changes, m) => this.webhooks.partsChanged(changes, m).then(() => undefined));
+    this.metrics.partsSubmitted(outcomes.filter((o) => o.smscId).length, outcomes.filter((o) => !o.smscId).length);
+    this.metrics.partsSettled(changed);
+    await this.webhooks.deliverSoon(changed.length);
+    if (simulatedDue) await this.queue.simulatedReceiptsDue(simulatedDue);
   }
 }

@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { CreditsService } from '../billing/credits.service';
 import { NotFoundError } from '../common/errors/domain-error';
 import { ErrorText } from '../common/errors/error-catalogue';
@@ -9,6 +7,7 @@ import { Account } from './account.entity';
 import { AccountsRepository } from './accounts.repository';
 import { toAccountView } from './accounts.mapper';
 import { ApiKeysService, IssuedApiKey } from './api-keys.service';
+import { UnitOfWork } from '../database/unit-of-work';
 
 export interface NewAccount {
   name: string;
@@ -21,7 +20,7 @@ export interface NewAccount {
 @Injectable()
 export class AccountsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly accounts: AccountsRepository,
     private readonly apiKeys: ApiKeysService,
     private readonly senders: SendersService,
@@ -40,7 +39,7 @@ export class AccountsService {
 
   /** Account, its active senders, opening credits and a first API key, all or nothing. */
   async create(input: NewAccount): Promise<{ account: Account; key: IssuedApiKey }> {
-    return this.dataSource.transaction(async (m) => {
+    return this.uow.run(async (m) => {
       const account = await this.accounts.insert({ name: input.name, isTest: input.isTest, allowDuplicateContacts: input.allowDuplicateContacts }, m);
       for (const sender of input.senders) await this.senders.add(account.id, sender, undefined, m);
       if (input.creditsHundredths > 0) {

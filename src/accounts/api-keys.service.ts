@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import { ConflictError, NotFoundError } from '../common/errors/domain-error';
 import { ErrorText } from '../common/errors/error-catalogue';
-import { inTransaction } from '../database/transaction';
 import { ApiKey } from './api-key.entity';
 import { ApiKeysRepository } from './api-keys.repository';
 import { newApiPassword, newApiUsername, sha256 } from './secrets';
+import { Tx, UnitOfWork } from '../database/unit-of-work';
 
 export const MAX_ACTIVE_API_KEYS = 10;
 
@@ -21,12 +19,12 @@ export interface IssuedApiKey {
 @Injectable()
 export class ApiKeysService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly apiKeys: ApiKeysRepository,
   ) {}
 
-  async issue(accountId: number, label: string, manager?: EntityManager): Promise<IssuedApiKey> {
-    return inTransaction(this.dataSource, manager, async (m) => {
+  async issue(accountId: number, label: string, manager?: Tx): Promise<IssuedApiKey> {
+    return this.uow.runIn(manager, async (m) => {
       const active = await this.apiKeys.countActiveForUpdate(accountId, m);
       if (active >= MAX_ACTIVE_API_KEYS) throw new ConflictError(ErrorText.tooManyApiKeys);
       const username = newApiUsername();

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { inTransaction } from '../database/transaction';
 import { LedgerRepository } from './ledger.repository';
+import { Tx, UnitOfWork } from '../database/unit-of-work';
 
 export class AccountNotFoundForCreditsError extends Error {}
 
@@ -10,14 +8,14 @@ export class AccountNotFoundForCreditsError extends Error {}
 @Injectable()
 export class CreditsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly ledger: LedgerRepository,
   ) {}
 
   /** Adds credits (operator grant, purchase); returns the new balance in hundredths. */
-  async grant(accountId: number, hundredths: number, reason: string, reference: string, manager?: EntityManager): Promise<number> {
+  async grant(accountId: number, hundredths: number, reason: string, reference: string, manager?: Tx): Promise<number> {
     if (!Number.isInteger(hundredths) || hundredths <= 0) throw new RangeError('a grant must be a positive whole number of hundredths');
-    return inTransaction(this.dataSource, manager, async (m) => {
+    return this.uow.runIn(manager, async (m) => {
       const balance = await this.ledger.apply(accountId, { kind: 'grant', amount: hundredths, reason, reference }, m);
       if (balance === null) throw new AccountNotFoundForCreditsError(`account ${accountId} not found`);
       return balance;
@@ -25,11 +23,11 @@ export class CreditsService {
   }
 
   /** Takes credits if the account holds them; null (and nothing written) when it does not. */
-  async debit(accountId: number, hundredths: number, reason: string, reference: string, manager: EntityManager): Promise<number | null> {
+  async debit(accountId: number, hundredths: number, reason: string, reference: string, manager: Tx): Promise<number | null> {
     return this.ledger.apply(accountId, { kind: 'debit', amount: -hundredths, reason, reference }, manager);
   }
 
-  async refund(accountId: number, hundredths: number, reason: string, reference: string, manager: EntityManager): Promise<number> {
+  async refund(accountId: number, hundredths: number, reason: string, reference: string, manager: Tx): Promise<number> {
     const balance = await this.ledger.apply(accountId, { kind: 'refund', amount: hundredths, reason, reference }, manager);
     if (balance === null) throw new AccountNotFoundForCreditsError(`account ${accountId} not found`);
     return balance;

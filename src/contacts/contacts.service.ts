@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { AccountsService } from '../accounts/accounts.service';
 import { ConflictError, InvalidRequestError, NotFoundError, OperationFailedError } from '../common/errors/domain-error';
 import { classifyDependencyFailure } from '../common/errors/dependency-errors';
@@ -9,6 +8,7 @@ import { normaliseAuMobile } from '../common/phone';
 import { CONTACT_TEXT_FIELDS, ContactRecord, ContactTextField } from './contact-fields';
 import { ContactFilters, ContactsRepository, isUniqueViolation } from './contacts.repository';
 import { ContactView, toContactView } from './contacts.mapper';
+import { Tx } from '../database/unit-of-work';
 
 export type ContactTextInput = Partial<Record<ContactTextField, string>>;
 
@@ -99,7 +99,7 @@ export class ContactsService {
   }
 
   /** Set-based upsert of clean, unique rows (CSV imports), inside the caller's transaction. */
-  async importMany(accountId: number, rows: Array<{ number: string; fields: Record<ContactTextField, string> }>, columns: readonly ContactTextField[], manager: EntityManager) {
+  async importMany(accountId: number, rows: Array<{ number: string; fields: Record<ContactTextField, string> }>, columns: readonly ContactTextField[], manager: Tx) {
     const { allowDuplicateContacts } = await this.accounts.get(accountId);
     return this.contacts.upsertMany(accountId, rows, columns, allowDuplicateContacts, manager);
   }

@@ -1,14 +1,19 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AppConfig } from '../config/app-config';
 import { typeormOptions } from './typeorm-options';
+import { UnitOfWork } from './unit-of-work';
 
+/** The connection, and the unit of work every service opens transactions with. */
+@Global()
 @Module({})
 export class DatabaseModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [TypeOrmModule.forRoot({ ...typeormOptions(config), retryAttempts: 3, retryDelay: 1000 })],
+      providers: [UnitOfWork],
+      exports: [UnitOfWork],
     };
   }
 }

@@ -1,11 +1,10 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorText } from '../common/errors/error-catalogue';
 import { RedisService } from '../common/redis/redis.service';
 import { CarriersService } from '../dispatch/carriers.service';
 import { DispatchStatusService } from '../dispatch/dispatch-status.service';
+import { UnitOfWork } from '../database/unit-of-work';
 
 /** Due work older than this means dispatch has stopped draining. */
 const STALLED_AFTER_SECONDS = 60;
@@ -15,7 +14,7 @@ export class HealthService {
   private readonly logger = new Logger(HealthService.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly redis: RedisService,
     private readonly dispatch: DispatchStatusService,
     @Optional() private readonly carriers?: CarriersService,
@@ -26,7 +25,7 @@ export class HealthService {
    * bind up leaves the API usable (messages queue), so it answers 200 with status "degraded" and says why.
    */
   async check() {
-    const [database, redis] = await Promise.all([this.databaseUp(), this.redis.ping()]);
+    const [database, redis] = await Promise.all([this.uow.ping(), this.redis.ping()]);
     if (!database || !redis) {
       this.logger.warn({ msg: 'health check failed', database: database ? 'up' : 'down', redis: redis ? 'up' : 'down' });
       throw new DomainError('unavailable', ErrorText.serviceUnavailable);
@@ -45,14 +44,5 @@ export class HealthService {
       ...(carrier ? { carrier: { kind: carrier.kind, binds_configured: carrier.bindsConfigured, binds_up: carrier.bindsUp, in_flight: carrier.inFlight } } : {}),
       problems,
     };
-  }
-
-  private async databaseUp(): Promise<boolean> {
-    try {
-      await this.dataSource.query('SELECT 1');
-      return true;
-    } catch {
-      return false;
-    }
   }
 }

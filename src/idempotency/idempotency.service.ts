@@ -1,11 +1,11 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { InvalidRequestError, UnprocessableError } from '../common/errors/domain-error';
 import { ErrorText } from '../common/errors/error-catalogue';
 import { digestsEqual } from '../accounts/secrets';
 import { AppConfig } from '../config/app-config';
 import { fingerprintOf } from './canonical-json';
 import { IdempotencyRepository, StoredResponse } from './idempotency.repository';
+import { Tx } from '../database/unit-of-work';
 
 export const IDEMPOTENCY_KEY_MAX = 255;
 const PURGE_EVERY_MS = 10 * 60 * 1000;
@@ -64,12 +64,12 @@ export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** First statement of the operation's transaction; throws IdempotencyKeyTaken when another request won. */
-  async claim(claim: IdempotencyClaim, manager: EntityManager): Promise<void> {
+  async claim(claim: IdempotencyClaim, manager: Tx): Promise<void> {
     if (!(await this.repo.claim(claim.apiKeyId, claim.key, claim.fingerprint, this.config.idempotencyTtlMs, manager))) throw new IdempotencyKeyTaken();
   }
 
   /** Last statement of the operation's transaction: the exact bytes a replay will answer. */
-  async complete(claim: IdempotencyClaim, manager: EntityManager, status: number, body: string): Promise<void> {
+  async complete(claim: IdempotencyClaim, manager: Tx, status: number, body: string): Promise<void> {
     await this.repo.complete(claim.apiKeyId, claim.key, status, 'application/json; charset=utf-8', body, manager);
   }
 

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AccountsService } from '../accounts/accounts.service';
 import { ForbiddenError, InvalidRequestError } from '../common/errors/domain-error';
 import { ErrorText } from '../common/errors/error-catalogue';
@@ -16,6 +14,7 @@ import { UnsubscribesService } from '../unsubscribes/unsubscribes.service';
 import { WebhookEventsService } from '../webhooks/webhook-events.service';
 import { InboundFilter, InboundRepository, InboundType } from './inbound.repository';
 import { isOptOut } from './opt-out';
+import { UnitOfWork } from '../database/unit-of-work';
 
 /** A number as senders store it: an Australian mobile as 61…, anything else (short codes) as its digits. */
 function asStoredNumber(raw: string): string {
@@ -39,7 +38,7 @@ export class InboundService {
   private readonly logger = new Logger(InboundService.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly repo: InboundRepository,
     private readonly accounts: AccountsService,
     private readonly unsubscribes: UnsubscribesService,
@@ -62,7 +61,7 @@ export class InboundService {
     const accountId = last?.account_id ?? owners[0];
     const type: InboundType = isOptOut(sms.text) ? 'unsubscribe' : 'inbound';
     const id = randomUUID();
-    await this.dataSource.transaction(async (m) => {
+    await this.uow.run(async (m) => {
       await this.repo.insert(
         { id, accountId, from: mobile, to, body: sms.text, type, originalMessageId: last?.id ?? null, originalCustomRef: last?.custom_ref ?? null, receivedAt: sms.receivedAt },
         m,

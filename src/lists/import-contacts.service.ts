@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { parseContactsCsv } from '../contacts/contacts-csv';
 import { ContactsService } from '../contacts/contacts.service';
 import { ListsService } from './lists.service';
+import { UnitOfWork } from '../database/unit-of-work';
 
 export interface ImportReport {
   account_id: number;
@@ -27,14 +26,14 @@ export interface ImportReport {
 @Injectable()
 export class ImportContactsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly contacts: ContactsService,
     private readonly lists: ListsService,
   ) {}
 
   async importCsv(accountId: number, listName: string, csv: string): Promise<ImportReport> {
     const parsed = parseContactsCsv(csv);
-    return this.dataSource.transaction(async (m) => {
+    return this.uow.run(async (m) => {
       const list = await this.lists.getOrCreate(accountId, listName, m);
       const { updatedIds, insertedIds } = parsed.rows.length
         ? await this.contacts.importMany(accountId, parsed.rows, parsed.columns, m)

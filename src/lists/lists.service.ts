@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../common/errors/domain-error';
 import { ErrorText } from '../common/errors/error-catalogue';
 import { formatUtc } from '../common/time/format';
 import { ListsRepository } from './lists.repository';
+import { Tx, UnitOfWork } from '../database/unit-of-work';
 
 function cleanName(name: string): string {
   const trimmed = name.trim();
@@ -15,7 +14,7 @@ function cleanName(name: string): string {
 @Injectable()
 export class ListsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly lists: ListsRepository,
   ) {}
 
@@ -48,23 +47,23 @@ export class ListsService {
   }
 
   async delete(accountId: number, listId: number, deleteContacts: boolean) {
-    const contactsDeleted = await this.dataSource.transaction((m) => this.lists.delete(accountId, listId, deleteContacts, m));
+    const contactsDeleted = await this.uow.run((m) => this.lists.delete(accountId, listId, deleteContacts, m));
     if (contactsDeleted === null) throw new NotFoundError(ErrorText.listNotFound);
     return { status: 'complete' as const, list_id: listId, contacts_deleted: contactsDeleted };
   }
 
   /** The list, or 404 List not found (also for another account's list). */
-  async require(accountId: number, listId: number, manager?: EntityManager): Promise<{ id: number; name: string }> {
+  async require(accountId: number, listId: number, manager?: Tx): Promise<{ id: number; name: string }> {
     const list = await this.lists.findById(accountId, listId, manager);
     if (!list) throw new NotFoundError(ErrorText.listNotFound);
     return list;
   }
 
-  async getOrCreate(accountId: number, name: string, manager?: EntityManager) {
+  async getOrCreate(accountId: number, name: string, manager?: Tx) {
     return this.lists.getOrCreate(accountId, cleanName(name), manager);
   }
 
-  async addMembers(listId: number, contactIds: number[], manager: EntityManager): Promise<number> {
+  async addMembers(listId: number, contactIds: number[], manager: Tx): Promise<number> {
     return this.lists.addMembers(listId, contactIds, manager);
   }
 
@@ -75,7 +74,7 @@ export class ListsService {
   }
 
   /** An unsubscribe's effect on lists: every contact with the number leaves every list of the account. */
-  async removeNumberFromAllLists(accountId: number, number: string, manager?: EntityManager): Promise<number> {
+  async removeNumberFromAllLists(accountId: number, number: string, manager?: Tx): Promise<number> {
     return this.lists.removeNumberEverywhere(accountId, number, manager);
   }
 }

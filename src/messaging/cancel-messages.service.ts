@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import { AccountsService } from '../accounts/accounts.service';
 import { CreditsService } from '../billing/credits.service';
 import { hundredthsToNumber } from '../billing/money';
@@ -11,6 +9,7 @@ import { isUuid } from './message-lookup.service';
 import { Clock } from '../common/time/clock';
 import { WebhookEventsService } from '../webhooks/webhook-events.service';
 import { CancelledRow, MessagesRepository } from './messages.repository';
+import { Tx, UnitOfWork } from '../database/unit-of-work';
 
 export interface CancelRequest {
   message_id?: string;
@@ -26,7 +25,7 @@ export interface CancelRequest {
 @Injectable()
 export class CancelMessagesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly accounts: AccountsService,
     private readonly messages: MessagesRepository,
     private readonly credits: CreditsService,
@@ -46,7 +45,7 @@ export class CancelMessagesService {
    * An opt-out's effect on sending: the number's scheduled and pending messages that no dispatcher has
    * taken yet are cancelled and refunded, inside the caller's transaction.
    */
-  async cancelForRecipient(accountId: number, number: string, m: EntityManager): Promise<{ count: number; refunded: number }> {
+  async cancelForRecipient(accountId: number, number: string, m: Tx): Promise<{ count: number; refunded: number }> {
     const cancelled = await this.messages.cancelUnsentToRecipient(accountId, number, m);
     return this.refundAndNotify(accountId, cancelled, 'recipient opted out', `stop:${number}`, m);
   }
@@ -87,14 +86,14 @@ export class CancelMessagesService {
     accountId: number,
     match: Parameters<MessagesRepository['cancelScheduled']>[1],
     reference: string,
-    m: EntityManager,
+    m: Tx,
   ): Promise<{ count: number; refunded: number }> {
     const cancelled = await this.messages.cancelScheduled(accountId, match, m);
     return this.refundAndNotify(accountId, cancelled, 'cancelled scheduled messages', reference, m);
   }
 
   /** Refund (live accounts) and one `cancelled` status webhook per part, in the cancelling transaction. */
-  private async refundAndNotify(accountId: number, cancelled: CancelledRow[], reason: string, reference: string, m: EntityManager): Promise<{ count: number; refunded: number }> {
+  private async refundAndNotify(accountId: number, cancelled: CancelledRow[], reason: string, reference: string, m: Tx): Promise<{ count: number; refunded: number }> {
     const refunded = cancelled.reduce((sum, c) => sum + c.cost, 0);
     if (cancelled.length === 0) return { count: 0, refunded: 0 };
     // Test accounts were never charged, so nothing moves; the amount is still reported.
@@ -104,9 +103,9 @@ export class CancelMessagesService {
     return { count: cancelled.length, refunded };
   }
 
-  private async inTransaction<T>(failureText: string, work: (m: EntityManager) => Promise<T>): Promise<T> {
+  private async inTransaction<T>(failureText: string, work: (m: Tx) => Promise<T>): Promise<T> {
     try {
-      const result = await this.dataSource.transaction(work);
+      const result = await this.uow.run(work);
       await this.webhooks.deliverSoon(1);
       return result;
     } catch (err) {

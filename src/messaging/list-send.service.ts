@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AccountsService } from '../accounts/accounts.service';
 import { CreditsService } from '../billing/credits.service';
 import { hundredthsToNumber } from '../billing/money';
@@ -22,6 +20,7 @@ import { UnsubscribesService } from '../unsubscribes/unsubscribes.service';
 import { optoutFor } from './message-rules';
 import { MessagesRepository, NewMessage } from './messages.repository';
 import { SendsRepository } from './sends.repository';
+import { UnitOfWork } from '../database/unit-of-work';
 
 export interface ListSendRequest {
   list_id: number;
@@ -52,7 +51,7 @@ function dedupeByNumber<T extends ContactRecord & { updated_at: Date }>(members:
 @Injectable()
 export class ListSendService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly accounts: AccountsService,
     private readonly senders: SendersService,
     private readonly lists: ListsService,
@@ -125,7 +124,7 @@ export class ListSendService {
     const totalCost = rows.reduce((sum, r) => sum + r.cost, 0);
 
     try {
-      const sendId = await this.dataSource.transaction(async (m) => {
+      const sendId = await this.uow.run(async (m) => {
         const id = await this.sends.insert(
           {
             accountId: caller.accountId,

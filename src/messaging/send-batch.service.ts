@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AccountsService } from '../accounts/accounts.service';
 import { CreditsService } from '../billing/credits.service';
 import { hundredthsToNumber } from '../billing/money';
@@ -21,6 +19,7 @@ import { CheckedEntry, checkEntry, ComposedEntry, composeEntry, SendOptions, Tem
 import { SendResultEntry, toSendResultEntry } from './messages.mapper';
 import { MessagesRepository, NewMessage } from './messages.repository';
 import { SendsRepository } from './sends.repository';
+import { UnitOfWork } from '../database/unit-of-work';
 
 export interface SendBatchRequest {
   messages: unknown[];
@@ -45,7 +44,7 @@ export interface SendBatchResult {
 @Injectable()
 export class SendBatchService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly accounts: AccountsService,
     private readonly senders: SendersService,
     private readonly contacts: ContactsService,
@@ -99,7 +98,7 @@ export class SendBatchService {
 
     let result: SendBatchResult;
     try {
-      result = await this.dataSource.transaction(async (m) => {
+      result = await this.uow.run(async (m) => {
         if (claim) await this.idempotency.claim(claim, m);
         const sendId = await this.sends.insert(
           { accountId: caller.accountId, apiKeyId: caller.apiKeyId, kind: 'batch', ignoreUnsubscribes, shortenUrls: request.shorten_urls ?? false, messageCount: rows.length, totalCost },

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { InvalidRequestError } from '../common/errors/domain-error';
 import { Sender, SenderType } from './sender.entity';
 import { parseSenderValue } from './sender-value';
 import { SendersRepository } from './senders.repository';
 import { SenderView, toSenderView } from './senders.mapper';
+import { Tx } from '../database/unit-of-work';
 
 @Injectable()
 export class SendersService {
@@ -20,7 +20,7 @@ export class SendersService {
     return new Map((await this.senders.findActive(accountId)).map((s) => [s.value, s.type]));
   }
 
-  async add(accountId: number, input: string, type?: SenderType, manager?: EntityManager): Promise<Sender> {
+  async add(accountId: number, input: string, type?: SenderType, manager?: Tx): Promise<Sender> {
     const parsed = parseSenderValue(input, type);
     if ('error' in parsed) throw new InvalidRequestError(parsed.error);
     return this.senders.upsertActive(accountId, parsed.value, parsed.type, manager);

@@ -1,18 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import { Page, pageResult } from '../common/http/pagination';
 import { formatUtc } from '../common/time/format';
 import { normaliseOrThrow } from '../contacts/contacts.service';
-import { inTransaction } from '../database/transaction';
 import { ListsService } from '../lists/lists.service';
 import type { UnsubscribeSource } from './unsubscribe.entity';
 import { UnsubscribesRepository } from './unsubscribes.repository';
+import { Tx, UnitOfWork } from '../database/unit-of-work';
 
 @Injectable()
 export class UnsubscribesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly unsubscribes: UnsubscribesRepository,
     private readonly lists: ListsService,
   ) {}
@@ -43,8 +41,8 @@ export class UnsubscribesService {
    * in one transaction (the contact itself stays). Returns false when it was already unsubscribed;
    * list memberships are removed either way (a number may have been re-added to a list since).
    */
-  async unsubscribe(accountId: number, number: string, source: UnsubscribeSource, manager?: EntityManager): Promise<boolean> {
-    return inTransaction(this.dataSource, manager, async (m) => {
+  async unsubscribe(accountId: number, number: string, source: UnsubscribeSource, manager?: Tx): Promise<boolean> {
+    return this.uow.runIn(manager, async (m) => {
       const added = await this.unsubscribes.insert(accountId, number, source, m);
       await this.lists.removeNumberFromAllLists(accountId, number, m);
       return added;
@@ -52,7 +50,7 @@ export class UnsubscribesService {
   }
 
   /** The subset of numbers that are unsubscribed from the account (one query per batch). */
-  async unsubscribedAmong(accountId: number, numbers: string[], manager?: EntityManager): Promise<Set<string>> {
+  async unsubscribedAmong(accountId: number, numbers: string[], manager?: Tx): Promise<Set<string>> {
     return this.unsubscribes.filterUnsubscribed(accountId, numbers, manager);
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { formatUtc } from '../common/time/format';
 import type { PartChange } from '../dispatch/dispatch.repository';
 import { WebhooksRepository } from './webhooks.repository';
 import { WebhookQueue } from './webhook-queue';
+import { Tx } from '../database/unit-of-work';
 
 /** A message cancelled before it was sent: every one of its parts gets a `cancelled` status webhook. */
 export interface CancelledForWebhook {
@@ -40,7 +40,7 @@ export class WebhookEventsService {
   ) {}
 
   /** Delivery receipts: one event per part that became delivered or failed. */
-  async partsChanged(changes: PartChange[], m: EntityManager): Promise<number> {
+  async partsChanged(changes: PartChange[], m: Tx): Promise<number> {
     const wanted = await this.repo.accountsWithUrl([...new Set(changes.map((c) => c.account_id))], 'status', m);
     const events = changes
       .filter((c) => wanted.has(c.account_id))
@@ -53,7 +53,7 @@ export class WebhookEventsService {
   }
 
   /** Cancelled scheduled (or opted-out pending) messages: one `cancelled` event per part. */
-  async messagesCancelled(accountId: number, cancelled: CancelledForWebhook[], at: Date, m: EntityManager): Promise<number> {
+  async messagesCancelled(accountId: number, cancelled: CancelledForWebhook[], at: Date, m: Tx): Promise<number> {
     if (cancelled.length === 0 || !(await this.repo.accountsWithUrl([accountId], 'status', m)).has(accountId)) return 0;
     const events = cancelled.flatMap((c) =>
       Array.from({ length: c.parts }, (_, i) => ({
@@ -65,7 +65,7 @@ export class WebhookEventsService {
     return this.repo.insertEvents(events, m);
   }
 
-  async inboundReceived(accountId: number, inbound: InboundForWebhook, m: EntityManager): Promise<number> {
+  async inboundReceived(accountId: number, inbound: InboundForWebhook, m: Tx): Promise<number> {
     if (!(await this.repo.accountsWithUrl([accountId], 'inbound', m)).has(accountId)) return 0;
     const body = JSON.stringify({
       to: inbound.to,

@@ -13,7 +13,8 @@ import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support
  */
 async function main() {
   const runs = argValue('runs', 5);
-  const bench = await startBenchApp({ inflightLimit: 5 });
+  // An API instance (APP_ROLE=api): acceptance is measured without dispatch workers competing for the cores.
+  const bench = await startBenchApp({ inflightLimit: 5, appRole: 'api' });
   try {
     await bench.app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(bench.app.getHttpServer().address() as AddressInfo).port}`;

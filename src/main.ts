@@ -11,8 +11,8 @@ async function main(): Promise<void> {
   const { created, applied } = await prepareDatabase(config);
   log.info({ created, applied, role: config.appRole }, 'database ready');
   if (config.appRole === 'worker') {
-    await startWorker(config);
-    log.info('worker started');
+    const worker = await startWorker(config);
+    log.info({ port: worker.port }, 'worker started');
     return;
   }
   // APP_ROLE=all runs the API and the workers in one process (AppModule adds the worker module for

@@ -5,15 +5,21 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { ClockModule } from './common/time/clock.module';
 import { DispatchWorkerModule } from './dispatch/dispatch-worker.module';
+import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { WorkerHttpCloser } from './worker-http-closer';
 
-/** Background work without HTTP (APP_ROLE=worker): dispatch, carriers, receipts, inbound, the sweeper. */
+/**
+ * A worker process (APP_ROLE=worker): dispatch, carriers, receipts, inbound, webhooks and the sweeper.
+ * No controllers are mounted here (worker.ts serves /health and /metrics on a plain listener).
+ */
 @Module({})
 export class WorkerModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [ConfigModule.register(config), DatabaseModule.register(config), RedisModule, ClockModule, MetricsModule.register(false), DispatchWorkerModule],
+      imports: [ConfigModule.register(config), DatabaseModule.register(config), RedisModule, ClockModule, MetricsModule.register(false), HealthModule, DispatchWorkerModule],
+      providers: [WorkerHttpCloser],
     };
   }
 }

@@ -46,11 +46,19 @@ describe('Starting the service (dist/src/main.js, as npm start runs it)', () => 
     }
   });
 
-  it('runs the worker role without an HTTP listener', async () => {
+  it('runs the worker role with only /health and /metrics on its port', async () => {
     const service = start({ APP_ROLE: 'worker', LOG_LEVEL: 'info', PORT: '0' });
     try {
-      await waitFor(() => (service.output().includes('"msg":"worker started"') ? true : undefined), 20_000);
+      const port = await waitFor(() => {
+        const line = service.output().split('\n').find((l) => l.includes('"msg":"worker started"'));
+        return line ? (JSON.parse(line).port as number) : undefined;
+      }, 20_000);
       expect(service.output()).not.toContain('"msg":"listening"');
+      // The worker's port serves its health (with its carrier) and metrics, and no API.
+      const health = await fetch(`http://127.0.0.1:${port}/health`);
+      expect(await health.json()).toMatchObject({ status: 'ok', carrier: { kind: 'simulator' } });
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}/v1/account`)).status).toBe(404);
     } finally {
       service.child.kill('SIGTERM');
       await service.exited;

@@ -15,6 +15,7 @@ function startWorker(smscPort: number): { child: ChildProcess; exited: Promise<{
     env: {
       ...process.env,
       APP_ROLE: 'worker',
+      PORT: '0',
       LOG_LEVEL: process.env.TEST_WORKER_LOG_LEVEL ?? 'warn',
       SMPP_HOST: '127.0.0.1',
       SMPP_PORT: String(smscPort),

@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/time/clock';
 import { AppConfig } from '../config/app-config';
-import type { Carrier, OutboundMessage, SubmissionResult } from './carriers/carrier';
+import type { SubmissionResult } from './carriers/carrier';
 import { CarriersService } from './carriers.service';
 import { DispatchQueue } from './dispatch-queue';
 import { ClaimedMessage, DispatchRepository, PartChange, PartOutcome } from './dispatch.repository';
@@ -10,9 +10,11 @@ import { WebhookEventsService } from '../webhooks/webhook-events.service';
 
 /** Lanes per job: while one lane claims, the other keeps the carrier busy. */
 const LANES = 2;
-/** Messages submitted and recorded together, and how many such chunks a lane keeps out at once. */
-const CHUNK = 50;
-const CHUNKS_IN_FLIGHT = 8;
+/** Messages handed to the carrier together; their outcomes are recorded when the last is answered. */
+const GROUP = 10;
+/** Outcomes are committed when this many have been answered, or this long after the first. */
+const RECORD_EVERY = 200;
+const RECORD_AFTER_MS = 10;
 
 /**
  * Takes a send's due messages in batches (one conditional UPDATE each), hands them to the carrier and
@@ -65,52 +67,79 @@ export class DispatcherService implements BeforeApplicationShutdown {
   }
 
   /**
-   * Submits a claimed batch in chunks, several at once, recording each chunk's outcome as soon as the
-   * carrier has answered it. A crash can then only repeat what was on the wire or answered but not yet
-   * recorded (about the carrier's window), not the whole batch.
+   * Hands a claimed batch to the carriers in small groups and records each group's outcome as soon as the
+   * carrier answers it (group commit: one transaction per few milliseconds of answers). A crash can then
+   * only repeat what was on the wire or answered in the last few milliseconds, not the batch.
    */
   private async deliver(batch: ClaimedMessage[]): Promise<void> {
     const ids = batch.map((m) => m.id);
     const heartbeat = setInterval(() => void this.repo.touchClaims(ids).catch(() => undefined), Math.max(250, Math.floor(this.config.claimTimeoutMs / 3)));
+    const recorder = new OutcomeRecorder((outcomes) => this.record(outcomes));
     try {
-      const chunks: ClaimedMessage[][] = [];
-      for (let i = 0; i < batch.length; i += CHUNK) chunks.push(batch.slice(i, i + CHUNK));
-      let next = 0;
-      const worker = async () => {
-        while (next < chunks.length) await this.deliverChunk(chunks[next++]);
-      };
-      await Promise.all(Array.from({ length: Math.min(CHUNKS_IN_FLIGHT, chunks.length) }, worker));
+      // Small groups of one carrier: a group's answer is recorded as soon as its last part is answered.
+      const groups: Array<{ simulated: boolean; messages: ClaimedMessage[] }> = [];
+      for (const m of batch) {
+        const simulated = this.carriers.forMessage(m.is_test).simulated;
+        const last = groups[groups.length - 1];
+        if (last && last.simulated === simulated && last.messages.length < GROUP) last.messages.push(m);
+        else groups.push({ simulated, messages: [m] });
+      }
+      await Promise.all(
+        groups.map(async (group) => {
+          const { carrier } = this.carriers.forMessage(group.messages[0].is_test);
+          const results: SubmissionResult[] = await carrier.submit(group.messages.map((m) => ({ messageId: m.id, from: m.sender, to: m.to_number, text: m.body, encoding: m.encoding })));
+          const receiptDueAt = group.simulated ? new Date(this.clock.now().getTime() + this.config.testReceiptDelayMs) : null;
+          await recorder.add(
+            results.flatMap((result) =>
+              result.parts.map((part) => ({ messageId: result.messageId, partNumber: part.partNumber, totalParts: part.totalParts, smscId: part.smscId, error: part.error ?? null, receiptDueAt: part.smscId ? receiptDueAt : null })),
+            ),
+          );
+        }),
+      );
     } finally {
       clearInterval(heartbeat);
     }
   }
 
-  private async deliverChunk(chunk: ClaimedMessage[]): Promise<void> {
-    const groups = new Map<Carrier, { simulated: boolean; messages: OutboundMessage[] }>();
-    for (const m of chunk) {
-      const { carrier, simulated } = this.carriers.forMessage(m.is_test);
-      const group = groups.get(carrier) ?? { simulated, messages: [] };
-      group.messages.push({ messageId: m.id, from: m.sender, to: m.to_number, text: m.body, encoding: m.encoding });
-      groups.set(carrier, group);
-    }
-    const outcomes: PartOutcome[] = [];
-    let simulatedDue: Date | null = null;
-    await Promise.all(
-      [...groups].map(async ([carrier, group]) => {
-        const results: SubmissionResult[] = await carrier.submit(group.messages);
-        const receiptDueAt = group.simulated ? new Date(this.clock.now().getTime() + this.config.testReceiptDelayMs) : null;
-        if (receiptDueAt) simulatedDue = receiptDueAt;
-        for (const result of results) {
-          for (const part of result.parts) {
-            outcomes.push({ messageId: result.messageId, partNumber: part.partNumber, totalParts: part.totalParts, smscId: part.smscId, error: part.error ?? null, receiptDueAt: part.smscId ? receiptDueAt : null });
-          }
-        }
-      }),
-    );
+  private async record(outcomes: PartOutcome[]): Promise<void> {
     const changed: PartChange[] = await this.repo.recordOutcomes(outcomes, (changes, m) => this.webhooks.partsChanged(changes, m).then(() => undefined));
     this.metrics.partsSubmitted(outcomes.filter((o) => o.smscId).length, outcomes.filter((o) => !o.smscId).length);
     this.metrics.partsSettled(changed);
     await this.webhooks.deliverSoon(changed.length);
+    const simulatedDue = outcomes.reduce<Date | null>((latest, o) => (o.receiptDueAt && (!latest || o.receiptDueAt > latest) ? o.receiptDueAt : latest), null);
     if (simulatedDue) await this.queue.simulatedReceiptsDue(simulatedDue);
+  }
+}
+
+/** Collects outcomes and writes them together; each add() resolves once its outcomes are committed. */
+class OutcomeRecorder {
+  private pending: PartOutcome[] = [];
+  private waiters: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
+  private timer?: NodeJS.Timeout;
+
+  constructor(private readonly write: (outcomes: PartOutcome[]) => Promise<void>) {}
+
+  add(outcomes: PartOutcome[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.pending.push(...outcomes);
+      this.waiters.push({ resolve, reject });
+      if (this.pending.length >= RECORD_EVERY) void this.flush();
+      else this.timer ??= setTimeout(() => void this.flush(), RECORD_AFTER_MS);
+    });
+  }
+
+  private async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const outcomes = this.pending;
+    const waiters = this.waiters;
+    this.pending = [];
+    this.waiters = [];
+    try {
+      await this.write(outcomes);
+      waiters.forEach((w) => w.resolve());
+    } catch (err) {
+      waiters.forEach((w) => w.reject(err));
+    }
   }
 }

@@ -3,6 +3,9 @@ import { MetricsRegistry } from '../metrics/metrics-registry';
 import { DispatchQueue } from './dispatch-queue';
 import { DispatchRepository } from './dispatch.repository';
 
+/** Due work unclaimed longer than this means dispatch has stopped draining (health and the sweeper's log). */
+export const DISPATCH_STALLED_AFTER_SECONDS = 60;
+
 /** Whether dispatch keeps up: queue depth and the age of the oldest due message nobody has claimed. */
 @Injectable()
 export class DispatchStatusService {

@@ -102,10 +102,13 @@ export class DispatcherService implements BeforeApplicationShutdown {
   }
 
   private async record(outcomes: PartOutcome[]): Promise<void> {
-    const changed: PartChange[] = await this.repo.recordOutcomes(outcomes, (changes, m) => this.webhooks.partsChanged(changes, m).then(() => undefined));
+    let webhookEvents = 0;
+    const changed: PartChange[] = await this.repo.recordOutcomes(outcomes, async (changes, m) => {
+      webhookEvents += await this.webhooks.partsChanged(changes, m);
+    });
     this.metrics.partsSubmitted(outcomes.filter((o) => o.smscId).length, outcomes.filter((o) => !o.smscId).length);
     this.metrics.partsSettled(changed);
-    await this.webhooks.deliverSoon(changed.length);
+    await this.webhooks.deliverSoon(webhookEvents);
     const simulatedDue = outcomes.reduce<Date | null>((latest, o) => (o.receiptDueAt && (!latest || o.receiptDueAt > latest) ? o.receiptDueAt : latest), null);
     if (simulatedDue) await this.queue.simulatedReceiptsDue(simulatedDue);
   }

@@ -44,13 +44,16 @@ export class ReceiptIntakeService {
     this.waiting = [];
     if (batch.length === 0) return;
     try {
+      let webhookEvents = 0;
       const changed = await this.repo.recordReceipts(
         batch.map((w) => w.receipt),
-        (changes, m) => this.webhooks.partsChanged(changes, m).then(() => undefined),
+        async (changes, m) => {
+          webhookEvents += await this.webhooks.partsChanged(changes, m);
+        },
       );
       batch.forEach((w) => w.resolve());
       this.metrics.partsSettled(changed);
-      await this.webhooks.deliverSoon(changed.length);
+      await this.webhooks.deliverSoon(webhookEvents);
     } catch (err) {
       // Unacknowledged receipts are redelivered by the SMSC.
       batch.forEach((w) => w.reject(err));

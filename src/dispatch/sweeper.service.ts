@@ -1,12 +1,14 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { DispatchQueue } from './dispatch-queue';
+import { DISPATCH_STALLED_AFTER_SECONDS } from './dispatch-status.service';
 import { DispatchRepository } from './dispatch.repository';
 import { DeliveryMetrics } from './delivery-metrics';
 import { OnPartsChanged } from './dispatch.repository';
 import { WebhookEventsService } from '../webhooks/webhook-events.service';
 
 export const SIMULATED_FAIL_SUFFIX = '000';
+
 
 /**
  * The safety net behind the queue, driven by PostgreSQL: re-enqueues sends with due messages that no
@@ -28,9 +30,16 @@ export class SweeperService implements OnApplicationBootstrap, OnApplicationShut
     private readonly config: AppConfig,
   ) {}
 
-  private readonly recordEvents: OnPartsChanged = async (changes, m) => {
-    await this.webhooks.partsChanged(changes, m);
-  };
+  /** Writes the status webhooks of changed parts in their transaction and counts them, to wake delivery after. */
+  private eventRecorder(): { record: OnPartsChanged; created: () => number } {
+    let created = 0;
+    return {
+      record: async (changes, m) => {
+        created += await this.webhooks.partsChanged(changes, m);
+      },
+      created: () => created,
+    };
+  }
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
@@ -54,18 +63,21 @@ export class SweeperService implements OnApplicationBootstrap, OnApplicationShut
     const orphans = await this.repo.sendsWithUnclaimedDue(this.config.sweepIntervalMs);
     if (orphans.length) this.logger.warn({ msg: 're-enqueueing due messages without a job', sends: orphans.length });
     for (const { send_id, due } of orphans) await this.queue.enqueueSend(send_id, due);
-    const late = await this.repo.applyStoredReceipts('all-unapplied', undefined, this.recordEvents);
-    this.metrics.partsSettled(late);
-    await this.webhooks.deliverSoon(late.length);
+    const events = this.eventRecorder();
+    this.metrics.partsSettled(await this.repo.applyStoredReceipts('all-unapplied', undefined, events.record));
+    await this.webhooks.deliverSoon(events.created());
     await this.applySimulatedReceipts();
+    const oldestDueMs = await this.repo.oldestUnclaimedDueAgeMs();
+    if (oldestDueMs > DISPATCH_STALLED_AFTER_SECONDS * 1000) this.logger.warn({ msg: 'dispatch is not draining', oldestDueSeconds: Math.round(oldestDueMs / 1000) });
   }
 
   async applySimulatedReceipts(): Promise<void> {
     for (;;) {
-      const changes = await this.repo.applyDueSimulatedReceipts(SIMULATED_FAIL_SUFFIX, this.recordEvents);
+      const events = this.eventRecorder();
+      const changes = await this.repo.applyDueSimulatedReceipts(SIMULATED_FAIL_SUFFIX, events.record);
       if (changes.length === 0) return;
       this.metrics.partsSettled(changes);
-      await this.webhooks.deliverSoon(changes.length);
+      await this.webhooks.deliverSoon(events.created());
     }
   }
 }

@@ -3,11 +3,9 @@ import { DomainError } from '../common/errors/domain-error';
 import { ErrorText } from '../common/errors/error-catalogue';
 import { RedisService } from '../common/redis/redis.service';
 import { CarriersService } from '../dispatch/carriers.service';
-import { DispatchStatusService } from '../dispatch/dispatch-status.service';
+import { DISPATCH_STALLED_AFTER_SECONDS, DispatchStatusService } from '../dispatch/dispatch-status.service';
 import { UnitOfWork } from '../database/unit-of-work';
 
-/** Due work older than this means dispatch has stopped draining. */
-const STALLED_AFTER_SECONDS = 60;
 
 @Injectable()
 export class HealthService {
@@ -33,7 +31,7 @@ export class HealthService {
     const dispatch = await this.dispatch.snapshot();
     const carrier = this.carriers?.live.state();
     const problems: string[] = [];
-    if (dispatch.oldest_due_seconds > STALLED_AFTER_SECONDS) problems.push(`dispatch is not draining: oldest due message waiting ${dispatch.oldest_due_seconds}s`);
+    if (dispatch.oldest_due_seconds > DISPATCH_STALLED_AFTER_SECONDS) problems.push(`dispatch is not draining: oldest due message waiting ${dispatch.oldest_due_seconds}s`);
     if (carrier && carrier.bindsConfigured > 0 && carrier.bindsUp === 0) problems.push('no SMPP bind is up');
     if (problems.length) this.logger.warn({ msg: 'health degraded', problems });
     return {

@@ -61,6 +61,7 @@ export class InboundService {
     const accountId = last?.account_id ?? owners[0];
     const type: InboundType = isOptOut(sms.text) ? 'unsubscribe' : 'inbound';
     const id = randomUUID();
+    let webhookEvents = 0;
     await this.uow.run(async (m) => {
       await this.repo.insert(
         { id, accountId, from: mobile, to, body: sms.text, type, originalMessageId: last?.id ?? null, originalCustomRef: last?.custom_ref ?? null, receivedAt: sms.receivedAt },
@@ -68,15 +69,15 @@ export class InboundService {
       );
       if (type === 'unsubscribe' && /^614\d{8}$/.test(mobile)) {
         await this.unsubscribes.unsubscribe(accountId, mobile, 'reply', m);
-        await this.cancellations.cancelForRecipient(accountId, mobile, m);
+        webhookEvents += (await this.cancellations.cancelForRecipient(accountId, mobile, m)).webhookEvents;
       }
-      await this.webhooks.inboundReceived(
+      webhookEvents += await this.webhooks.inboundReceived(
         accountId,
         { to, sender: mobile, message: sms.text, receivedAt: sms.receivedAt, type, originalMessageId: last?.id ?? null, originalCustomRef: last?.custom_ref ?? null },
         m,
       );
     });
-    await this.webhooks.deliverSoon(1);
+    await this.webhooks.deliverSoon(webhookEvents);
     return { id, type, accountId };
   }
 
@@ -85,8 +86,7 @@ export class InboundService {
     const account = await this.accounts.get(accountId);
     if (!account.isTest) throw new ForbiddenError(ErrorText.testAccountsOnly);
     const from = normaliseOrThrow(input.from);
-    const own = await this.repo.firstReceivingNumber(accountId);
-    const to = input.to !== undefined ? asStoredNumber(input.to) : own;
+    const to = input.to !== undefined ? asStoredNumber(input.to) : await this.repo.firstReceivingNumber(accountId);
     if (!to || (input.to !== undefined && !(await this.repo.ownersOfNumber(to)).includes(accountId))) throw new InvalidRequestError(ErrorText.noReceivingNumber);
     const stored = await this.receive({ from, to, text: input.message, receivedAt: this.clock.now() }, accountId);
     return { status: 'complete' as const, message_id: stored!.id, type: stored!.type };

@@ -11,6 +11,13 @@ import { WebhookEventsService } from '../webhooks/webhook-events.service';
 import { CancelledRow, MessagesRepository } from './messages.repository';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 
+/** What a cancellation did: messages cancelled, hundredths refunded, status webhooks created. */
+export interface CancelOutcome {
+  count: number;
+  refunded: number;
+  webhookEvents: number;
+}
+
 export interface CancelRequest {
   message_id?: string;
   send_id?: number;
@@ -45,7 +52,7 @@ export class CancelMessagesService {
    * An opt-out's effect on sending: the number's scheduled and pending messages that no dispatcher has
    * taken yet are cancelled and refunded, inside the caller's transaction.
    */
-  async cancelForRecipient(accountId: number, number: string, m: Tx): Promise<{ count: number; refunded: number }> {
+  async cancelForRecipient(accountId: number, number: string, m: Tx): Promise<CancelOutcome> {
     const cancelled = await this.messages.cancelUnsentToRecipient(accountId, number, m);
     return this.refundAndNotify(accountId, cancelled, 'recipient opted out', `stop:${number}`, m);
   }
@@ -53,9 +60,9 @@ export class CancelMessagesService {
   private async byMessageId(accountId: number, messageId: string) {
     if (!isUuid(messageId)) throw new NotFoundError(ErrorText.messageNotFound);
     const id = messageId.toLowerCase();
-    const refunded = await this.inTransaction(ErrorText.failedToCancelMessage, async (m) => {
+    const { refunded } = await this.inTransaction(ErrorText.failedToCancelMessage, async (m) => {
       const cancelled = await this.cancelAndRefund(accountId, { messageId: id }, `message:${id}`, m);
-      if (cancelled.count > 0) return cancelled.refunded;
+      if (cancelled.count > 0) return cancelled;
       const status = await this.messages.statusOf(accountId, id, m);
       if (status === null) throw new NotFoundError(ErrorText.messageNotFound);
       throw new ConflictError(ErrorText.messageNotScheduled);
@@ -87,30 +94,32 @@ export class CancelMessagesService {
     match: Parameters<MessagesRepository['cancelScheduled']>[1],
     reference: string,
     m: Tx,
-  ): Promise<{ count: number; refunded: number }> {
+  ): Promise<CancelOutcome> {
     const cancelled = await this.messages.cancelScheduled(accountId, match, m);
     return this.refundAndNotify(accountId, cancelled, 'cancelled scheduled messages', reference, m);
   }
 
   /** Refund (live accounts) and one `cancelled` status webhook per part, in the cancelling transaction. */
-  private async refundAndNotify(accountId: number, cancelled: CancelledRow[], reason: string, reference: string, m: Tx): Promise<{ count: number; refunded: number }> {
+  private async refundAndNotify(accountId: number, cancelled: CancelledRow[], reason: string, reference: string, m: Tx): Promise<CancelOutcome> {
     const refunded = cancelled.reduce((sum, c) => sum + c.cost, 0);
-    if (cancelled.length === 0) return { count: 0, refunded: 0 };
+    if (cancelled.length === 0) return { count: 0, refunded: 0, webhookEvents: 0 };
     // Test accounts were never charged, so nothing moves; the amount is still reported.
     const { isTest } = await this.accounts.get(accountId);
     if (!isTest && refunded > 0) await this.credits.refund(accountId, refunded, reason, reference, m);
-    await this.webhooks.messagesCancelled(accountId, cancelled, this.clock.now(), m);
-    return { count: cancelled.length, refunded };
+    const webhookEvents = await this.webhooks.messagesCancelled(accountId, cancelled, this.clock.now(), m);
+    return { count: cancelled.length, refunded, webhookEvents };
   }
 
-  private async inTransaction<T>(failureText: string, work: (m: Tx) => Promise<T>): Promise<T> {
+  /** Runs one cancellation; after it commits, the webhooks it created are sent. */
+  private async inTransaction(failureText: string, work: (m: Tx) => Promise<CancelOutcome>): Promise<CancelOutcome> {
+    let outcome: CancelOutcome;
     try {
-      const result = await this.uow.run(work);
-      await this.webhooks.deliverSoon(1);
-      return result;
+      outcome = await this.uow.run(work);
     } catch (err) {
       if (err instanceof DomainError || classifyDependencyFailure(err)) throw err;
       throw new OperationFailedError(failureText, err);
     }
+    await this.webhooks.deliverSoon(outcome.webhookEvents);
+    return outcome;
   }
 }

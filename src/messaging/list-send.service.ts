@@ -7,7 +7,7 @@ import type { Caller } from '../common/auth/authenticated-request';
 import { DomainError, ForbiddenError, InvalidRequestError, OperationFailedError } from '../common/errors/domain-error';
 import { classifyDependencyFailure } from '../common/errors/dependency-errors';
 import { ErrorText } from '../common/errors/error-catalogue';
-import { analyseMessage, compileTemplate, DEFAULT_MAX_PARTS } from '../common/sms';
+import { analyseMessage, compileTemplate, DEFAULT_MAX_PARTS, optoutText } from '../common/sms';
 import { Clock } from '../common/time/clock';
 import { formatUtc } from '../common/time/format';
 import { parseScheduledFor, staggerOffsetsMs } from '../common/time/schedule';
@@ -17,7 +17,6 @@ import type { ContactRecord } from '../contacts/contact-fields';
 import { ListsService } from '../lists/lists.service';
 import { SendersService } from '../senders/senders.service';
 import { UnsubscribesService } from '../unsubscribes/unsubscribes.service';
-import { optoutFor } from './message-rules';
 import { MessagesRepository, NewMessage } from './messages.repository';
 import { SendsRepository } from './sends.repository';
 import { UnitOfWork } from '../database/unit-of-work';
@@ -85,7 +84,7 @@ export class ListSendService {
     }
 
     const template = compileTemplate(request.message);
-    const optout = optoutFor(senderType, `${this.config.shortLinkBase}/o/${account.optoutCode}`);
+    const optout = optoutText(senderType, `${this.config.shortLinkBase}/o/${account.optoutCode}`);
     const maxParts = request.max_parts ?? DEFAULT_MAX_PARTS;
     let tooLong = 0;
     const rendered: Array<{ to: string; text: string; encoding: 'gsm7' | 'ucs2'; parts: number }> = [];

@@ -56,17 +56,12 @@ export function checkEntry(raw: unknown, senders: ReadonlyMap<string, SenderType
   return { to, template: entry.message, sender: entry.sender as string, senderType, customRef, scheduledAt: schedule.at };
 }
 
-/** The text `{optout}` becomes for a sender (supplement, {optout}). */
-export function optoutFor(senderType: SenderType, optoutLink: string): string {
-  return optoutText(senderType, optoutLink);
-}
-
 /**
  * Renders, counts parts and prices an entry. Placeholders take the contact's fields (empty when
  * there is none), then {optout}; parts and cost are counted on the final text.
  */
 export function composeEntry(entry: CheckedEntry, template: CompiledTemplate, fields: ContactFields, options: SendOptions): ComposedEntry {
-  const text = template.render(fields, optoutFor(entry.senderType, options.optoutLink));
+  const text = template.render(fields, optoutText(entry.senderType, options.optoutLink));
   const base = { to: entry.to, text, sender: entry.sender, customRef: entry.customRef, scheduledAt: entry.scheduledAt };
   const analysis = analyseMessage(text, options.allowUnicode);
   if ('error' in analysis) return { ok: false, ...base, error: ErrorText.unicodeRequired };

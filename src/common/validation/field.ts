@@ -54,7 +54,7 @@ export function checkField(name: string, spec: FieldSpec, value: unknown): strin
       if (spec.maxLength !== undefined && value.length > spec.maxLength) return m.tooLong ?? `${name} must be at most ${spec.maxLength} characters`;
       return null;
     case 'integer': {
-      const n = toInteger(value, spec.source ?? 'body');
+      const n = toInteger(value);
       if (n === null) return invalid;
       if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) return invalid;
       return null;
@@ -75,7 +75,7 @@ export function checkField(name: string, spec: FieldSpec, value: unknown): strin
 /** The value in its typed form, once checkField accepted it. */
 export function convertField(spec: FieldSpec, value: unknown): unknown {
   if (isMissing(value)) return spec.kind === 'text' && value === '' ? '' : undefined;
-  if (spec.kind === 'integer') return toInteger(value, spec.source ?? 'body');
+  if (spec.kind === 'integer') return toInteger(value);
   if (spec.kind === 'boolean') return toBoolean(value, spec.source ?? 'body');
   return value;
 }
@@ -97,11 +97,10 @@ function defaultInvalid(name: string, spec: FieldSpec): string {
   }
 }
 
-function toInteger(value: unknown, source: 'body' | 'query'): number | null {
+/** Digit strings count as integers in bodies too: clients often send ids as strings. */
+function toInteger(value: unknown): number | null {
   if (typeof value === 'number') return Number.isSafeInteger(value) ? value : null;
-  // Digit strings are accepted in bodies too: clients often send ids as strings.
   if (typeof value === 'string' && /^-?\d{1,15}$/.test(value.trim())) return Number(value.trim());
-  void source;
   return null;
 }
 

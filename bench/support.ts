@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AccountsService } from '../src/accounts/accounts.service';
-import { createApp } from '../src/bootstrap/create-app';
+import { createApp } from '../src/create-app';
 import { AppConfig, loadConfig } from '../src/config/app-config';
 import { prepareDatabase } from '../src/database/prepare-database';
 

@@ -1,8 +1,7 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
-import { DispatchWorkerModule } from './dispatch/dispatch-worker.module';
-import { QueueModule } from './dispatch/queue.module';
+import { DeliveryWorkerModule } from './delivery-worker.module';
 import { InboundModule } from './inbound/inbound.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -25,6 +24,7 @@ import { SendersModule } from './senders/senders.module';
 @Module({})
 export class AppModule {
   static register(config: AppConfig, extraModules: Array<Type | DynamicModule> = []): DynamicModule {
+    const runsWorkers = config.appRole === 'all';
     return {
       module: AppModule,
       imports: [
@@ -33,8 +33,7 @@ export class AppModule {
         RedisModule,
         ClockModule,
         MetricsModule.register(config.metricsEnabled),
-        QueueModule,
-        HealthModule,
+        HealthModule.register({ carrierStatusFrom: runsWorkers ? DeliveryWorkerModule : undefined }),
         AccountsModule,
         SendersModule,
         ContactsModule,
@@ -44,7 +43,7 @@ export class AppModule {
         InboundModule,
         WebhooksModule,
         // APP_ROLE=all runs the delivery workers in this process too.
-        ...(config.appRole === 'all' ? [DispatchWorkerModule] : []),
+        ...(runsWorkers ? [DeliveryWorkerModule] : []),
         ...extraModules,
       ],
       providers: [InflightLimiter, { provide: APP_GUARD, useClass: BasicAuthGuard }, { provide: APP_GUARD, useClass: ConcurrencyGuard }],

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { createApp } from './bootstrap/create-app';
+import { createApp } from './create-app';
 import { createRootLogger } from './common/logging/logger';
 import { ConfigError, loadConfig } from './config/app-config';
 import { prepareDatabase } from './database/prepare-database';

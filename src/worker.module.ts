@@ -4,7 +4,7 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { ClockModule } from './common/time/clock.module';
-import { DispatchWorkerModule } from './dispatch/dispatch-worker.module';
+import { DeliveryWorkerModule } from './delivery-worker.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { WorkerHttpCloser } from './worker-http-closer';
@@ -18,7 +18,7 @@ export class WorkerModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [ConfigModule.register(config), DatabaseModule.register(config), RedisModule, ClockModule, MetricsModule.register(false), HealthModule, DispatchWorkerModule],
+      imports: [ConfigModule.register(config), DatabaseModule.register(config), RedisModule, ClockModule, MetricsModule.register(false), HealthModule.register({ carrierStatusFrom: DeliveryWorkerModule }), DeliveryWorkerModule],
       providers: [WorkerHttpCloser],
     };
   }

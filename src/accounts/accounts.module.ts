@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BillingModule } from '../billing/billing.module';
 import { SendersModule } from '../senders/senders.module';
+import { CallerVerifier } from '../common/auth/caller-verifier';
 import { AccountController } from './account.controller';
 import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
@@ -11,7 +12,7 @@ import { CredentialsService } from './credentials.service';
 @Module({
   imports: [SendersModule, BillingModule],
   controllers: [AccountController],
-  providers: [AccountsRepository, ApiKeysRepository, AccountsService, ApiKeysService, CredentialsService],
-  exports: [AccountsService, ApiKeysService, CredentialsService],
+  providers: [AccountsRepository, ApiKeysRepository, AccountsService, ApiKeysService, CredentialsService, { provide: CallerVerifier, useExisting: CredentialsService }],
+  exports: [AccountsService, ApiKeysService, CallerVerifier],
 })
 export class AccountsModule {}

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CreditsService } from '../billing/credits.service';
-import { NotFoundError } from '../common/errors/domain-error';
-import { ErrorText } from '../common/errors/error-catalogue';
+import { failure } from '../common/errors/error-catalogue';
 import { SendersService } from '../senders/senders.service';
 import { Account } from './account.entity';
 import { AccountsRepository } from './accounts.repository';
@@ -33,7 +32,7 @@ export class AccountsService {
 
   async get(accountId: number): Promise<Account> {
     const account = await this.accounts.findById(accountId);
-    if (!account) throw new NotFoundError(ErrorText.accountNotFound(accountId));
+    if (!account) throw failure('accountNotFound', accountId);
     return account;
   }
 

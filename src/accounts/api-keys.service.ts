@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ConflictError, NotFoundError } from '../common/errors/domain-error';
-import { ErrorText } from '../common/errors/error-catalogue';
+import { failure } from '../common/errors/error-catalogue';
 import { ApiKey } from './api-key.entity';
 import { ApiKeysRepository } from './api-keys.repository';
 import { newApiPassword, newApiUsername, sha256 } from './secrets';
@@ -26,7 +25,7 @@ export class ApiKeysService {
   async issue(accountId: number, label: string, manager?: Tx): Promise<IssuedApiKey> {
     return this.uow.runIn(manager, async (m) => {
       const active = await this.apiKeys.countActiveForUpdate(accountId, m);
-      if (active >= MAX_ACTIVE_API_KEYS) throw new ConflictError(ErrorText.tooManyApiKeys);
+      if (active >= MAX_ACTIVE_API_KEYS) throw failure('tooManyApiKeys');
       const username = newApiUsername();
       const password = newApiPassword();
       const key = await this.apiKeys.insert(accountId, { username, passwordSha256: sha256(password), label }, m);
@@ -36,7 +35,7 @@ export class ApiKeysService {
 
   async revoke(username: string): Promise<ApiKey> {
     const key = await this.apiKeys.revoke(username);
-    if (!key) throw new NotFoundError(`No active API key with username ${username}`);
+    if (!key) throw failure('apiKeyNotFound', username);
     return key;
   }
 
@@ -46,7 +45,7 @@ export class ApiKeysService {
 
   async setPurchases(username: string, enabled: boolean, dailyLimitCents?: number): Promise<ApiKey> {
     const key = await this.apiKeys.setPurchases(username, enabled, dailyLimitCents);
-    if (!key) throw new NotFoundError(`No active API key with username ${username}`);
+    if (!key) throw failure('apiKeyNotFound', username);
     return key;
   }
 }

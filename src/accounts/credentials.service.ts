@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Caller } from '../common/auth/authenticated-request';
+import { CallerVerifier } from '../common/auth/caller-verifier';
 import { ApiKeysRepository } from './api-keys.repository';
 import { digestsEqual, sha256 } from './secrets';
 
@@ -7,7 +8,7 @@ import { digestsEqual, sha256 } from './secrets';
 const DUMMY_DIGEST = sha256('no such key');
 
 @Injectable()
-export class CredentialsService {
+export class CredentialsService implements CallerVerifier {
   constructor(private readonly apiKeys: ApiKeysRepository) {}
 
   /** The caller for a username and password, or null when they match no active key. */

@@ -3,7 +3,6 @@ import type { DynamicModule, Type } from '@nestjs/common';
 import type { DestinationStream } from 'pino';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AppModule } from '../app.module';
 import type { AuthenticatedRequest } from '../common/auth/authenticated-request';
 import { AppConfig } from '../config/app-config';
 import { ErrorEnvelopeFilter } from '../common/errors/error-envelope.filter';
@@ -18,13 +17,11 @@ import { setupOpenApi } from './openapi';
  * drive it with inject() or a real socket. Body parsing, 404/405 and the error envelope are set here.
  * Tests may mount probe modules on the very same pipeline and capture the log lines.
  */
-export interface CreateAppOptions {
-  extraModules?: Array<Type | DynamicModule>;
+export interface HttpAppOptions {
   logDestination?: DestinationStream;
 }
 
-export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
-  const extraModules = options.extraModules ?? [];
+export async function createHttpApp(rootModule: Type | DynamicModule, config: AppConfig, options: HttpAppOptions = {}): Promise<NestFastifyApplication> {
   const logger = createRootLogger(config.logLevel, options.logDestination);
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
@@ -53,7 +50,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     }
   });
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, extraModules), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     bodyParser: false,
     logger: new PinoNestLogger(logger),
   });

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AccountsService } from '../accounts/accounts.service';
-import { ConflictError, InvalidRequestError, NotFoundError, OperationFailedError } from '../common/errors/domain-error';
 import { classifyDependencyFailure } from '../common/errors/dependency-errors';
-import { ErrorText } from '../common/errors/error-catalogue';
+import { failure, failureBecause } from '../common/errors/error-catalogue';
 import { Page, PageResult, pageResult } from '../common/http/pagination';
 import { normaliseAuMobile } from '../common/phone';
 import { CONTACT_TEXT_FIELDS, ContactRecord, ContactTextField } from './contact-fields';
@@ -14,7 +13,7 @@ export type ContactTextInput = Partial<Record<ContactTextField, string>>;
 
 export function normaliseOrThrow(number: string): string {
   const normalised = normaliseAuMobile(number);
-  if (!normalised) throw new InvalidRequestError(ErrorText.invalidPhoneNumber);
+  if (!normalised) throw failure('invalidPhoneNumber');
   return normalised;
 }
 
@@ -48,28 +47,28 @@ export class ContactsService {
       id = await this.contacts.insert(accountId, number, fields, allowDuplicateContacts);
     } catch (err) {
       if (classifyDependencyFailure(err)) throw err;
-      throw new OperationFailedError(ErrorText.failedToAddContact, err);
+      throw failureBecause(err, 'failedToAddContact');
     }
-    if (id === null) throw new ConflictError(ErrorText.duplicateContact);
+    if (id === null) throw failure('duplicateContact');
     return { status: 'complete' as const, contact_id: id, number };
   }
 
   async update(accountId: number, input: { contact_id: number; number?: string } & ContactTextInput) {
     const changes: Partial<Record<'number' | ContactTextField, string>> = textFieldsOf(input);
     if (input.number !== undefined) changes.number = normaliseOrThrow(input.number);
-    if (Object.keys(changes).length === 0) throw new InvalidRequestError(ErrorText.noFieldsToUpdate);
+    if (Object.keys(changes).length === 0) throw failure('noFieldsToUpdate');
     const existing = await this.contacts.findById(accountId, input.contact_id);
-    if (!existing) throw new NotFoundError(ErrorText.contactNotFound);
+    if (!existing) throw failure('contactNotFound');
     if (changes.number !== undefined && changes.number !== existing.number) {
       const { allowDuplicateContacts } = await this.accounts.get(accountId);
       if (!allowDuplicateContacts && (await this.contacts.numberTakenByAnother(accountId, changes.number, existing.id))) {
-        throw new ConflictError(ErrorText.duplicateContact);
+        throw failure('duplicateContact');
       }
     }
     try {
-      if (!(await this.contacts.update(accountId, existing.id, changes))) throw new NotFoundError(ErrorText.contactNotFound);
+      if (!(await this.contacts.update(accountId, existing.id, changes))) throw failure('contactNotFound');
     } catch (err) {
-      if (isUniqueViolation(err)) throw new ConflictError(ErrorText.duplicateContact);
+      if (isUniqueViolation(err)) throw failure('duplicateContact');
       throw err;
     }
     return { status: 'complete' as const, contact_id: existing.id };
@@ -94,7 +93,7 @@ export class ContactsService {
     if (id !== null) return { contactId: id, created: true };
     // Created concurrently by another request: use that one.
     const raced = await this.contacts.findLatestByNumber(accountId, number);
-    if (!raced) throw new OperationFailedError(ErrorText.failedToAddContact);
+    if (!raced) throw failure('failedToAddContact');
     return { contactId: raced.id, created: false };
   }
 

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import { Clock } from '../common/time/clock';
 import { AppConfig } from '../config/app-config';
 import { MetricsRegistry } from '../metrics/metrics-registry';
+import type { CarrierStatus } from '../health/carrier-state';
 import type { Carrier } from './carriers/carrier';
 import { SimulatedCarrier } from './carriers/simulated-carrier';
 import { SmppCarrier } from './carriers/smpp/smpp-carrier';
@@ -62,6 +63,12 @@ export class CarriersService implements OnModuleInit, OnApplicationShutdown {
       () => this.logger.log({ msg: 'SMPP bound', state: this.live.state() }),
       (err: Error) => this.logger.error({ msg: 'SMPP bind failed; retrying in the background', err: err.message }),
     );
+  }
+
+  /** What /health shows of the live carrier. */
+  liveStatus(): CarrierStatus {
+    const s = this.live.state();
+    return { kind: this.liveIsSimulated ? 'simulator' : 'smpp', bindsConfigured: s.bindsConfigured, bindsUp: s.bindsUp, inFlight: s.inFlight };
   }
 
   /** Test accounts never reach a carrier. */

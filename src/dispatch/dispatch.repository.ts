@@ -232,14 +232,4 @@ export class DispatchRepository {
     );
     return [...new Set(rows.map((r) => r.send_id))];
   }
-
-  /** Age of the oldest due message not yet claimed: a queue that stops draining shows here. */
-  async oldestUnclaimedDueAgeMs(): Promise<number> {
-    const { rows } = await sql<{ age: number | null }>(
-      this.dataSource,
-      `SELECT (extract(epoch FROM now() - min(dispatch_at)) * 1000)::bigint AS age FROM messages
-        WHERE status IN ('pending', 'scheduled') AND dispatched_at IS NULL AND dispatch_at <= now()`,
-    );
-    return Math.max(0, rows[0]?.age ?? 0);
-  }
 }

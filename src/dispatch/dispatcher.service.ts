@@ -3,7 +3,7 @@ import { Clock } from '../common/time/clock';
 import { AppConfig } from '../config/app-config';
 import type { SubmissionResult } from './carriers/carrier';
 import { CarriersService } from './carriers.service';
-import { DispatchQueue } from './dispatch-queue';
+import { DispatchQueue } from '../queues/dispatch-queue';
 import { ClaimedMessage, DispatchRepository, PartChange, PartOutcome } from './dispatch.repository';
 import { DeliveryMetrics } from './delivery-metrics';
 import { WebhookEventsService } from '../webhooks/webhook-events.service';

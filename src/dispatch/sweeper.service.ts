@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import { DispatchQueue } from './dispatch-queue';
-import { DISPATCH_STALLED_AFTER_SECONDS } from './dispatch-status.service';
+import { DispatchQueue } from '../queues/dispatch-queue';
+import { DispatchStatusService } from '../health/dispatch-status.service';
 import { DispatchRepository } from './dispatch.repository';
 import { DeliveryMetrics } from './delivery-metrics';
 import { OnPartsChanged } from './dispatch.repository';
@@ -27,6 +27,7 @@ export class SweeperService implements OnApplicationBootstrap, OnApplicationShut
     private readonly queue: DispatchQueue,
     private readonly metrics: DeliveryMetrics,
     private readonly webhooks: WebhookEventsService,
+    private readonly status: DispatchStatusService,
     private readonly config: AppConfig,
   ) {}
 
@@ -67,8 +68,8 @@ export class SweeperService implements OnApplicationBootstrap, OnApplicationShut
     this.metrics.partsSettled(await this.repo.applyStoredReceipts('all-unapplied', undefined, events.record));
     await this.webhooks.deliverSoon(events.created());
     await this.applySimulatedReceipts();
-    const oldestDueMs = await this.repo.oldestUnclaimedDueAgeMs();
-    if (oldestDueMs > DISPATCH_STALLED_AFTER_SECONDS * 1000) this.logger.warn({ msg: 'dispatch is not draining', oldestDueSeconds: Math.round(oldestDueMs / 1000) });
+    const oldestDueSeconds = await this.status.oldestDueSeconds();
+    if (this.status.isStalled(oldestDueSeconds)) this.logger.warn({ msg: 'dispatch is not draining', oldestDueSeconds });
   }
 
   async applySimulatedReceipts(): Promise<void> {

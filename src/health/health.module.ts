@@ -1,7 +1,21 @@
-import { Module } from '@nestjs/common';
-import { QueueModule } from '../dispatch/queue.module';
+import { DynamicModule, Module, Type } from '@nestjs/common';
+import { DispatchStatusModule } from './dispatch-status.module';
 import { HealthController } from './health.controller';
 import { HealthService } from './health.service';
 
-@Module({ imports: [QueueModule], controllers: [HealthController], providers: [HealthService] })
-export class HealthModule {}
+/**
+ * /health. Where the delivery workers run in this process, the composition root passes their module,
+ * which provides CARRIER_STATUS, so the answer includes the SMPP binds.
+ */
+@Module({})
+export class HealthModule {
+  static register(options: { carrierStatusFrom?: Type | DynamicModule; controllers?: boolean } = {}): DynamicModule {
+    return {
+      module: HealthModule,
+      imports: [DispatchStatusModule, ...(options.carrierStatusFrom ? [options.carrierStatusFrom] : [])],
+      controllers: options.controllers === false ? [] : [HealthController],
+      providers: [HealthService],
+      exports: [HealthService],
+    };
+  }
+}

@@ -1,6 +1,5 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { InvalidRequestError, UnprocessableError } from '../common/errors/domain-error';
-import { ErrorText } from '../common/errors/error-catalogue';
+import { failure } from '../common/errors/error-catalogue';
 import { digestsEqual } from '../accounts/secrets';
 import { AppConfig } from '../config/app-config';
 import { fingerprintOf } from './canonical-json';
@@ -51,7 +50,7 @@ export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
   }
 
   prepare(apiKeyId: number, key: string, body: unknown): IdempotencyClaim {
-    if (key.length > IDEMPOTENCY_KEY_MAX) throw new InvalidRequestError(ErrorText.idempotencyKeyTooLong);
+    if (key.length > IDEMPOTENCY_KEY_MAX) throw failure('idempotencyKeyTooLong');
     return { apiKeyId, key, fingerprint: fingerprintOf(body) };
   }
 
@@ -59,7 +58,7 @@ export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
   async findReplay(claim: IdempotencyClaim): Promise<Replay | null> {
     const stored = await this.repo.findLive(claim.apiKeyId, claim.key);
     if (!stored) return null;
-    if (!digestsEqual(stored.fingerprint, claim.fingerprint)) throw new UnprocessableError(ErrorText.idempotencyKeyReused);
+    if (!digestsEqual(stored.fingerprint, claim.fingerprint)) throw failure('idempotencyKeyReused');
     return { status: stored.status, contentType: stored.contentType, body: stored.body };
   }
 

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AccountsService } from '../accounts/accounts.service';
-import { ForbiddenError, InvalidRequestError } from '../common/errors/domain-error';
-import { ErrorText } from '../common/errors/error-catalogue';
+import { failure } from '../common/errors/error-catalogue';
 import { Page, pageResult } from '../common/http/pagination';
 import { normaliseAuMobile } from '../common/phone';
 import { Clock } from '../common/time/clock';
@@ -84,10 +83,10 @@ export class InboundService {
   /** POST /v1/test-inbound: a simulated reply on a test account, through the same path. */
   async simulate(accountId: number, input: { from: string; message: string; to?: string }) {
     const account = await this.accounts.get(accountId);
-    if (!account.isTest) throw new ForbiddenError(ErrorText.testAccountsOnly);
+    if (!account.isTest) throw failure('testAccountsOnly');
     const from = normaliseOrThrow(input.from);
     const to = input.to !== undefined ? asStoredNumber(input.to) : await this.repo.firstReceivingNumber(accountId);
-    if (!to || (input.to !== undefined && !(await this.repo.ownersOfNumber(to)).includes(accountId))) throw new InvalidRequestError(ErrorText.noReceivingNumber);
+    if (!to || (input.to !== undefined && !(await this.repo.ownersOfNumber(to)).includes(accountId))) throw failure('noReceivingNumber');
     const stored = await this.receive({ from, to, text: input.message, receivedAt: this.clock.now() }, accountId);
     return { status: 'complete' as const, message_id: stored!.id, type: stored!.type };
   }
@@ -95,7 +94,7 @@ export class InboundService {
   async page(accountId: number, query: { from?: string; to?: string; type?: string }, page: Page) {
     const filter: InboundFilter = {};
     if (query.type !== undefined && query.type !== '') {
-      if (query.type !== 'inbound' && query.type !== 'unsubscribe') throw new InvalidRequestError(ErrorText.invalidInboundType);
+      if (query.type !== 'inbound' && query.type !== 'unsubscribe') throw failure('invalidInboundType');
       filter.type = query.type;
     }
     Object.assign(filter, parseDayRange(query.from, query.to));

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InvalidRequestError, NotFoundError } from '../common/errors/domain-error';
-import { ErrorText } from '../common/errors/error-catalogue';
+import { failure } from '../common/errors/error-catalogue';
 import { Page, pageResult } from '../common/http/pagination';
 import { toContactView } from '../contacts/contacts.mapper';
 import { ContactsService, ContactTextInput, normaliseOrThrow } from '../contacts/contacts.service';
@@ -23,12 +22,12 @@ export class ListMembersService {
   }
 
   async add(accountId: number, input: { list_id: number; contact_id?: number; number?: string } & ContactTextInput) {
-    if (input.contact_id === undefined && input.number === undefined) throw new InvalidRequestError(ErrorText.contactOrNumberRequired);
+    if (input.contact_id === undefined && input.number === undefined) throw failure('contactOrNumberRequired');
     if (input.contact_id === undefined) normaliseOrThrow(input.number!); // a bad number is a 400 before the list is looked up
     await this.lists.require(accountId, input.list_id);
     let contactId: number;
     if (input.contact_id !== undefined) {
-      if (!(await this.contacts.exists(accountId, input.contact_id))) throw new NotFoundError(ErrorText.contactNotFound);
+      if (!(await this.contacts.exists(accountId, input.contact_id))) throw failure('contactNotFound');
       contactId = input.contact_id;
     } else {
       contactId = (await this.contacts.ensureContact(accountId, input.number!, input)).contactId;
@@ -38,7 +37,7 @@ export class ListMembersService {
   }
 
   async remove(accountId: number, input: { list_id: number; contact_id?: number; number?: string }) {
-    if (input.contact_id === undefined && input.number === undefined) throw new InvalidRequestError(ErrorText.contactOrNumberRequired);
+    if (input.contact_id === undefined && input.number === undefined) throw failure('contactOrNumberRequired');
     const number = input.contact_id === undefined ? normaliseOrThrow(input.number!) : undefined;
     await this.lists.require(accountId, input.list_id);
     const contactId = input.contact_id ?? (await this.repo.findMemberByNumber(input.list_id, accountId, number!));

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { ConflictError, InvalidRequestError, NotFoundError } from '../common/errors/domain-error';
-import { ErrorText } from '../common/errors/error-catalogue';
+import { failure } from '../common/errors/error-catalogue';
 import { formatUtc } from '../common/time/format';
 import { ListsRepository } from './lists.repository';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 
 function cleanName(name: string): string {
   const trimmed = name.trim();
-  if (trimmed === '') throw new InvalidRequestError(ErrorText.required('name'));
+  if (trimmed === '') throw failure('required', 'name');
   return trimmed;
 }
 
@@ -35,12 +34,12 @@ export class ListsService {
     const name = cleanName(rawName);
     const list = await this.lists.findById(accountId, listId);
     // The interface answers an unchanged name like an unknown list.
-    if (!list || list.name === name) throw new NotFoundError(ErrorText.listNotFound);
-    if (await this.lists.nameTaken(accountId, name, listId)) throw new ConflictError(ErrorText.duplicateListName);
+    if (!list || list.name === name) throw failure('listNotFound');
+    if (await this.lists.nameTaken(accountId, name, listId)) throw failure('duplicateListName');
     try {
-      if (!(await this.lists.rename(accountId, listId, name))) throw new NotFoundError(ErrorText.listNotFound);
+      if (!(await this.lists.rename(accountId, listId, name))) throw failure('listNotFound');
     } catch (err) {
-      if ((err as { code?: string }).code === '23505') throw new ConflictError(ErrorText.duplicateListName);
+      if ((err as { code?: string }).code === '23505') throw failure('duplicateListName');
       throw err;
     }
     return { status: 'complete' as const, list_id: listId, name };
@@ -48,14 +47,14 @@ export class ListsService {
 
   async delete(accountId: number, listId: number, deleteContacts: boolean) {
     const contactsDeleted = await this.uow.run((m) => this.lists.delete(accountId, listId, deleteContacts, m));
-    if (contactsDeleted === null) throw new NotFoundError(ErrorText.listNotFound);
+    if (contactsDeleted === null) throw failure('listNotFound');
     return { status: 'complete' as const, list_id: listId, contacts_deleted: contactsDeleted };
   }
 
   /** The list, or 404 List not found (also for another account's list). */
   async require(accountId: number, listId: number, manager?: Tx): Promise<{ id: number; name: string }> {
     const list = await this.lists.findById(accountId, listId, manager);
-    if (!list) throw new NotFoundError(ErrorText.listNotFound);
+    if (!list) throw failure('listNotFound');
     return list;
   }
 

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { AccountsService } from '../accounts/accounts.service';
 import { CreditsService } from '../billing/credits.service';
 import { hundredthsToNumber } from '../billing/money';
-import { ConflictError, DomainError, InvalidRequestError, NotFoundError, OperationFailedError } from '../common/errors/domain-error';
+import { DomainError } from '../common/errors/domain-error';
 import { classifyDependencyFailure } from '../common/errors/dependency-errors';
-import { ErrorText } from '../common/errors/error-catalogue';
+import { Condition, failure, failureBecause } from '../common/errors/error-catalogue';
 import { isUuid } from './message-lookup.service';
 import { Clock } from '../common/time/clock';
 import { WebhookEventsService } from '../webhooks/webhook-events.service';
@@ -45,7 +45,7 @@ export class CancelMessagesService {
     if (request.message_id) return this.byMessageId(accountId, request.message_id);
     if (request.send_id !== undefined) return this.bySendId(accountId, request.send_id);
     if (request.custom_ref) return this.byCustomRef(accountId, request.custom_ref);
-    throw new InvalidRequestError(ErrorText.cancelIdentifierRequired);
+    throw failure('cancelIdentifierRequired');
   }
 
   /**
@@ -58,32 +58,32 @@ export class CancelMessagesService {
   }
 
   private async byMessageId(accountId: number, messageId: string) {
-    if (!isUuid(messageId)) throw new NotFoundError(ErrorText.messageNotFound);
+    if (!isUuid(messageId)) throw failure('messageNotFound');
     const id = messageId.toLowerCase();
-    const { refunded } = await this.inTransaction(ErrorText.failedToCancelMessage, async (m) => {
+    const { refunded } = await this.inTransaction('failedToCancelMessage', async (m) => {
       const cancelled = await this.cancelAndRefund(accountId, { messageId: id }, `message:${id}`, m);
       if (cancelled.count > 0) return cancelled;
       const status = await this.messages.statusOf(accountId, id, m);
-      if (status === null) throw new NotFoundError(ErrorText.messageNotFound);
-      throw new ConflictError(ErrorText.messageNotScheduled);
+      if (status === null) throw failure('messageNotFound');
+      throw failure('messageNotScheduled');
     });
     return { status: 'complete' as const, message_id: id, cancelled: true, credits_refunded: hundredthsToNumber(refunded) };
   }
 
   private async bySendId(accountId: number, sendId: number) {
-    const { count, refunded } = await this.inTransaction(ErrorText.failedToCancelSend, async (m) => {
-      if (!(await this.messages.sendExists(accountId, sendId, m))) throw new NotFoundError(ErrorText.sendNotFound);
+    const { count, refunded } = await this.inTransaction('failedToCancelSend', async (m) => {
+      if (!(await this.messages.sendExists(accountId, sendId, m))) throw failure('sendNotFound');
       const result = await this.cancelAndRefund(accountId, { sendId }, `send:${sendId}`, m);
-      if (result.count === 0) throw new NotFoundError(ErrorText.noScheduledForSend);
+      if (result.count === 0) throw failure('noScheduledForSend');
       return result;
     });
     return { status: 'complete' as const, send_id: sendId, cancelled_count: count, credits_refunded: hundredthsToNumber(refunded) };
   }
 
   private async byCustomRef(accountId: number, customRef: string) {
-    const { count, refunded } = await this.inTransaction(ErrorText.failedToCancelMessages, async (m) => {
+    const { count, refunded } = await this.inTransaction('failedToCancelMessages', async (m) => {
       const result = await this.cancelAndRefund(accountId, { customRef }, `custom_ref:${customRef}`, m);
-      if (result.count === 0) throw new NotFoundError(ErrorText.noScheduledForCustomRef);
+      if (result.count === 0) throw failure('noScheduledForCustomRef');
       return result;
     });
     return { status: 'complete' as const, custom_ref: customRef, cancelled_count: count, credits_refunded: hundredthsToNumber(refunded) };
@@ -111,13 +111,13 @@ export class CancelMessagesService {
   }
 
   /** Runs one cancellation; after it commits, the webhooks it created are sent. */
-  private async inTransaction(failureText: string, work: (m: Tx) => Promise<CancelOutcome>): Promise<CancelOutcome> {
+  private async inTransaction(failed: Condition & `failedToCancel${string}`, work: (m: Tx) => Promise<CancelOutcome>): Promise<CancelOutcome> {
     let outcome: CancelOutcome;
     try {
       outcome = await this.uow.run(work);
     } catch (err) {
       if (err instanceof DomainError || classifyDependencyFailure(err)) throw err;
-      throw new OperationFailedError(failureText, err);
+      throw failureBecause(err, failed);
     }
     await this.webhooks.deliverSoon(outcome.webhookEvents);
     return outcome;

@@ -4,15 +4,15 @@ import { AccountsService } from '../accounts/accounts.service';
 import { CreditsService } from '../billing/credits.service';
 import { hundredthsToNumber } from '../billing/money';
 import type { Caller } from '../common/auth/authenticated-request';
-import { DomainError, ForbiddenError, InvalidRequestError, OperationFailedError } from '../common/errors/domain-error';
+import { DomainError } from '../common/errors/domain-error';
 import { classifyDependencyFailure } from '../common/errors/dependency-errors';
-import { ErrorText } from '../common/errors/error-catalogue';
+import { failure, failureBecause } from '../common/errors/error-catalogue';
 import { analyseMessage, compileTemplate, DEFAULT_MAX_PARTS, optoutText } from '../common/sms';
 import { Clock } from '../common/time/clock';
 import { formatUtc } from '../common/time/format';
 import { parseScheduledFor, staggerOffsetsMs } from '../common/time/schedule';
 import { AppConfig } from '../config/app-config';
-import { DispatchQueue } from '../dispatch/dispatch-queue';
+import { DispatchQueue } from '../queues/dispatch-queue';
 import type { ContactRecord } from '../contacts/contact-fields';
 import { ListsService } from '../lists/lists.service';
 import { SendersService } from '../senders/senders.service';
@@ -66,13 +66,13 @@ export class ListSendService {
   async send(caller: Caller, request: ListSendRequest) {
     const now = this.clock.now();
     const schedule = parseScheduledFor(request.scheduled_for, now);
-    if (!schedule.ok) throw new InvalidRequestError(ErrorText.invalidScheduledFor);
+    if (!schedule.ok) throw failure('invalidScheduledFor');
     const senderType = (await this.senders.activeTypes(caller.accountId)).get(request.sender);
-    if (!senderType) throw new ForbiddenError(ErrorText.invalidSender);
+    if (!senderType) throw failure('invalidSender');
     const account = await this.accounts.get(caller.accountId);
 
     let members = await this.lists.membersForSend(caller.accountId, request.list_id);
-    if (members.length === 0) throw new InvalidRequestError(ErrorText.listEmpty);
+    if (members.length === 0) throw failure('listEmpty');
     if (!account.allowDuplicateContacts) members = dedupeByNumber(members);
     let blocked = 0;
     if (!request.ignore_unsubscribes) {
@@ -80,7 +80,7 @@ export class ListSendService {
       const kept = members.filter((m) => !unsubscribed.has(m.number));
       blocked = members.length - kept.length;
       members = kept;
-      if (members.length === 0) throw new InvalidRequestError(ErrorText.noRecipientsAfterUnsubscribes);
+      if (members.length === 0) throw failure('noRecipientsAfterUnsubscribes');
     }
 
     const template = compileTemplate(request.message);
@@ -98,7 +98,7 @@ export class ListSendService {
       }
       rendered.push({ to: member.number, text, encoding: analysis.encoding, parts: analysis.parts });
     }
-    if (rendered.length === 0) throw new InvalidRequestError(ErrorText.noRecipientsAfterFiltering);
+    if (rendered.length === 0) throw failure('noRecipientsAfterFiltering');
 
     const start = schedule.at ?? now;
     const offsets = request.stagger_minutes ? staggerOffsetsMs(rendered.length, request.stagger_minutes) : null;
@@ -141,7 +141,7 @@ export class ListSendService {
         );
         if (!account.isTest && (await this.credits.debit(caller.accountId, totalCost, 'list send', `send:${id}`, m)) === null) {
           const { creditBalance } = await this.accounts.get(caller.accountId);
-          throw new ForbiddenError(ErrorText.insufficientCreditsFor(String(hundredthsToNumber(totalCost)), String(hundredthsToNumber(creditBalance))));
+          throw failure('insufficientCreditsFor', String(hundredthsToNumber(totalCost)), String(hundredthsToNumber(creditBalance)));
         }
         await this.messages.insertMany(caller.accountId, id, account.isTest, rows, m);
         return id;
@@ -162,7 +162,7 @@ export class ListSendService {
       };
     } catch (err) {
       if (err instanceof DomainError || classifyDependencyFailure(err)) throw err;
-      throw new OperationFailedError(ErrorText.failedToSendToList, err);
+      throw failureBecause(err, 'failedToSendToList');
     }
   }
 }

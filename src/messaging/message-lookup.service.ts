@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InvalidRequestError, NotFoundError } from '../common/errors/domain-error';
-import { ErrorText } from '../common/errors/error-catalogue';
+import { failure } from '../common/errors/error-catalogue';
 import { pageResult, parsePage } from '../common/http/pagination';
 import { parseDayRange } from '../common/time/date-range';
 import { HistoryFilter, MessagesRepository } from './messages.repository';
@@ -32,12 +31,12 @@ export class MessageLookupService {
   async query(accountId: number, input: MessagesQueryInput) {
     if (input.message_id !== undefined && input.message_id !== '') {
       const row = isUuid(input.message_id) ? await this.messages.findById(accountId, input.message_id.toLowerCase()) : null;
-      if (!row) throw new NotFoundError(ErrorText.noMessagesFound);
+      if (!row) throw failure('noMessagesFound');
       return { status: 'complete' as const, results: [toLookupShape(row)] };
     }
     if (input.custom_ref !== undefined && input.custom_ref !== '') {
       const rows = await this.messages.findRecentByCustomRef(accountId, input.custom_ref, CUSTOM_REF_LOOKUP_LIMIT);
-      if (rows.length === 0) throw new NotFoundError(ErrorText.noMessagesFound);
+      if (rows.length === 0) throw failure('noMessagesFound');
       return { status: 'complete' as const, results: rows.map(toLookupShape) };
     }
     const filter = this.historyFilter(input);
@@ -49,7 +48,7 @@ export class MessageLookupService {
   private historyFilter(input: MessagesQueryInput): HistoryFilter {
     const filter: HistoryFilter = {};
     if (input.status !== undefined && input.status !== '') {
-      if (!(MESSAGE_STATUSES as readonly string[]).includes(input.status)) throw new InvalidRequestError(ErrorText.invalidStatusFilter);
+      if (!(MESSAGE_STATUSES as readonly string[]).includes(input.status)) throw failure('invalidStatusFilter');
       filter.status = input.status as MessageStatus;
     }
     return { ...filter, ...parseDayRange(input.from, input.to) };

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { BillingModule } from '../billing/billing.module';
 import { ContactsModule } from '../contacts/contacts.module';
-import { QueueModule } from '../dispatch/queue.module';
+import { QueuesModule } from '../queues/queues.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ListsModule } from '../lists/lists.module';
@@ -18,7 +18,7 @@ import { SendBatchService } from './send-batch.service';
 import { SendsRepository } from './sends.repository';
 
 @Module({
-  imports: [AccountsModule, SendersModule, ContactsModule, ListsModule, UnsubscribesModule, BillingModule, IdempotencyModule, QueueModule, WebhooksModule],
+  imports: [AccountsModule, SendersModule, ContactsModule, ListsModule, UnsubscribesModule, BillingModule, IdempotencyModule, QueuesModule, WebhooksModule],
   controllers: [MessagesController, ListSendController],
   providers: [MessagesRepository, SendsRepository, SendBatchService, ListSendService, CancelMessagesService, MessageLookupService],
   exports: [CancelMessagesService],

@@ -4,13 +4,13 @@ import { AccountsService } from '../accounts/accounts.service';
 import { CreditsService } from '../billing/credits.service';
 import { hundredthsToNumber } from '../billing/money';
 import type { Caller } from '../common/auth/authenticated-request';
-import { DomainError, ForbiddenError, OperationFailedError } from '../common/errors/domain-error';
+import { DomainError } from '../common/errors/domain-error';
 import { classifyDependencyFailure } from '../common/errors/dependency-errors';
-import { ErrorText } from '../common/errors/error-catalogue';
+import { ErrorText, failure, failureBecause } from '../common/errors/error-catalogue';
 import { DEFAULT_MAX_PARTS, SenderType } from '../common/sms';
 import { Clock } from '../common/time/clock';
 import { AppConfig } from '../config/app-config';
-import { DispatchQueue } from '../dispatch/dispatch-queue';
+import { DispatchQueue } from '../queues/dispatch-queue';
 import { ContactsService } from '../contacts/contacts.service';
 import { IdempotencyClaim, IdempotencyKeyTaken, IdempotencyService } from '../idempotency/idempotency.service';
 import { SendersService } from '../senders/senders.service';
@@ -61,7 +61,7 @@ export class SendBatchService {
   async send(caller: Caller, request: SendBatchRequest, claim?: IdempotencyClaim): Promise<SendBatchResult> {
     const account = await this.accounts.get(caller.accountId);
     const senders = await this.senders.activeTypes(caller.accountId);
-    if (senders.size === 0) throw new ForbiddenError(ErrorText.noAllowedSenders);
+    if (senders.size === 0) throw failure('noAllowedSenders');
     const now = this.clock.now();
     const options: SendOptions = {
       allowUnicode: request.enable_unicode ?? false,
@@ -106,7 +106,7 @@ export class SendBatchService {
         );
         // Test accounts are priced but never charged (supplement: Test accounts).
         if (!account.isTest && totalCost > 0 && (await this.credits.debit(caller.accountId, totalCost, 'send', `send:${sendId}`, m)) === null) {
-          throw new ForbiddenError(ErrorText.insufficientCredits);
+          throw failure('insufficientCredits');
         }
         await this.messages.insertMany(caller.accountId, sendId, account.isTest, rows, m);
         const response: SendBatchResult = {
@@ -121,7 +121,7 @@ export class SendBatchService {
       });
     } catch (err) {
       if (err instanceof DomainError || err instanceof IdempotencyKeyTaken || classifyDependencyFailure(err)) throw err;
-      throw new OperationFailedError(ErrorText.failedToProcessMessages, err);
+      throw failureBecause(err, 'failedToProcessMessages');
     }
     // After commit; if this is lost, the sweeper finds the due messages in PostgreSQL.
     if (rows.length) void this.dispatch.sendCommitted(result.send_id, rows.map((r) => r.dispatchAt));

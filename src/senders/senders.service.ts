@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InvalidRequestError } from '../common/errors/domain-error';
+import { failure } from '../common/errors/error-catalogue';
+
 import { Sender, SenderType } from './sender.entity';
 import { parseSenderValue } from './sender-value';
 import { SendersRepository } from './senders.repository';
@@ -22,7 +23,7 @@ export class SendersService {
 
   async add(accountId: number, input: string, type?: SenderType, manager?: Tx): Promise<Sender> {
     const parsed = parseSenderValue(input, type);
-    if ('error' in parsed) throw new InvalidRequestError(parsed.error);
+    if ('error' in parsed) throw failure('invalidField', parsed.error);
     return this.senders.upsertActive(accountId, parsed.value, parsed.type, manager);
   }
 

@@ -4,7 +4,7 @@ import { Clock } from '../common/time/clock';
 import { AppConfig } from '../config/app-config';
 import { MetricsRegistry } from '../metrics/metrics-registry';
 import { HostLimiter } from './host-limiter';
-import { WebhookQueue } from './webhook-queue';
+import { WebhookQueue } from '../queues/webhook-queue';
 import { WebhookSender } from './webhook-sender';
 import { AttemptOutcome, ClaimedEvent, WebhooksRepository } from './webhooks.repository';
 

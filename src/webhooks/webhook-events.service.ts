@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { formatUtc } from '../common/time/format';
 import type { PartChange } from '../dispatch/dispatch.repository';
 import { WebhooksRepository } from './webhooks.repository';
-import { WebhookQueue } from './webhook-queue';
+import { WebhookQueue } from '../queues/webhook-queue';
 import { Tx } from '../database/unit-of-work';
 
 /** A message cancelled before it was sent: every one of its parts gets a `cancelled` status webhook. */

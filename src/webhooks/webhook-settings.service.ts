@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InvalidRequestError, NotFoundError } from '../common/errors/domain-error';
-import { ErrorText } from '../common/errors/error-catalogue';
+import { failure } from '../common/errors/error-catalogue';
 import { Page, pageResult } from '../common/http/pagination';
 import { formatUtc } from '../common/time/format';
 import { AppConfig } from '../config/app-config';
 import { checkWebhookUrl } from './url-policy';
 import { WebhookKind, WebhooksRepository } from './webhooks.repository';
 
-const REASON_TEXT = { invalid: ErrorText.invalidWebhookUrl, not_https: ErrorText.webhookNotHttps, not_allowed: ErrorText.webhookNotAllowed } as const;
+const REASON_CONDITION = { invalid: 'invalidWebhookUrl', not_https: 'webhookNotHttps', not_allowed: 'webhookNotAllowed' } as const;
 
 @Injectable()
 export class WebhookSettingsService {
@@ -19,7 +18,7 @@ export class WebhookSettingsService {
 
   async get(accountId: number) {
     const settings = await this.repo.settings(accountId);
-    if (!settings) throw new NotFoundError(ErrorText.accountNotFound(accountId));
+    if (!settings) throw failure('accountNotFound', accountId);
     return { status: 'complete' as const, webhooks: { inbound: settings.inbound, status: settings.status }, has_signing_secret: settings.hasSecret };
   }
 
@@ -32,7 +31,7 @@ export class WebhookSettingsService {
       const trimmed = value.trim();
       if (trimmed !== '') {
         const verdict = await checkWebhookUrl(trimmed, this.config.webhookAllowPrivate);
-        if (!verdict.ok) throw new InvalidRequestError(REASON_TEXT[verdict.reason]);
+        if (!verdict.ok) throw failure(REASON_CONDITION[verdict.reason]);
       }
       urls[kind] = trimmed;
     }
@@ -50,7 +49,7 @@ export class WebhookSettingsService {
   async deliveries(accountId: number, event: string | undefined, page: Page) {
     let kind: WebhookKind | undefined;
     if (event !== undefined && event !== '') {
-      if (event !== 'status' && event !== 'inbound') throw new InvalidRequestError(ErrorText.invalidEventFilter);
+      if (event !== 'status' && event !== 'inbound') throw failure('invalidEventFilter');
       kind = event;
     }
     const { total, rows } = await this.repo.deliveriesPage(accountId, kind, page);

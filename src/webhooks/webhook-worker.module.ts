@@ -1,10 +1,8 @@
-import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import type { Queue } from 'bull';
 import { AppConfig } from '../config/app-config';
-import { QueueModule } from '../dispatch/queue.module';
+import { QueuesModule } from '../queues/queues.module';
+import { WebhookQueue } from '../queues/webhook-queue';
 import { WebhookDeliveryService } from './webhook-delivery.service';
-import { JOB_DELIVER_DUE, WEBHOOK_QUEUE } from './webhook-queue';
 import { WebhooksRepository } from './webhooks.repository';
 
 /** Consumer of the webhook queue, plus a sweep that delivers anything due whose wake-up was lost. */
@@ -14,13 +12,13 @@ class WebhookProcessor implements OnModuleInit, OnApplicationBootstrap, OnApplic
   private timer?: NodeJS.Timeout;
 
   constructor(
-    @InjectQueue(WEBHOOK_QUEUE) private readonly queue: Queue,
+    private readonly queue: WebhookQueue,
     private readonly delivery: WebhookDeliveryService,
     private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
-    this.queue.process(JOB_DELIVER_DUE, 8, () => this.delivery.deliverDue()).catch((err: Error) => this.logger.error({ msg: 'webhook processor stopped', err: err.message }));
+    this.queue.consume(8, () => this.delivery.deliverDue());
   }
 
   onApplicationBootstrap(): void {
@@ -34,7 +32,7 @@ class WebhookProcessor implements OnModuleInit, OnApplicationBootstrap, OnApplic
 }
 
 @Module({
-  imports: [QueueModule],
+  imports: [QueuesModule],
   providers: [WebhooksRepository, WebhookDeliveryService, WebhookProcessor],
 })
 export class WebhookWorkerModule {}

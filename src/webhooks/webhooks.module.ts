@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
-import { QueueModule } from '../dispatch/queue.module';
+import { QueuesModule } from '../queues/queues.module';
 import { WebhookEventsService } from './webhook-events.service';
 import { WebhookSettingsService } from './webhook-settings.service';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksRepository } from './webhooks.repository';
 
 @Module({
-  imports: [QueueModule],
+  imports: [QueuesModule],
   controllers: [WebhooksController],
   providers: [WebhooksRepository, WebhookSettingsService, WebhookEventsService],
   exports: [WebhookEventsService],

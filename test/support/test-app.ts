@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { DestinationStream } from 'pino';
 import { AccountsService } from '../../src/accounts/accounts.service';
-import { createApp } from '../../src/bootstrap/create-app';
+import { createApp } from '../../src/create-app';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { ApiClient } from './api-client';
 import { ProbeModule } from './probe.module';

@@ -1,8 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { CredentialsService } from '../../accounts/credentials.service';
-import { UnauthenticatedError } from '../errors/domain-error';
-import { ErrorText } from '../errors/error-catalogue';
+import { CallerVerifier } from './caller-verifier';
+import { failure } from '../errors/error-catalogue';
 import type { AuthenticatedRequest } from './authenticated-request';
 import { parseBasicAuthorization } from './basic-credentials';
 import { IS_PUBLIC } from './public.decorator';
@@ -11,7 +10,7 @@ import { IS_PUBLIC } from './public.decorator';
 @Injectable()
 export class BasicAuthGuard implements CanActivate {
   constructor(
-    private readonly credentials: CredentialsService,
+    private readonly credentials: CallerVerifier,
     private readonly reflector: Reflector,
   ) {}
 
@@ -19,9 +18,9 @@ export class BasicAuthGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const parsed = parseBasicAuthorization(request.headers.authorization);
-    if (!parsed) throw new UnauthenticatedError(ErrorText.authenticationRequired);
+    if (!parsed) throw failure('authenticationRequired');
     const caller = await this.credentials.verify(parsed.username, parsed.password);
-    if (!caller) throw new UnauthenticatedError(ErrorText.invalidCredentials);
+    if (!caller) throw failure('invalidCredentials');
     request.caller = caller;
     return true;
   }

@@ -1,9 +1,10 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { failure } from '../errors/error-catalogue';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
 import { IS_PUBLIC } from '../auth/public.decorator';
 import type { AuthenticatedRequest } from '../auth/authenticated-request';
-import { TooManyRequestsError } from '../errors/domain-error';
+
 import { ErrorText } from '../errors/error-catalogue';
 import { InflightLimiter } from './inflight-limiter';
 
@@ -27,7 +28,7 @@ export class ConcurrencyGuard implements CanActivate {
     const caller = request.caller;
     if (!caller) return false;
     const slot = await this.limiter.tryAcquire(caller.accountId);
-    if (!slot) throw new TooManyRequestsError(ErrorText.tooManyConcurrentRequests);
+    if (!slot) throw failure('tooManyConcurrentRequests');
     request.inflightSlot = slot;
     reply.raw.once('close', () => void slot.release());
     if (request.raw.socket?.destroyed) await slot.release();

@@ -1,6 +1,6 @@
 /**
- * What went wrong, in domain terms. Services throw these; only the global filter turns a kind into an
- * HTTP status (error-mapping.ts), so services never speak HTTP.
+ * What went wrong, in domain terms. Services throw these (built by `failure` from the catalogue, named for
+ * their condition); only the global filter turns a kind into an HTTP status (error-mapping.ts).
  */
 export type DomainErrorKind =
   | 'invalid' // 400
@@ -8,8 +8,10 @@ export type DomainErrorKind =
   | 'payment_required' // 402
   | 'forbidden' // 403
   | 'not_found' // 404
+  | 'method_not_allowed' // 405
   | 'conflict' // 409
   | 'too_large' // 413
+  | 'unsupported_media_type' // 415
   | 'unprocessable' // 422
   | 'too_many_requests' // 429
   | 'internal' // 500, with a text the interface defines (e.g. a rolled-back cancellation)
@@ -17,63 +19,15 @@ export type DomainErrorKind =
 
 export class DomainError extends Error {
   constructor(
+    /** The catalogue entry: what happened, e.g. `insufficientCredits`. */
+    readonly condition: string,
     readonly kind: DomainErrorKind,
     message: string,
-  ) {
-    super(message);
-    this.name = new.target.name;
-  }
-}
-
-export class InvalidRequestError extends DomainError {
-  constructor(message: string) {
-    super('invalid', message);
-  }
-}
-
-export class UnauthenticatedError extends DomainError {
-  constructor(message: string) {
-    super('unauthenticated', message);
-  }
-}
-
-export class ForbiddenError extends DomainError {
-  constructor(message: string) {
-    super('forbidden', message);
-  }
-}
-
-export class NotFoundError extends DomainError {
-  constructor(message: string) {
-    super('not_found', message);
-  }
-}
-
-export class ConflictError extends DomainError {
-  constructor(message: string) {
-    super('conflict', message);
-  }
-}
-
-export class UnprocessableError extends DomainError {
-  constructor(message: string) {
-    super('unprocessable', message);
-  }
-}
-
-export class TooManyRequestsError extends DomainError {
-  constructor(message: string) {
-    super('too_many_requests', message);
-  }
-}
-
-/** A failure the interface names with its own 500 text; the cause is logged, never sent. */
-export class OperationFailedError extends DomainError {
-  constructor(
-    message: string,
+    /** The underlying failure of an `internal` error: logged, never sent. */
     readonly cause?: unknown,
   ) {
-    super('internal', message);
+    super(message);
+    this.name = condition.charAt(0).toUpperCase() + condition.slice(1);
   }
 }
 
@@ -81,8 +35,8 @@ export class OperationFailedError extends DomainError {
 export class DependencyUnavailableError extends DomainError {
   constructor(
     readonly dependency: 'postgres' | 'redis',
-    readonly cause?: unknown,
+    cause?: unknown,
   ) {
-    super('unavailable', `${dependency} unavailable`);
+    super('dependencyUnavailable', 'unavailable', `${dependency} unavailable`, cause);
   }
 }

@@ -1,75 +1,139 @@
+import { DomainError, DomainErrorKind } from './domain-error';
+
+type Text = string | ((...args: never[]) => string);
+const entry = <T extends Text>(kind: DomainErrorKind, text: T) => ({ kind, text });
+
 /**
- * Every error text the API answers with, in one place. Texts are part of the contract
- * (interface.md, Errors; supplement.md, Our decisions and Clarifications): change none without the spec.
+ * Every error the service answers with, in one place: the condition, its kind (the filter maps kinds
+ * to statuses) and its text. Texts are part of the contract (interface: Errors; supplement: Our
+ * decisions and Clarifications): change none without the spec.
  */
-export const ErrorText = {
-  authenticationRequired: 'Authentication required',
-  invalidCredentials: 'Invalid API username or password',
-  tooManyConcurrentRequests: 'Too many concurrent requests. Please wait.',
-  notFound: 'Not found',
-  invalidJson: 'Request body is not valid JSON',
-  bodyNotObject: 'Request body must be a JSON object',
-  bodyTooLarge: 'Request body is too large',
-  unsupportedMediaType: 'Unsupported content type; send application/json',
-  badRequest: 'Bad request',
-  serviceUnavailable: 'Service temporarily unavailable, please retry',
-  internal: 'Internal server error',
-  limitOutOfRange: 'limit must be between 1 and 200',
-  offsetInvalid: 'offset must be a non-negative integer',
-  tooManyApiKeys: 'An account may hold at most 10 API keys',
-  invalidPhoneNumber: 'Invalid phone number format',
-  duplicateContact: 'This phone number already exists in your contacts',
-  contactNotFound: 'Contact not found',
-  noFieldsToUpdate: 'No fields provided to update',
-  failedToAddContact: 'Failed to add contact',
-  listNotFound: 'List not found',
-  duplicateListName: 'A list with this name already exists',
-  contactOrNumberRequired: 'contact_id or number is required',
+export const CATALOGUE = {
+  // Authentication, limits, transport
+  authenticationRequired: entry('unauthenticated', 'Authentication required'),
+  invalidCredentials: entry('unauthenticated', 'Invalid API username or password'),
+  tooManyConcurrentRequests: entry('too_many_requests', 'Too many concurrent requests. Please wait.'),
+  notFound: entry('not_found', 'Not found'),
+  methodNotAllowed: entry('method_not_allowed', (methods: readonly string[]) => `Invalid request method. Allowed methods: ${methods.join(', ')}`),
+  invalidJson: entry('invalid', 'Request body is not valid JSON'),
+  bodyNotObject: entry('invalid', 'Request body must be a JSON object'),
+  bodyTooLarge: entry('too_large', 'Request body is too large'),
+  unsupportedMediaType: entry('unsupported_media_type', 'Unsupported content type; send application/json'),
+  badRequest: entry('invalid', 'Bad request'),
+  serviceUnavailable: entry('unavailable', 'Service temporarily unavailable, please retry'),
+  internal: entry('internal', 'Internal server error'),
+  /** A field rule whose text a validator already took from this catalogue. */
+  invalidField: entry('invalid', (text: string) => text),
+  required: entry('invalid', (field: string) => `${field} is required`),
+  mustBeString: entry('invalid', (field: string) => `${field} must be a string`),
+  mustBePositiveInteger: entry('invalid', (field: string) => `${field} must be a positive integer`),
+  mustBeBoolean: entry('invalid', (field: string) => `${field} must be a boolean`),
+  limitOutOfRange: entry('invalid', 'limit must be between 1 and 200'),
+  offsetInvalid: entry('invalid', 'offset must be a non-negative integer'),
+  // Accounts and keys
+  accountNotFound: entry('not_found', (accountId: number) => `Account ${accountId} not found`),
+  tooManyApiKeys: entry('conflict', 'An account may hold at most 10 API keys'),
+  apiKeyNotFound: entry('not_found', (username: string) => `No active API key with username ${username}`),
+  testAccountsOnly: entry('forbidden', 'This endpoint is only available on test accounts'),
+  // Contacts and lists
+  invalidPhoneNumber: entry('invalid', 'Invalid phone number format'),
+  duplicateContact: entry('conflict', 'This phone number already exists in your contacts'),
+  contactNotFound: entry('not_found', 'Contact not found'),
+  noFieldsToUpdate: entry('invalid', 'No fields provided to update'),
+  failedToAddContact: entry('internal', 'Failed to add contact'),
+  listNotFound: entry('not_found', 'List not found'),
+  duplicateListName: entry('conflict', 'A list with this name already exists'),
+  contactOrNumberRequired: entry('invalid', 'contact_id or number is required'),
   // Sending (interface: Errors; supplement: per-message errors)
-  invalidMessages: 'Missing or invalid messages parameter; should be an array of messages',
-  tooManyMessages: 'The maximum number of messages per request is 10000',
-  maxPartsOutOfRange: 'max_parts must be between 1 and 99',
-  staggerOutOfRange: 'stagger_minutes must be between 1 and 1440',
-  noAllowedSenders: 'No allowed senders found for this user',
-  invalidSender: 'Invalid sender. You do not have permission to use this sender',
-  senderNotString: 'The sender field must be a string, not an object or array',
-  insufficientCredits: 'Insufficient credits to send the batch of messages',
-  insufficientCreditsFor: (needed: string, available: string) => `Insufficient credits: ${needed} needed, ${available} available`,
-  failedToProcessMessages: 'Failed to process messages',
-  unicodeRequired: 'Message contains characters that require enable_unicode',
-  tooManyParts: (max: number) => `Message exceeds the maximum of ${max} parts`,
-  invalidScheduledFor: 'scheduled_for is not a valid datetime',
-  customRefTooLong: 'custom_ref must be at most 255 characters',
-  recipientUnsubscribed: 'Recipient has unsubscribed',
-  invalidStatusFilter: 'Invalid status filter. Valid values: pending, scheduled, sent, delivered, failed, cancelled',
-  invalidDate: (which: 'from' | 'to') => `Invalid ${which} date; expected format YYYY-MM-DD`,
-  noMessagesFound: 'No message(s) found with the given ID or reference',
-  cancelIdentifierRequired: 'message_id, custom_ref, or send_id is required',
-  messageNotFound: 'Message not found',
-  sendNotFound: 'Send not found',
-  noScheduledForSend: 'No scheduled messages found for this send',
-  noScheduledForCustomRef: 'No scheduled messages found with the given custom_ref',
-  messageNotScheduled: 'Message is not in a scheduled state',
-  failedToCancelMessage: 'Failed to cancel message',
-  failedToCancelSend: 'Failed to cancel send',
-  failedToCancelMessages: 'Failed to cancel messages',
-  listEmpty: 'The list has no contacts',
-  noRecipientsAfterUnsubscribes: 'No recipients remain after filtering unsubscribes',
-  noRecipientsAfterFiltering: 'No recipients remain after filtering',
-  failedToSendToList: 'Failed to send to list',
-  testAccountsOnly: 'This endpoint is only available on test accounts',
-  invalidInboundType: 'Invalid type filter. Valid values: inbound, unsubscribe',
-  noReceivingNumber: 'to must be one of the account’s dedicated or shared numbers',
-  invalidWebhookUrl: 'Invalid webhook URL',
-  webhookNotHttps: 'Webhook URLs must use https',
-  webhookNotAllowed: 'Webhook URL is not allowed',
-  invalidEventFilter: 'Invalid event filter. Valid values: status, inbound',
-  idempotencyKeyTooLong: 'Idempotency-Key must be at most 255 characters',
-  idempotencyKeyReused: 'Idempotency-Key was reused with a different request payload',
-  methodNotAllowed: (methods: readonly string[]) => `Invalid request method. Allowed methods: ${methods.join(', ')}`,
-  required: (field: string) => `${field} is required`,
-  mustBeString: (field: string) => `${field} must be a string`,
-  mustBePositiveInteger: (field: string) => `${field} must be a positive integer`,
-  accountNotFound: (accountId: number) => `Account ${accountId} not found`,
-  mustBeBoolean: (field: string) => `${field} must be a boolean`,
+  invalidMessages: entry('invalid', 'Missing or invalid messages parameter; should be an array of messages'),
+  tooManyMessages: entry('invalid', 'The maximum number of messages per request is 10000'),
+  maxPartsOutOfRange: entry('invalid', 'max_parts must be between 1 and 99'),
+  staggerOutOfRange: entry('invalid', 'stagger_minutes must be between 1 and 1440'),
+  noAllowedSenders: entry('forbidden', 'No allowed senders found for this user'),
+  invalidSender: entry('forbidden', 'Invalid sender. You do not have permission to use this sender'),
+  senderNotString: entry('invalid', 'The sender field must be a string, not an object or array'),
+  insufficientCredits: entry('forbidden', 'Insufficient credits to send the batch of messages'),
+  insufficientCreditsFor: entry('forbidden', (needed: string, available: string) => `Insufficient credits: ${needed} needed, ${available} available`),
+  failedToProcessMessages: entry('internal', 'Failed to process messages'),
+  unicodeRequired: entry('invalid', 'Message contains characters that require enable_unicode'),
+  tooManyParts: entry('invalid', (max: number) => `Message exceeds the maximum of ${max} parts`),
+  invalidScheduledFor: entry('invalid', 'scheduled_for is not a valid datetime'),
+  customRefTooLong: entry('invalid', 'custom_ref must be at most 255 characters'),
+  recipientUnsubscribed: entry('forbidden', 'Recipient has unsubscribed'),
+  listEmpty: entry('invalid', 'The list has no contacts'),
+  noRecipientsAfterUnsubscribes: entry('invalid', 'No recipients remain after filtering unsubscribes'),
+  noRecipientsAfterFiltering: entry('invalid', 'No recipients remain after filtering'),
+  failedToSendToList: entry('internal', 'Failed to send to list'),
+  // Lookup and cancellation
+  invalidStatusFilter: entry('invalid', 'Invalid status filter. Valid values: pending, scheduled, sent, delivered, failed, cancelled'),
+  invalidDate: entry('invalid', (which: 'from' | 'to') => `Invalid ${which} date; expected format YYYY-MM-DD`),
+  noMessagesFound: entry('not_found', 'No message(s) found with the given ID or reference'),
+  cancelIdentifierRequired: entry('invalid', 'message_id, custom_ref, or send_id is required'),
+  messageNotFound: entry('not_found', 'Message not found'),
+  sendNotFound: entry('not_found', 'Send not found'),
+  noScheduledForSend: entry('not_found', 'No scheduled messages found for this send'),
+  noScheduledForCustomRef: entry('not_found', 'No scheduled messages found with the given custom_ref'),
+  messageNotScheduled: entry('conflict', 'Message is not in a scheduled state'),
+  failedToCancelMessage: entry('internal', 'Failed to cancel message'),
+  failedToCancelSend: entry('internal', 'Failed to cancel send'),
+  failedToCancelMessages: entry('internal', 'Failed to cancel messages'),
+  // Inbound and webhooks
+  invalidInboundType: entry('invalid', 'Invalid type filter. Valid values: inbound, unsubscribe'),
+  noReceivingNumber: entry('invalid', 'to must be one of the account’s dedicated or shared numbers'),
+  invalidWebhookUrl: entry('invalid', 'Invalid webhook URL'),
+  webhookNotHttps: entry('invalid', 'Webhook URLs must use https'),
+  webhookNotAllowed: entry('invalid', 'Webhook URL is not allowed'),
+  invalidEventFilter: entry('invalid', 'Invalid event filter. Valid values: status, inbound'),
+  // Idempotency
+  idempotencyKeyTooLong: entry('invalid', 'Idempotency-Key must be at most 255 characters'),
+  idempotencyKeyReused: entry('unprocessable', 'Idempotency-Key was reused with a different request payload'),
 } as const;
+
+export type Condition = keyof typeof CATALOGUE;
+type TextOf<C extends Condition> = (typeof CATALOGUE)[C]['text'];
+type ArgsOf<C extends Condition> = TextOf<C> extends (...args: infer A) => string ? A : [];
+
+/** The texts alone, for answers that are not thrown (per-message results, documentation). */
+export const ErrorText = Object.fromEntries(Object.entries(CATALOGUE).map(([key, e]) => [key, e.text])) as { readonly [C in Condition]: TextOf<C> };
+
+function textOf<C extends Condition>(condition: C, args: ArgsOf<C>): string {
+  const text: Text = CATALOGUE[condition].text;
+  return typeof text === 'string' ? text : (text as (...a: unknown[]) => string)(...(args as unknown[]));
+}
+
+/** The error for a condition: `throw failure('insufficientCredits')`, `throw failure('required', 'list_id')`. */
+export function failure<C extends Condition>(condition: C, ...args: ArgsOf<C>): DomainError {
+  return new DomainError(condition, CATALOGUE[condition].kind, textOf(condition, args));
+}
+
+/** The same, recording the underlying failure (logged with the request, never sent). */
+export function failureBecause<C extends Condition>(cause: unknown, condition: C, ...args: ArgsOf<C>): DomainError {
+  return new DomainError(condition, CATALOGUE[condition].kind, textOf(condition, args), cause);
+}
+
+/** Operator CLI texts (usage errors exit 2). */
+export const UsageText = {
+  unknownCommand: (name: string, usage: string) => `unknown command ${name}\n${usage}`,
+  flagRequired: (flag: string) => `--${flag} is required`,
+  flagPositiveInteger: (flag: string) => `--${flag} must be a positive integer`,
+  flagCredits: (flag: string, allowZero: boolean) => `--${flag} must be a ${allowZero ? 'non-negative' : 'positive'} number with at most two decimals`,
+  flagOneOf: (flag: string, values: readonly string[]) => `--${flag} must be one of ${values.join(', ')}`,
+  exactlyOneOf: (a: string, b: string) => `exactly one of --${a} or --${b} is required`,
+  cannotReadFile: (file: string, reason: string) => `cannot read --file ${file}: ${reason}`,
+} as const;
+
+/** What the OpenAPI document says of each error status. */
+export const StatusDescription: Record<number, string> = {
+  400: 'Invalid request',
+  401: 'Missing or wrong credentials',
+  402: 'Payment declined',
+  403: 'Not permitted',
+  404: 'Not found',
+  405: 'Method not allowed for this path',
+  409: 'Conflict',
+  413: CATALOGUE.bodyTooLarge.text,
+  422: 'Idempotency-Key reused with a different body',
+  429: 'Too many concurrent requests',
+  500: 'Failed, nothing changed',
+  503: 'A dependency is unavailable; retry after Retry-After seconds',
+};

@@ -1,5 +1,6 @@
 import sjson from 'secure-json-parse';
-import { InvalidRequestError } from '../errors/domain-error';
+import { failure } from '../errors/error-catalogue';
+
 import { ErrorText } from '../errors/error-catalogue';
 
 /**
@@ -13,10 +14,10 @@ export function parseJsonBody(text: string): Record<string, unknown> | undefined
   try {
     value = sjson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' });
   } catch {
-    throw new InvalidRequestError(ErrorText.invalidJson);
+    throw failure('invalidJson');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new InvalidRequestError(ErrorText.bodyNotObject);
+    throw failure('bodyNotObject');
   }
   return value as Record<string, unknown>;
 }

@@ -1,6 +1,6 @@
 import { checkField, convertField, Field, FieldSpec } from '../validation/field';
-import { InvalidRequestError } from '../errors/domain-error';
-import { ErrorText } from '../errors/error-catalogue';
+
+import { ErrorText, failure } from '../errors/error-catalogue';
 
 export const DEFAULT_LIMIT = 100;
 
@@ -29,7 +29,7 @@ export class LaxPageQuery {
 export function parsePage(raw: { limit?: string; offset?: string }): Page {
   for (const [name, spec] of [['limit', LIMIT], ['offset', OFFSET]] as const) {
     const error = checkField(name, spec, raw[name]);
-    if (error) throw new InvalidRequestError(error);
+    if (error) throw failure('invalidField', error);
   }
   return { limit: (convertField(LIMIT, raw.limit) as number | undefined) ?? DEFAULT_LIMIT, offset: (convertField(OFFSET, raw.offset) as number | undefined) ?? 0 };
 }

@@ -1,4 +1,5 @@
-import { InvalidRequestError } from '../errors/domain-error';
+
+import { failure } from '../errors/error-catalogue';
 import { ErrorText } from '../errors/error-catalogue';
 
 const DAY_MS = 86_400_000;
@@ -16,12 +17,12 @@ export function parseDayRange(from: string | undefined, to: string | undefined):
   const range: { from?: Date; toExclusive?: Date } = {};
   if (from !== undefined && from !== '') {
     const day = parseDay(from);
-    if (!day) throw new InvalidRequestError(ErrorText.invalidDate('from'));
+    if (!day) throw failure('invalidDate', 'from');
     range.from = day;
   }
   if (to !== undefined && to !== '') {
     const day = parseDay(to);
-    if (!day) throw new InvalidRequestError(ErrorText.invalidDate('to'));
+    if (!day) throw failure('invalidDate', 'to');
     range.toExclusive = new Date(day.getTime() + DAY_MS);
   }
   return range;

@@ -1,7 +1,7 @@
 import { ArgumentMetadata, Injectable, PipeTransform, Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { InvalidRequestError } from '../errors/domain-error';
+import { ErrorText, failure } from '../errors/error-catalogue';
 import { convertField, fieldSpecs } from './field';
 
 /**
@@ -21,7 +21,7 @@ export class ValidPipe implements PipeTransform {
     if (errors.length > 0) {
       const order = [...specs.keys()];
       errors.sort((a, b) => order.indexOf(a.property) - order.indexOf(b.property));
-      throw new InvalidRequestError(Object.values(errors[0].constraints ?? {})[0] ?? 'Invalid request');
+      throw failure('invalidField', Object.values(errors[0].constraints ?? {})[0] ?? ErrorText.badRequest);
     }
     const out: Record<string, unknown> = {};
     for (const [name, spec] of specs) {

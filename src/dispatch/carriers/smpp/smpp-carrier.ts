@@ -110,7 +110,7 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
     }
     this.stopped = true;
     if (this.pumpTimer) clearTimeout(this.pumpTimer);
-    for (const task of [...this.retryQueue.drain(), ...this.queue.drain()]) this.fail(task, 'carrier closed before the part was submitted');
+    for (const task of [...this.retryQueue.drain(), ...this.queue.drain()]) this.failure(task, 'carrier closed before the part was submitted');
     this.rejectStartWaiters(new Error('SMPP carrier closed'));
     await Promise.all(this.binds.map((b) => b.close()));
   }
@@ -124,9 +124,9 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
   bindDown(bind: SmppBind<PartTask>, unanswered: PartTask[], reason: string): void {
     for (const task of unanswered) {
       if (this.stopped) {
-        this.fail(task, `carrier closed before submit_sm_resp (outcome unknown): ${reason}`);
+        this.failure(task, `carrier closed before submit_sm_resp (outcome unknown): ${reason}`);
       } else if (++task.requeues > this.options.maxRequeues) {
-        this.fail(task, `no submit_sm_resp after ${task.requeues} connection losses: ${reason}`);
+        this.failure(task, `no submit_sm_resp after ${task.requeues} connection losses: ${reason}`);
       } else {
         this.retryQueue.push(task);
       }
@@ -147,10 +147,10 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
       settlePart(task, typeof resp.message_id === 'string' ? resp.message_id : String(resp.message_id ?? ''));
     } else if (isThrottleStatus(status)) {
       this.throttled++;
-      if (this.stopped) this.fail(task, `carrier closed before the part was accepted: ${describeStatus(status)}`);
+      if (this.stopped) this.failure(task, `carrier closed before the part was accepted: ${describeStatus(status)}`);
       else this.retryQueue.push(task);
     } else {
-      this.fail(task, `submit_sm rejected: ${describeStatus(status)}`);
+      this.failure(task, `submit_sm rejected: ${describeStatus(status)}`);
     }
     this.pump();
   }
@@ -222,7 +222,7 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
     return this.retryQueue.length + this.queue.length + this.binds.reduce((sum, b) => sum + b.inFlightCount, 0);
   }
 
-  private fail(task: PartTask, error: string): void {
+  private failure(task: PartTask, error: string): void {
     settlePart(task, null, error);
   }
 

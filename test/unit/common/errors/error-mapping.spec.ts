@@ -1,27 +1,18 @@
 import { BadRequestException, HttpException, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
-import {
-  ConflictError,
-  DependencyUnavailableError,
-  ForbiddenError,
-  InvalidRequestError,
-  NotFoundError,
-  OperationFailedError,
-  TooManyRequestsError,
-  UnauthenticatedError,
-  UnprocessableError,
-} from '../../../../src/common/errors/domain-error';
+import { DependencyUnavailableError } from '../../../../src/common/errors/domain-error';
+import { CATALOGUE, Condition, failure, failureBecause } from '../../../../src/common/errors/error-catalogue';
 import { mapError } from '../../../../src/common/errors/error-mapping';
 
 describe(mapError.name, () => {
   it.each([
-    [new InvalidRequestError('number is required'), 400],
-    [new UnauthenticatedError('Authentication required'), 401],
-    [new ForbiddenError('No allowed senders found for this user'), 403],
-    [new NotFoundError('List not found'), 404],
-    [new ConflictError('Message is not in a scheduled state'), 409],
-    [new UnprocessableError('Idempotency-Key was reused with a different request payload'), 422],
-    [new TooManyRequestsError('Too many concurrent requests. Please wait.'), 429],
-    [new OperationFailedError('Failed to cancel send', new Error('db')), 500],
+    [failure('required', 'number'), 400],
+    [failure('authenticationRequired'), 401],
+    [failure('noAllowedSenders'), 403],
+    [failure('listNotFound'), 404],
+    [failure('messageNotScheduled'), 409],
+    [failure('idempotencyKeyReused'), 422],
+    [failure('tooManyConcurrentRequests'), 429],
+    [failureBecause(new Error('db'), 'failedToCancelSend'), 500],
   ])('maps %p to %i with its own text in the envelope', (error, status) => {
     const res = mapError(error);
     expect(res.status).toBe(status);
@@ -29,7 +20,7 @@ describe(mapError.name, () => {
   });
 
   it('adds WWW-Authenticate to 401s', () => {
-    expect(mapError(new UnauthenticatedError('Authentication required')).headers).toEqual({ 'WWW-Authenticate': 'Basic realm="api"' });
+    expect(mapError(failure('authenticationRequired')).headers).toEqual({ 'WWW-Authenticate': 'Basic realm="api"' });
   });
 
   it('answers an unavailable dependency 503 with Retry-After and the fixed text', () => {
@@ -62,6 +53,19 @@ describe(mapError.name, () => {
   });
 
   it('does not log ordinary client errors', () => {
-    expect(mapError(new InvalidRequestError('x')).log).toBe(false);
+    expect(mapError(failure('required', 'x')).log).toBe(false);
+  });
+
+  it('names each error for its condition and answers every catalogue condition with a 4xx or 5xx and its text', () => {
+    for (const condition of Object.keys(CATALOGUE) as Condition[]) {
+      const entry = CATALOGUE[condition];
+      const args = condition === 'methodNotAllowed' ? [['GET']] : ['x', 'y'];
+      const error = typeof entry.text === 'string' ? failure(condition as never) : failure(condition as never, ...(args as never[]));
+      expect(error.name).toBe(condition.charAt(0).toUpperCase() + condition.slice(1));
+      const res = mapError(error);
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.body.error.length).toBeGreaterThan(0);
+    }
+    expect(failure('insufficientCredits')).toMatchObject({ name: 'InsufficientCredits', condition: 'insufficientCredits', message: 'Insufficient credits to send the batch of messages' });
   });
 });

@@ -2,15 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { addJobOrLeaveToSweeper } from '../common/queue/add-job';
 import { Clock } from '../common/time/clock';
+import { addJobOrLeaveToSweeper } from './add-job';
+import { consume } from './queue-depth';
 
 export const WEBHOOK_QUEUE = 'webhooks';
-export const JOB_DELIVER_DUE = 'deliver-due';
+const JOB_DELIVER_DUE = 'deliver-due';
 
 /**
- * Producer side of webhook delivery. Jobs are wake-ups: the events themselves live in PostgreSQL and a
- * deliverer leases whatever is due, so a lost job costs at most a sweep interval, never an event.
+ * Webhook delivery wake-ups. The events themselves live in PostgreSQL and a deliverer leases whatever
+ * is due, so a lost job costs at most a sweep interval, never an event.
  */
 @Injectable()
 export class WebhookQueue {
@@ -30,6 +31,11 @@ export class WebhookQueue {
   async wakeAt(at: Date): Promise<void> {
     const second = Math.ceil(at.getTime() / 1000);
     await this.add(`wh-at-${second}`, second * 1000 - this.clock.now().getTime());
+  }
+
+  /** Worker side: every wake-up runs one delivery pass. */
+  consume(concurrency: number, deliverDue: () => Promise<unknown>): void {
+    consume(this.queue, JOB_DELIVER_DUE, concurrency, deliverDue, (err) => this.logger.error({ msg: 'webhook processor stopped', err: err.message }));
   }
 
   private async add(jobId: string, delay: number): Promise<void> {

@@ -1,11 +1,15 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InboundService } from '../inbound/inbound.service';
-import { CarriersService } from './carriers.service';
-import { ReceiptIntakeService } from './receipt-intake.service';
+import { CarriersService } from './dispatch/carriers.service';
+import { ReceiptIntakeService } from './dispatch/receipt-intake.service';
+import { InboundService } from './inbound/inbound.service';
 
-/** Routes what the live carrier receives: receipts to the receipt intake, mobile-originated messages to inbound. */
+/**
+ * Routes what the live carrier receives: receipts to the receipt intake, mobile-originated messages to
+ * inbound. It lives in the composition root so the worker (dispatch) never imports a domain that
+ * imports it back.
+ */
 @Injectable()
-export class CarrierEventsService implements OnModuleInit {
+export class CarrierEventsRouter implements OnModuleInit {
   constructor(
     private readonly carriers: CarriersService,
     private readonly receipts: ReceiptIntakeService,

@@ -1,19 +1,20 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { addJobOrLeaveToSweeper } from '../common/queue/add-job';
 import { Clock } from '../common/time/clock';
+import { addJobOrLeaveToSweeper } from './add-job';
+import { consume, QueueDepth, queueDepth } from './queue-depth';
 
 export const DISPATCH_QUEUE = 'dispatch';
-export const JOB_DISPATCH_SEND = 'dispatch-send';
-export const JOB_SIMULATED_RECEIPTS = 'simulated-receipts';
+const JOB_DISPATCH_SEND = 'dispatch-send';
+const JOB_SIMULATED_RECEIPTS = 'simulated-receipts';
 
-export interface DispatchSendJob {
+interface DispatchSendJob {
   sendId: number;
 }
 
 /**
- * Producer side of dispatch (rule 7: Bull stays behind this wrapper). Jobs carry deterministic ids, so
+ * The dispatch queue (rule 7: Bull stays behind this wrapper). Jobs carry deterministic ids, so
  * enqueueing the same due second of a send twice is one job; anything lost between commit and enqueue,
  * or in a flushed Redis, is found again by the sweeper from PostgreSQL.
  */
@@ -44,9 +45,15 @@ export class DispatchQueue {
     await this.add(JOB_SIMULATED_RECEIPTS, {}, `simrcpt-${second}`, second * 1000);
   }
 
-  async depth(): Promise<{ waiting: number; active: number; delayed: number; failed: number }> {
-    const counts = await this.queue.getJobCounts();
-    return { waiting: counts.waiting, active: counts.active, delayed: counts.delayed, failed: counts.failed };
+  depth(): Promise<QueueDepth> {
+    return queueDepth(this.queue);
+  }
+
+  /** Worker side: handlers for the two job kinds. */
+  consume(handlers: { dispatchSend: (sendId: number) => Promise<unknown>; concurrency: number; simulatedReceipts: () => Promise<unknown> }): void {
+    const stopped = (what: string) => (err: Error) => this.logger.error({ msg: `${what} processor stopped`, err: err.message });
+    consume<DispatchSendJob>(this.queue, JOB_DISPATCH_SEND, handlers.concurrency, (job) => handlers.dispatchSend(job.sendId), stopped('dispatch'));
+    consume(this.queue, JOB_SIMULATED_RECEIPTS, 1, handlers.simulatedReceipts, stopped('simulated receipt'));
   }
 
   private async add(name: string, data: object, jobId: string, runAtMs: number): Promise<void> {

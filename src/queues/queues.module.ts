@@ -1,0 +1,22 @@
+import { BullModule } from '@nestjs/bull';
+import { Module } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { DISPATCH_QUEUE, DispatchQueue } from './dispatch-queue';
+import { WEBHOOK_QUEUE, WebhookQueue } from './webhook-queue';
+
+/**
+ * The Bull root and the two queues, behind typed wrappers (rule 7): producers for the API (enqueue after
+ * commit) and consumers for the workers. Nothing outside this folder touches Bull.
+ */
+@Module({
+  imports: [
+    BullModule.forRootAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({ url: config.redisUrl, prefix: `${config.redisPrefix}:bull` }),
+    }),
+    BullModule.registerQueue({ name: DISPATCH_QUEUE }, { name: WEBHOOK_QUEUE }),
+  ],
+  providers: [DispatchQueue, WebhookQueue],
+  exports: [DispatchQueue, WebhookQueue],
+})
+export class QueuesModule {}

@@ -1,7 +1,8 @@
 import { ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
-import type { PartChange } from '../src/dispatch/dispatch.repository';
+import { UnitOfWork } from '../src/database/unit-of-work';
+import type { PartStatusChange } from '../src/webhooks/webhook-events.service';
 import { WebhookEventsService } from '../src/webhooks/webhook-events.service';
 import { argValue, benchAccount, fmt, ms, startBenchApp } from './support';
 
@@ -36,20 +37,19 @@ async function stopReceiver(r: Receiver): Promise<void> {
   await new Promise((resolve) => r.child.on('exit', resolve));
 }
 
-function changes(accountId: number, count: number, tag: string): PartChange[] {
+function changes(accountId: number, count: number, tag: string): PartStatusChange[] {
   const now = new Date();
   return Array.from({ length: count }, (_, i) => ({
-    message_id: `00000000-0000-4000-8000-${tag}${String(i).padStart(12 - tag.length, '0')}`,
-    part_number: 1,
-    total_parts: 1,
+    messageId: `00000000-0000-4000-8000-${tag}${String(i).padStart(12 - tag.length, '0')}`,
+    partNumber: 1,
+    totalParts: 1,
     status: 'delivered',
-    receipt_at: now,
-    lag_seconds: 1,
-    account_id: accountId,
-    to_number: `614${String(10_000_000 + i).slice(-8)}`,
+    at: now,
+    accountId,
+    to: `614${String(10_000_000 + i).slice(-8)}`,
     sender: 'BenchBrand',
     body: 'Your parcel is on its way',
-    custom_ref: `bench-${i}`,
+    customRef: `bench-${i}`,
   }));
 }
 
@@ -58,6 +58,7 @@ async function main() {
   const bench = await startBenchApp({ webhookAllowPrivate: true, webhookRetryBaseMs: 500, webhookRetryMaxMs: 2000, webhookTimeoutMs: 5000, sweepIntervalMs: 500 });
   const ds = bench.app.get(DataSource);
   const events = bench.app.get(WebhookEventsService);
+  const uow = bench.app.get(UnitOfWork);
   try {
     const { accountId } = await benchAccount(bench.app, { test: true });
     let receiver = await startReceiver();
@@ -65,8 +66,7 @@ async function main() {
 
     // Run 1: receiver up.
     let start = process.hrtime.bigint();
-    const created = await ds.transaction((m) => events.partsChanged(changes(accountId, total, 'a'), m));
-    await events.deliverSoon(created);
+    await uow.run((tx) => events.partsChanged(changes(accountId, total, 'a'), tx));
     while (receiver.counts.distinct < total) await new Promise((r) => setTimeout(r, 50));
     const upMs = ms(start);
     console.log(`run 1, receiver up: ${total} signed receipt webhooks delivered in ${fmt(upMs / 1000)} s = ${Math.round(total / (upMs / 1000))} per second (${receiver.counts.requests} requests)`);
@@ -75,8 +75,7 @@ async function main() {
     const port = receiver.port;
     await stopReceiver(receiver);
     start = process.hrtime.bigint();
-    const created2 = await ds.transaction((m) => events.partsChanged(changes(accountId, total, 'b'), m));
-    await events.deliverSoon(created2);
+    await uow.run((tx) => events.partsChanged(changes(accountId, total, 'b'), tx));
     await new Promise((r) => setTimeout(r, upMs));
     const [{ failedAttempts }] = await ds.query(`SELECT count(*)::int AS "failedAttempts" FROM webhook_attempts WHERE NOT delivered`);
     receiver = await startReceiver(port);

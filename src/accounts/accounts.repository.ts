@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { Tx } from '../database/unit-of-work';
+import { managerFor } from '../database/sql';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Account } from './account.entity';
 import { randomToken } from './secrets';
 
@@ -8,15 +10,15 @@ import { randomToken } from './secrets';
 export class AccountsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  private repo(manager?: EntityManager) {
-    return (manager ?? this.dataSource.manager).getRepository(Account);
+  private repo(tx?: Tx) {
+    return managerFor(this.dataSource, tx).getRepository(Account);
   }
 
-  async findById(accountId: number): Promise<Account | null> {
-    return this.repo().findOne({ where: { id: accountId } });
+  async findById(accountId: number, tx?: Tx): Promise<Account | null> {
+    return this.repo(tx).findOne({ where: { id: accountId } });
   }
 
-  async insert(fields: { name: string; isTest: boolean; allowDuplicateContacts: boolean }, manager: EntityManager): Promise<Account> {
-    return this.repo(manager).save(this.repo(manager).create({ ...fields, optoutCode: randomToken(10) }));
+  async insert(fields: { name: string; isTest: boolean; allowDuplicateContacts: boolean }, tx: Tx): Promise<Account> {
+    return this.repo(tx).save(this.repo(tx).create({ ...fields, optoutCode: randomToken(10) }));
   }
 }

@@ -6,7 +6,7 @@ import { Account } from './account.entity';
 import { AccountsRepository } from './accounts.repository';
 import { toAccountView } from './accounts.mapper';
 import { ApiKeysService, IssuedApiKey } from './api-keys.service';
-import { UnitOfWork } from '../database/unit-of-work';
+import { Tx, UnitOfWork } from '../database/unit-of-work';
 
 export interface NewAccount {
   name: string;
@@ -30,8 +30,8 @@ export class AccountsService {
     return toAccountView(await this.get(accountId));
   }
 
-  async get(accountId: number): Promise<Account> {
-    const account = await this.accounts.findById(accountId);
+  async get(accountId: number, tx?: Tx): Promise<Account> {
+    const account = await this.accounts.findById(accountId, tx);
     if (!account) throw failure('accountNotFound', accountId);
     return account;
   }

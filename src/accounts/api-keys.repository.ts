@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { Tx } from '../database/unit-of-work';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { sql } from '../database/sql';
+import { DataSource, IsNull } from 'typeorm';
+import { managerFor, sql } from '../database/sql';
 import { ApiKey } from './api-key.entity';
 
 export interface ActiveKeyRecord {
@@ -15,8 +16,8 @@ export interface ActiveKeyRecord {
 export class ApiKeysRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  private repo(manager?: EntityManager) {
-    return (manager ?? this.dataSource.manager).getRepository(ApiKey);
+  private repo(tx?: Tx) {
+    return managerFor(this.dataSource, tx).getRepository(ApiKey);
   }
 
   /** One indexed read per request: revocation is seen by every instance on the next request. */
@@ -32,14 +33,14 @@ export class ApiKeysRepository {
     return row ? { apiKeyId: row.id, accountId: row.account_id, passwordSha256: row.password_sha256, isTest: row.is_test } : null;
   }
 
-  async insert(accountId: number, fields: { username: string; passwordSha256: Buffer; label: string }, manager?: EntityManager): Promise<ApiKey> {
-    return this.repo(manager).save(this.repo(manager).create({ accountId, ...fields }));
+  async insert(accountId: number, fields: { username: string; passwordSha256: Buffer; label: string }, tx?: Tx): Promise<ApiKey> {
+    return this.repo(tx).save(this.repo(tx).create({ accountId, ...fields }));
   }
 
   /** Locks the account's row so two concurrent creations cannot both pass the 10-key check. */
-  async countActiveForUpdate(accountId: number, manager: EntityManager): Promise<number> {
-    await manager.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
-    return this.repo(manager).count({ where: { accountId, revokedAt: IsNull() } });
+  async countActiveForUpdate(accountId: number, tx: Tx): Promise<number> {
+    await tx.manager.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+    return this.repo(tx).count({ where: { accountId, revokedAt: IsNull() } });
   }
 
   async listForAccount(accountId: number): Promise<ApiKey[]> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { Tx } from '../database/unit-of-work';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { sql } from '../database/sql';
 import { LedgerKind } from './credit-ledger-entry.entity';
 
@@ -21,16 +22,16 @@ export class LedgerRepository {
    * The balance update is conditional, so a debit never takes it below zero; returns the new balance,
    * or null when the account cannot pay (nothing is written then).
    */
-  async apply(accountId: number, movement: LedgerMovement, manager: EntityManager): Promise<number | null> {
+  async apply(accountId: number, movement: LedgerMovement, tx: Tx): Promise<number | null> {
     const { rows } = await sql<{ credit_balance: number }>(
-      manager,
+      tx,
       `UPDATE accounts SET credit_balance = credit_balance + $2
         WHERE id = $1 AND credit_balance + $2 >= 0
         RETURNING credit_balance`,
       [accountId, movement.amount],
     );
     if (rows.length === 0) return null;
-    await sql(manager, `INSERT INTO credit_ledger (account_id, kind, amount, reason, reference) VALUES ($1, $2, $3, $4, $5)`, [
+    await sql(tx, `INSERT INTO credit_ledger (account_id, kind, amount, reason, reference) VALUES ($1, $2, $3, $4, $5)`, [
       accountId,
       movement.kind,
       movement.amount,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { Tx } from '../database/unit-of-work';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { Page } from '../common/http/pagination';
 import { sql } from '../database/sql';
 import { CONTACT_TEXT_FIELDS, ContactRecord, ContactTextField } from './contact-fields';
@@ -48,15 +49,15 @@ export class ContactsRepository {
     return { total: count.rows[0].total, rows: rows.rows };
   }
 
-  async findById(accountId: number, contactId: number, manager?: EntityManager): Promise<ContactRecord | null> {
-    const { rows } = await sql<ContactRecord>(manager ?? this.dataSource, `SELECT ${COLUMNS} FROM contacts WHERE account_id = $1 AND id = $2`, [accountId, contactId]);
+  async findById(accountId: number, contactId: number, tx?: Tx): Promise<ContactRecord | null> {
+    const { rows } = await sql<ContactRecord>(tx ?? this.dataSource, `SELECT ${COLUMNS} FROM contacts WHERE account_id = $1 AND id = $2`, [accountId, contactId]);
     return rows[0] ?? null;
   }
 
   /** The contact supplying a number's fields: the most recently updated one when duplicates exist. */
-  async findLatestByNumber(accountId: number, number: string, manager?: EntityManager): Promise<ContactRecord | null> {
+  async findLatestByNumber(accountId: number, number: string, tx?: Tx): Promise<ContactRecord | null> {
     const { rows } = await sql<ContactRecord>(
-      manager ?? this.dataSource,
+      tx ?? this.dataSource,
       `SELECT ${COLUMNS} FROM contacts WHERE account_id = $1 AND number = $2 ORDER BY updated_at DESC, id DESC LIMIT 1`,
       [accountId, number],
     );
@@ -78,11 +79,11 @@ export class ContactsRepository {
    * Inserts a contact. Without duplicates allowed the insert is skipped (null) when the number exists:
    * the NOT EXISTS covers older rows made while duplicates were allowed, the unique index covers races.
    */
-  async insert(accountId: number, number: string, fields: Record<ContactTextField, string>, allowDuplicates: boolean, manager?: EntityManager): Promise<number | null> {
+  async insert(accountId: number, number: string, fields: Record<ContactTextField, string>, allowDuplicates: boolean, tx?: Tx): Promise<number | null> {
     const values = CONTACT_TEXT_FIELDS.map((f) => fields[f]);
     const placeholders = CONTACT_TEXT_FIELDS.map((_, i) => `$${i + 4}`).join(', ');
     const { rows } = await sql<{ id: number }>(
-      manager ?? this.dataSource,
+      tx ?? this.dataSource,
       `INSERT INTO contacts (account_id, number, dedupe, ${CONTACT_TEXT_FIELDS.join(', ')})
        SELECT $1, $2, $3, ${placeholders}
         WHERE $3 = false OR NOT EXISTS (SELECT 1 FROM contacts WHERE account_id = $1 AND number = $2)
@@ -103,7 +104,7 @@ export class ContactsRepository {
     rows: Array<{ number: string; fields: Record<ContactTextField, string> }>,
     columns: readonly ContactTextField[],
     allowDuplicates: boolean,
-    manager: EntityManager,
+    tx: Tx,
   ): Promise<{ updatedIds: number[]; insertedIds: number[] }> {
     const arrays = CONTACT_TEXT_FIELDS.map((f) => rows.map((r) => r.fields[f]));
     const present = CONTACT_TEXT_FIELDS.map((f) => columns.includes(f));
@@ -113,7 +114,7 @@ export class ContactsRepository {
     const dedupeParam = `$${n + 4}`;
     const sets = CONTACT_TEXT_FIELDS.map((f, i) => `${f} = CASE WHEN (${presentParam}::boolean[])[${i + 1}] THEN i.${f} ELSE c.${f} END`).join(', ');
     const { rows: result } = await sql<{ updated_ids: number[] | null; inserted_ids: number[] | null }>(
-      manager,
+      tx,
       `WITH input AS (
          SELECT * FROM unnest($2::text[], ${unnestArgs}) WITH ORDINALITY AS t(number, ${CONTACT_TEXT_FIELDS.join(', ')}, ord)
        ), existing AS (

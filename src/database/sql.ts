@@ -1,10 +1,16 @@
 import { DataSource, EntityManager } from 'typeorm';
+import { Tx } from './unit-of-work';
 
-export type Queryable = DataSource | EntityManager;
+export type Queryable = DataSource | EntityManager | Tx;
 
 export interface SqlResult<T> {
   rows: T[];
   rowCount: number;
+}
+
+function managerOf(db: Queryable): EntityManager {
+  if (db instanceof Tx) return db.manager;
+  return db instanceof DataSource ? db.manager : db;
 }
 
 /**
@@ -12,7 +18,7 @@ export interface SqlResult<T> {
  * UPDATE/DELETE but plain rows otherwise). Repositories use it for set-based statements.
  */
 export async function sql<T = Record<string, unknown>>(db: Queryable, text: string, params: unknown[] = []): Promise<SqlResult<T>> {
-  const manager = db instanceof DataSource ? db.manager : db;
+  const manager = managerOf(db);
   const own = !manager.queryRunner;
   const runner = manager.queryRunner ?? manager.connection.createQueryRunner();
   try {
@@ -21,4 +27,9 @@ export async function sql<T = Record<string, unknown>>(db: Queryable, text: stri
   } finally {
     if (own) await runner.release();
   }
+}
+
+/** The entity manager for a repository call: the transaction's, or the pool's. */
+export function managerFor(dataSource: DataSource, tx?: Tx): EntityManager {
+  return tx ? tx.manager : dataSource.manager;
 }

@@ -26,7 +26,7 @@ export class DeliveryMetrics {
   partsSettled(changes: PartChange[]): void {
     for (const change of changes) {
       this.settled.inc({ status: change.status });
-      this.receiptLag.observe(change.lag_seconds);
+      this.receiptLag.observe(change.lagSeconds);
     }
   }
 }

@@ -5,6 +5,7 @@ import { QueuesModule } from '../queues/queues.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { CarriersService } from './carriers.service';
 import { DeliveryMetrics } from './delivery-metrics';
+import { DeliveryRecordsService } from './delivery-records.service';
 import { DispatchProcessor } from './dispatch.processor';
 import { DispatcherService } from './dispatcher.service';
 import { DispatchRepository } from './dispatch.repository';
@@ -18,6 +19,7 @@ import { SweeperService } from './sweeper.service';
     DispatchRepository,
     CarriersService,
     DeliveryMetrics,
+    DeliveryRecordsService,
     DispatcherService,
     ReceiptIntakeService,
     SweeperService,

@@ -1,18 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { sql } from '../database/sql';
+import type { Tx } from '../database/unit-of-work';
+import type { PartStatusChange } from '../webhooks/webhook-events.service';
 import type { DeliveryReceipt } from './carriers/carrier';
 
 export interface ClaimedMessage {
   id: string;
-  account_id: number;
-  to_number: string;
+  accountId: number;
+  to: string;
   sender: string;
   body: string;
   encoding: 'gsm7' | 'ucs2';
   parts: number;
-  is_test: boolean;
+  isTest: boolean;
 }
 
 export interface PartOutcome {
@@ -26,26 +28,14 @@ export interface PartOutcome {
 }
 
 /** A part whose delivery status changed, with what its status webhook says. */
-export interface PartChange {
-  message_id: string;
-  part_number: number;
-  total_parts: number;
-  status: 'delivered' | 'failed';
-  receipt_at: Date;
+export interface PartChange extends PartStatusChange {
   /** Seconds from the part's submission to this change (receipt lag). */
-  lag_seconds: number;
-  account_id: number;
-  to_number: string;
-  sender: string;
-  body: string;
-  custom_ref: string | null;
+  lagSeconds: number;
 }
 
-/** Runs inside the transaction that changed the parts (webhook events are written there). */
-export type OnPartsChanged = (changes: PartChange[], manager: EntityManager) => Promise<void>;
-
-const PART_CHANGE = `p.message_id, p.part_number, p.total_parts, p.status, p.receipt_at, extract(epoch FROM now() - p.submitted_at)::float8 AS lag_seconds,
-  msg.account_id, msg.to_number, msg.sender, msg.body, msg.custom_ref`;
+const MESSAGE_OF_CHANGE = `msg.account_id AS "accountId", msg.to_number AS "to", msg.sender, msg.body, msg.custom_ref AS "customRef"`;
+const PART_CHANGE = `p.message_id AS "messageId", p.part_number AS "partNumber", p.total_parts AS "totalParts", p.status, p.receipt_at AS "at",
+  extract(epoch FROM now() - p.submitted_at)::float8 AS "lagSeconds", ${MESSAGE_OF_CHANGE}`;
 
 @Injectable()
 export class DispatchRepository {
@@ -68,7 +58,7 @@ export class DispatchRepository {
            WHERE send_id = $1 AND status IN ('pending', 'scheduled') AND dispatched_at IS NULL AND dispatch_at <= now()
            ORDER BY dispatch_at LIMIT $2 FOR UPDATE SKIP LOCKED))
           AND m.status IN ('pending', 'scheduled') AND m.dispatched_at IS NULL
-        RETURNING m.id, m.account_id, m.to_number, m.sender, m.body, m.encoding, m.parts, m.is_test`,
+        RETURNING m.id, m.account_id AS "accountId", m.to_number AS "to", m.sender, m.body, m.encoding, m.parts, m.is_test AS "isTest"`,
       [sendId, limit],
     );
     return rows;
@@ -83,118 +73,106 @@ export class DispatchRepository {
    * Records every part's submission outcome and the messages' new status (sent, or failed when a part
    * was refused), then applies any receipt that arrived before its submit_sm_resp was recorded.
    */
-  async recordOutcomes(outcomes: PartOutcome[], onChanged?: OnPartsChanged): Promise<PartChange[]> {
+  async recordOutcomes(outcomes: PartOutcome[], tx: Tx): Promise<PartChange[]> {
     if (outcomes.length === 0) return [];
-    return this.dataSource.transaction(async (m) => {
-      // Parts the carrier refused are final at once: they are changes too (a `failed` status webhook each).
-      const { rows: refused } = await sql<PartChange>(
-        m,
-        `WITH input AS (
-           SELECT * FROM unnest($1::uuid[], $2::smallint[], $3::smallint[], $4::text[], $5::text[], $6::timestamptz[])
-             AS t(message_id, part_number, total_parts, smsc_id, error, receipt_due_at)
-         ), parts AS (
-           INSERT INTO message_parts (message_id, part_number, total_parts, smsc_id, status, error, receipt_due_at)
-           SELECT message_id, part_number, total_parts, smsc_id, CASE WHEN smsc_id IS NULL THEN 'failed' ELSE 'submitted' END, error, receipt_due_at FROM input
-           ON CONFLICT (message_id, part_number) DO UPDATE
-             SET smsc_id = EXCLUDED.smsc_id, status = EXCLUDED.status, error = EXCLUDED.error, submitted_at = now(), receipt_due_at = EXCLUDED.receipt_due_at
-           RETURNING message_id, part_number, total_parts, status, submitted_at
-         ), settled AS (
-           UPDATE messages m SET status = CASE WHEN o.failed THEN 'failed' ELSE 'sent' END, updated_at = now()
-             FROM (SELECT message_id, bool_or(smsc_id IS NULL) AS failed FROM input GROUP BY message_id) o
-            WHERE m.id = o.message_id AND m.status = 'pending'
-         )
-         SELECT p.message_id, p.part_number, p.total_parts, p.status, now() AS receipt_at, 0::float8 AS lag_seconds,
-                msg.account_id, msg.to_number, msg.sender, msg.body, msg.custom_ref
-           FROM parts p JOIN messages msg ON msg.id = p.message_id
-          WHERE p.status = 'failed'`,
-        [
-          outcomes.map((o) => o.messageId),
-          outcomes.map((o) => o.partNumber),
-          outcomes.map((o) => o.totalParts),
-          outcomes.map((o) => o.smscId),
-          outcomes.map((o) => o.error),
-          outcomes.map((o) => (o.receiptDueAt ? o.receiptDueAt.toISOString() : null)),
-        ],
-      );
-      if (onChanged && refused.length) await onChanged(refused, m);
-      const smscIds = outcomes.flatMap((o) => (o.smscId ? [o.smscId] : []));
-      return [...refused, ...(await this.applyStoredReceipts(smscIds, m, onChanged))];
-    });
+    // Parts the carrier refused are final at once: they are changes too (a `failed` status webhook each).
+    const { rows: refused } = await sql<PartChange>(
+      tx,
+      `WITH input AS (
+         SELECT * FROM unnest($1::uuid[], $2::smallint[], $3::smallint[], $4::text[], $5::text[], $6::timestamptz[])
+           AS t(message_id, part_number, total_parts, smsc_id, error, receipt_due_at)
+       ), parts AS (
+         INSERT INTO message_parts (message_id, part_number, total_parts, smsc_id, status, error, receipt_due_at)
+         SELECT message_id, part_number, total_parts, smsc_id, CASE WHEN smsc_id IS NULL THEN 'failed' ELSE 'submitted' END, error, receipt_due_at FROM input
+         ON CONFLICT (message_id, part_number) DO UPDATE
+           SET smsc_id = EXCLUDED.smsc_id, status = EXCLUDED.status, error = EXCLUDED.error, submitted_at = now(), receipt_due_at = EXCLUDED.receipt_due_at
+         RETURNING message_id, part_number, total_parts, status, submitted_at
+       ), settled AS (
+         UPDATE messages m SET status = CASE WHEN o.failed THEN 'failed' ELSE 'sent' END, updated_at = now()
+           FROM (SELECT message_id, bool_or(smsc_id IS NULL) AS failed FROM input GROUP BY message_id) o
+          WHERE m.id = o.message_id AND m.status = 'pending'
+       )
+       SELECT p.message_id AS "messageId", p.part_number AS "partNumber", p.total_parts AS "totalParts", p.status, now() AS "at", 0::float8 AS "lagSeconds",
+              ${MESSAGE_OF_CHANGE}
+         FROM parts p JOIN messages msg ON msg.id = p.message_id
+        WHERE p.status = 'failed'`,
+      [
+        outcomes.map((o) => o.messageId),
+        outcomes.map((o) => o.partNumber),
+        outcomes.map((o) => o.totalParts),
+        outcomes.map((o) => o.smscId),
+        outcomes.map((o) => o.error),
+        outcomes.map((o) => (o.receiptDueAt ? o.receiptDueAt.toISOString() : null)),
+      ],
+    );
+    const smscIds = outcomes.flatMap((o) => (o.smscId ? [o.smscId] : []));
+    return [...refused, ...(await this.applyStoredReceipts(smscIds, tx))];
   }
 
   /** Stores receipts (duplicates ignored) and applies those whose parts are known, in one transaction. */
-  async recordReceipts(receipts: DeliveryReceipt[], onChanged?: OnPartsChanged): Promise<PartChange[]> {
+  async recordReceipts(receipts: DeliveryReceipt[], tx: Tx): Promise<PartChange[]> {
     if (receipts.length === 0) return [];
-    return this.dataSource.transaction(async (m) => {
-      await sql(
-        m,
-        `INSERT INTO delivery_receipts (smsc_id, state, stat, err, done_at, received_at)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[])
-         ON CONFLICT (smsc_id) DO NOTHING`,
-        [
-          receipts.map((r) => r.smscId),
-          receipts.map((r) => r.state),
-          receipts.map((r) => r.stat),
-          receipts.map((r) => r.err),
-          receipts.map((r) => r.doneAt.toISOString()),
-          receipts.map((r) => r.receivedAt.toISOString()),
-        ],
-      );
-      return this.applyStoredReceipts(receipts.map((r) => r.smscId), m, onChanged);
-    });
+    await sql(
+      tx,
+      `INSERT INTO delivery_receipts (smsc_id, state, stat, err, done_at, received_at)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[])
+       ON CONFLICT (smsc_id) DO NOTHING`,
+      [
+        receipts.map((r) => r.smscId),
+        receipts.map((r) => r.state),
+        receipts.map((r) => r.stat),
+        receipts.map((r) => r.err),
+        receipts.map((r) => r.doneAt.toISOString()),
+        receipts.map((r) => r.receivedAt.toISOString()),
+      ],
+    );
+    return this.applyStoredReceipts(receipts.map((r) => r.smscId), tx);
   }
 
   /** Applies stored, unapplied receipts for these SMSC ids to their parts, then settles the messages. */
-  async applyStoredReceipts(smscIds: string[] | 'all-unapplied', manager?: EntityManager, onChanged?: OnPartsChanged): Promise<PartChange[]> {
-    const run = async (m: EntityManager) => {
-      const filter = smscIds === 'all-unapplied' ? `r.received_at < now() - interval '1 second'` : `r.smsc_id = ANY($1::text[])`;
-      const { rows } = await sql<PartChange>(
-        m,
-        `WITH matched AS (
-           UPDATE delivery_receipts r SET applied_at = now()
-            WHERE ${filter} AND r.applied_at IS NULL
-              AND EXISTS (SELECT 1 FROM message_parts p WHERE p.smsc_id = r.smsc_id)
-           RETURNING r.smsc_id, r.state, r.done_at
-         )
-         UPDATE message_parts p SET status = matched.state, receipt_at = matched.done_at
-           FROM matched, messages msg WHERE p.smsc_id = matched.smsc_id AND p.status = 'submitted' AND msg.id = p.message_id
-         RETURNING ${PART_CHANGE}`,
-        smscIds === 'all-unapplied' ? [] : [smscIds],
-      );
-      await this.settleMessages([...new Set(rows.map((r) => r.message_id))], m);
-      if (onChanged && rows.length) await onChanged(rows, m);
-      return rows;
-    };
-    return manager ? run(manager) : this.dataSource.transaction(run);
+  async applyStoredReceipts(smscIds: string[] | 'all-unapplied', tx: Tx): Promise<PartChange[]> {
+    const filter = smscIds === 'all-unapplied' ? `r.received_at < now() - interval '1 second'` : `r.smsc_id = ANY($1::text[])`;
+    const { rows } = await sql<PartChange>(
+      tx,
+      `WITH matched AS (
+         UPDATE delivery_receipts r SET applied_at = now()
+          WHERE ${filter} AND r.applied_at IS NULL
+            AND EXISTS (SELECT 1 FROM message_parts p WHERE p.smsc_id = r.smsc_id)
+         RETURNING r.smsc_id, r.state, r.done_at
+       )
+       UPDATE message_parts p SET status = matched.state, receipt_at = matched.done_at
+         FROM matched, messages msg WHERE p.smsc_id = matched.smsc_id AND p.status = 'submitted' AND msg.id = p.message_id
+       RETURNING ${PART_CHANGE}`,
+      smscIds === 'all-unapplied' ? [] : [smscIds],
+    );
+    await this.settleMessages([...new Set(rows.map((r) => r.messageId))], tx);
+    return rows;
   }
 
   /** Simulated carrier: every part whose receipt is due gets one (failed for numbers ending in the fail suffix). */
-  async applyDueSimulatedReceipts(failSuffix: string, onChanged?: OnPartsChanged, limit = 5000): Promise<PartChange[]> {
-    return this.dataSource.transaction(async (m) => {
-      const { rows } = await sql<PartChange>(
-        m,
-        `WITH due AS MATERIALIZED (
-           SELECT message_id, part_number FROM message_parts
-            WHERE status = 'submitted' AND receipt_due_at <= now()
-            ORDER BY receipt_due_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
-         )
-         UPDATE message_parts p SET status = CASE WHEN right(msg.to_number, length($1)) = $1 THEN 'failed' ELSE 'delivered' END, receipt_at = now()
-           FROM due, messages msg
-          WHERE p.message_id = due.message_id AND p.part_number = due.part_number AND msg.id = p.message_id
-         RETURNING ${PART_CHANGE}`,
-        [failSuffix],
-      );
-      await this.settleMessages([...new Set(rows.map((r) => r.message_id))], m);
-      if (onChanged && rows.length) await onChanged(rows, m);
-      return rows;
-    });
+  async applyDueSimulatedReceipts(failSuffix: string, limit: number, tx: Tx): Promise<PartChange[]> {
+    const { rows } = await sql<PartChange>(
+      tx,
+      `WITH due AS MATERIALIZED (
+         SELECT message_id, part_number FROM message_parts
+          WHERE status = 'submitted' AND receipt_due_at <= now()
+          ORDER BY receipt_due_at LIMIT $2 FOR UPDATE SKIP LOCKED
+       )
+       UPDATE message_parts p SET status = CASE WHEN right(msg.to_number, length($1)) = $1 THEN 'failed' ELSE 'delivered' END, receipt_at = now()
+         FROM due, messages msg
+        WHERE p.message_id = due.message_id AND p.part_number = due.part_number AND msg.id = p.message_id
+       RETURNING ${PART_CHANGE}`,
+      [failSuffix, limit],
+    );
+    await this.settleMessages([...new Set(rows.map((r) => r.messageId))], tx);
+    return rows;
   }
 
   /** A message is delivered when all its parts are, failed when any part failed (interface: receipts per part). */
-  private async settleMessages(messageIds: string[], m: EntityManager): Promise<void> {
+  private async settleMessages(messageIds: string[], tx: Tx): Promise<void> {
     if (messageIds.length === 0) return;
     await sql(
-      m,
+      tx,
       `UPDATE messages msg SET status = s.status, updated_at = now()
          FROM (
            SELECT message_id,
@@ -209,13 +187,13 @@ export class DispatchRepository {
   }
 
   /** Sends with due messages that no dispatcher has claimed, oldest due first (the sweeper's view). */
-  async sendsWithUnclaimedDue(graceMs: number, limit = 1000): Promise<Array<{ send_id: number; due: Date }>> {
-    const { rows } = await sql<{ send_id: number; due: Date }>(
+  async sendsWithUnclaimedDue(graceMs: number, limit: number): Promise<Array<{ sendId: number; due: Date }>> {
+    const { rows } = await sql<{ sendId: number; due: Date }>(
       this.dataSource,
-      `SELECT send_id, min(dispatch_at) AS due FROM messages
+      `SELECT send_id AS "sendId", min(dispatch_at) AS due FROM messages
         WHERE status IN ('pending', 'scheduled') AND dispatched_at IS NULL AND dispatch_at <= now() - $1 * interval '1 millisecond'
-        GROUP BY send_id ORDER BY min(dispatch_at) LIMIT ${limit}`,
-      [graceMs],
+        GROUP BY send_id ORDER BY min(dispatch_at) LIMIT $2`,
+      [graceMs, limit],
     );
     return rows;
   }

@@ -1,12 +1,11 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { GroupCommit } from '../common/batching/group-commit';
 import { Clock } from '../common/time/clock';
 import { AppConfig } from '../config/app-config';
 import type { SubmissionResult } from './carriers/carrier';
 import { CarriersService } from './carriers.service';
-import { DispatchQueue } from '../queues/dispatch-queue';
-import { ClaimedMessage, DispatchRepository, PartChange, PartOutcome } from './dispatch.repository';
-import { DeliveryMetrics } from './delivery-metrics';
-import { WebhookEventsService } from '../webhooks/webhook-events.service';
+import { DeliveryRecordsService } from './delivery-records.service';
+import { ClaimedMessage, DispatchRepository, PartOutcome } from './dispatch.repository';
 
 /** Lanes per job: while one lane claims, the other keeps the carrier busy. */
 const LANES = 2;
@@ -30,9 +29,7 @@ export class DispatcherService implements BeforeApplicationShutdown {
   constructor(
     private readonly repo: DispatchRepository,
     private readonly carriers: CarriersService,
-    private readonly queue: DispatchQueue,
-    private readonly metrics: DeliveryMetrics,
-    private readonly webhooks: WebhookEventsService,
+    private readonly records: DeliveryRecordsService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {}
@@ -74,20 +71,20 @@ export class DispatcherService implements BeforeApplicationShutdown {
   private async deliver(batch: ClaimedMessage[]): Promise<void> {
     const ids = batch.map((m) => m.id);
     const heartbeat = setInterval(() => void this.repo.touchClaims(ids).catch(() => undefined), Math.max(250, Math.floor(this.config.claimTimeoutMs / 3)));
-    const recorder = new OutcomeRecorder((outcomes) => this.record(outcomes));
+    const recorder = new GroupCommit<PartOutcome>((outcomes) => this.records.recordOutcomes(outcomes), { maxItems: RECORD_EVERY, maxWaitMs: RECORD_AFTER_MS });
     try {
       // Small groups of one carrier: a group's answer is recorded as soon as its last part is answered.
       const groups: Array<{ simulated: boolean; messages: ClaimedMessage[] }> = [];
       for (const m of batch) {
-        const simulated = this.carriers.forMessage(m.is_test).simulated;
+        const simulated = this.carriers.forMessage(m.isTest).simulated;
         const last = groups[groups.length - 1];
         if (last && last.simulated === simulated && last.messages.length < GROUP) last.messages.push(m);
         else groups.push({ simulated, messages: [m] });
       }
       await Promise.all(
         groups.map(async (group) => {
-          const { carrier } = this.carriers.forMessage(group.messages[0].is_test);
-          const results: SubmissionResult[] = await carrier.submit(group.messages.map((m) => ({ messageId: m.id, from: m.sender, to: m.to_number, text: m.body, encoding: m.encoding })));
+          const { carrier } = this.carriers.forMessage(group.messages[0].isTest);
+          const results: SubmissionResult[] = await carrier.submit(group.messages.map((m) => ({ messageId: m.id, from: m.sender, to: m.to, text: m.body, encoding: m.encoding })));
           const receiptDueAt = group.simulated ? new Date(this.clock.now().getTime() + this.config.testReceiptDelayMs) : null;
           await recorder.add(
             results.flatMap((result) =>
@@ -98,51 +95,6 @@ export class DispatcherService implements BeforeApplicationShutdown {
       );
     } finally {
       clearInterval(heartbeat);
-    }
-  }
-
-  private async record(outcomes: PartOutcome[]): Promise<void> {
-    let webhookEvents = 0;
-    const changed: PartChange[] = await this.repo.recordOutcomes(outcomes, async (changes, m) => {
-      webhookEvents += await this.webhooks.partsChanged(changes, m);
-    });
-    this.metrics.partsSubmitted(outcomes.filter((o) => o.smscId).length, outcomes.filter((o) => !o.smscId).length);
-    this.metrics.partsSettled(changed);
-    await this.webhooks.deliverSoon(webhookEvents);
-    const simulatedDue = outcomes.reduce<Date | null>((latest, o) => (o.receiptDueAt && (!latest || o.receiptDueAt > latest) ? o.receiptDueAt : latest), null);
-    if (simulatedDue) await this.queue.simulatedReceiptsDue(simulatedDue);
-  }
-}
-
-/** Collects outcomes and writes them together; each add() resolves once its outcomes are committed. */
-class OutcomeRecorder {
-  private pending: PartOutcome[] = [];
-  private waiters: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
-  private timer?: NodeJS.Timeout;
-
-  constructor(private readonly write: (outcomes: PartOutcome[]) => Promise<void>) {}
-
-  add(outcomes: PartOutcome[]): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.pending.push(...outcomes);
-      this.waiters.push({ resolve, reject });
-      if (this.pending.length >= RECORD_EVERY) void this.flush();
-      else this.timer ??= setTimeout(() => void this.flush(), RECORD_AFTER_MS);
-    });
-  }
-
-  private async flush(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    const outcomes = this.pending;
-    const waiters = this.waiters;
-    this.pending = [];
-    this.waiters = [];
-    try {
-      await this.write(outcomes);
-      waiters.forEach((w) => w.resolve());
-    } catch (err) {
-      waiters.forEach((w) => w.reject(err));
     }
   }
 }

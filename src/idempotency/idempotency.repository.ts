@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { Tx } from '../database/unit-of-work';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { sql } from '../database/sql';
 
 export interface StoredResponse {
@@ -30,9 +31,9 @@ export class IdempotencyRepository {
    * this wait until it commits (then false: replay its response) or rolls back (then true). An expired
    * record is taken over.
    */
-  async claim(apiKeyId: number, key: string, fingerprint: Buffer, ttlMs: number, manager: EntityManager): Promise<boolean> {
+  async claim(apiKeyId: number, key: string, fingerprint: Buffer, ttlMs: number, tx: Tx): Promise<boolean> {
     const { rows } = await sql(
-      manager,
+      tx,
       `INSERT INTO idempotency_keys (api_key_id, key, fingerprint, response_status, response_content_type, response_body, expires_at)
        VALUES ($1, $2, $3, 0, '', '', now() + $4 * interval '1 millisecond')
        ON CONFLICT (api_key_id, key) DO UPDATE
@@ -45,8 +46,8 @@ export class IdempotencyRepository {
     return rows.length > 0;
   }
 
-  async complete(apiKeyId: number, key: string, status: number, contentType: string, body: string, manager: EntityManager): Promise<void> {
-    await sql(manager, `UPDATE idempotency_keys SET response_status = $3, response_content_type = $4, response_body = $5 WHERE api_key_id = $1 AND key = $2`, [
+  async complete(apiKeyId: number, key: string, status: number, contentType: string, body: string, tx: Tx): Promise<void> {
+    await sql(tx, `UPDATE idempotency_keys SET response_status = $3, response_content_type = $4, response_body = $5 WHERE api_key_id = $1 AND key = $2`, [
       apiKeyId,
       key,
       status,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { Tx } from '../database/unit-of-work';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { Page } from '../common/http/pagination';
 import { sql } from '../database/sql';
 
@@ -51,10 +52,10 @@ export class InboundRepository {
 
   async insert(
     row: { id: string; accountId: number; from: string; to: string; body: string; type: InboundType; originalMessageId: string | null; originalCustomRef: string | null; receivedAt: Date },
-    manager: EntityManager,
+    tx: Tx,
   ): Promise<void> {
     await sql(
-      manager,
+      tx,
       `INSERT INTO inbound_messages (id, account_id, from_number, to_number, body, type, original_message_id, original_custom_ref, received_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
       [row.id, row.accountId, row.from, row.to, row.body, row.type, row.originalMessageId, row.originalCustomRef, row.receivedAt.toISOString()],

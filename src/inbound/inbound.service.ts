@@ -60,23 +60,15 @@ export class InboundService {
     const accountId = last?.account_id ?? owners[0];
     const type: InboundType = isOptOut(sms.text) ? 'unsubscribe' : 'inbound';
     const id = randomUUID();
-    let webhookEvents = 0;
-    await this.uow.run(async (m) => {
-      await this.repo.insert(
-        { id, accountId, from: mobile, to, body: sms.text, type, originalMessageId: last?.id ?? null, originalCustomRef: last?.custom_ref ?? null, receivedAt: sms.receivedAt },
-        m,
-      );
+    const original = { originalMessageId: last?.id ?? null, originalCustomRef: last?.custom_ref ?? null };
+    await this.uow.run(async (tx) => {
+      await this.repo.insert({ id, accountId, from: mobile, to, body: sms.text, type, ...original, receivedAt: sms.receivedAt }, tx);
       if (type === 'unsubscribe' && /^614\d{8}$/.test(mobile)) {
-        await this.unsubscribes.unsubscribe(accountId, mobile, 'reply', m);
-        webhookEvents += (await this.cancellations.cancelForRecipient(accountId, mobile, m)).webhookEvents;
+        await this.unsubscribes.unsubscribe(accountId, mobile, 'reply', tx);
+        await this.cancellations.cancelForRecipient(accountId, mobile, tx);
       }
-      webhookEvents += await this.webhooks.inboundReceived(
-        accountId,
-        { to, sender: mobile, message: sms.text, receivedAt: sms.receivedAt, type, originalMessageId: last?.id ?? null, originalCustomRef: last?.custom_ref ?? null },
-        m,
-      );
+      await this.webhooks.inboundReceived(accountId, { to, sender: mobile, message: sms.text, receivedAt: sms.receivedAt, type, ...original }, tx);
     });
-    await this.webhooks.deliverSoon(webhookEvents);
     return { id, type, accountId };
   }
 

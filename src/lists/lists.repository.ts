@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { Tx } from '../database/unit-of-work';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { Page } from '../common/http/pagination';
 import { sql } from '../database/sql';
 import { CONTACT_TEXT_FIELDS, ContactRecord } from '../contacts/contact-fields';
@@ -28,14 +29,14 @@ export class ListsRepository {
     return rows;
   }
 
-  async findById(accountId: number, listId: number, manager?: EntityManager): Promise<{ id: number; name: string } | null> {
-    const { rows } = await sql<{ id: number; name: string }>(manager ?? this.dataSource, `SELECT id, name FROM contact_lists WHERE account_id = $1 AND id = $2`, [accountId, listId]);
+  async findById(accountId: number, listId: number, tx?: Tx): Promise<{ id: number; name: string } | null> {
+    const { rows } = await sql<{ id: number; name: string }>(tx ?? this.dataSource, `SELECT id, name FROM contact_lists WHERE account_id = $1 AND id = $2`, [accountId, listId]);
     return rows[0] ?? null;
   }
 
   /** Get-or-create in one statement pair; concurrent creators of one name all get the same list. */
-  async getOrCreate(accountId: number, name: string, manager?: EntityManager): Promise<{ id: number; name: string; existing: boolean }> {
-    const db = manager ?? this.dataSource;
+  async getOrCreate(accountId: number, name: string, tx?: Tx): Promise<{ id: number; name: string; existing: boolean }> {
+    const db = tx ?? this.dataSource;
     const inserted = await sql<{ id: number }>(db, `INSERT INTO contact_lists (account_id, name) VALUES ($1, $2) ON CONFLICT (account_id, name) DO NOTHING RETURNING id`, [accountId, name]);
     if (inserted.rows[0]) return { id: inserted.rows[0].id, name, existing: false };
     const { rows } = await sql<{ id: number }>(db, `SELECT id FROM contact_lists WHERE account_id = $1 AND name = $2`, [accountId, name]);
@@ -53,17 +54,17 @@ export class ListsRepository {
   }
 
   /** Deletes the list (memberships cascade) and, when asked, its member contacts; returns how many contacts went. */
-  async delete(accountId: number, listId: number, deleteContacts: boolean, manager: EntityManager): Promise<number | null> {
+  async delete(accountId: number, listId: number, deleteContacts: boolean, tx: Tx): Promise<number | null> {
     let contactsDeleted = 0;
     if (deleteContacts) {
       const res = await sql(
-        manager,
+        tx,
         `DELETE FROM contacts c USING list_members m WHERE m.list_id = $2 AND c.id = m.contact_id AND c.account_id = $1`,
         [accountId, listId],
       );
       contactsDeleted = res.rowCount;
     }
-    const { rowCount } = await sql(manager, `DELETE FROM contact_lists WHERE account_id = $1 AND id = $2`, [accountId, listId]);
+    const { rowCount } = await sql(tx, `DELETE FROM contact_lists WHERE account_id = $1 AND id = $2`, [accountId, listId]);
     return rowCount > 0 ? contactsDeleted : null;
   }
 
@@ -93,15 +94,15 @@ export class ListsRepository {
     return rows;
   }
 
-  async addMember(listId: number, contactId: number, manager?: EntityManager): Promise<boolean> {
-    const { rowCount } = await sql(manager ?? this.dataSource, `INSERT INTO list_members (list_id, contact_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [listId, contactId]);
+  async addMember(listId: number, contactId: number, tx?: Tx): Promise<boolean> {
+    const { rowCount } = await sql(tx ?? this.dataSource, `INSERT INTO list_members (list_id, contact_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [listId, contactId]);
     return rowCount > 0;
   }
 
   /** Adds many contacts at once (imports); returns how many were not members yet. */
-  async addMembers(listId: number, contactIds: number[], manager: EntityManager): Promise<number> {
+  async addMembers(listId: number, contactIds: number[], tx: Tx): Promise<number> {
     const { rowCount } = await sql(
-      manager,
+      tx,
       `INSERT INTO list_members (list_id, contact_id) SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING`,
       [listId, contactIds],
     );
@@ -114,9 +115,9 @@ export class ListsRepository {
   }
 
   /** Removes every contact of the account with this number from every list (an unsubscribe). */
-  async removeNumberEverywhere(accountId: number, number: string, manager?: EntityManager): Promise<number> {
+  async removeNumberEverywhere(accountId: number, number: string, tx?: Tx): Promise<number> {
     const { rowCount } = await sql(
-      manager ?? this.dataSource,
+      tx ?? this.dataSource,
       `DELETE FROM list_members m USING contacts c WHERE c.account_id = $1 AND c.number = $2 AND m.contact_id = c.id`,
       [accountId, number],
     );

@@ -5,6 +5,7 @@ import { CurrentCaller } from '../common/auth/current-caller.decorator';
 import { ApiErrors } from '../common/http/api-errors.decorator';
 import { ListSendDto, ListSendResultDto } from './dto/list-send.dto';
 import { ListSendService } from './list-send.service';
+import { toListSendCommand } from './messages.mapper';
 
 @ApiTags('messages')
 @Controller('v1/list-send')
@@ -18,6 +19,6 @@ export class ListSendController {
   @ApiOkResponse({ type: ListSendResultDto })
   @ApiErrors(400, 401, 403, 404, 405, 429, 500, 503)
   send(@CurrentCaller() caller: Caller, @Body() body: ListSendDto) {
-    return this.listSend.send(caller, body);
+    return this.listSend.send(caller, toListSendCommand(body));
   }
 }

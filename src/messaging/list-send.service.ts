@@ -1,35 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AccountsService } from '../accounts/accounts.service';
-import { CreditsService } from '../billing/credits.service';
 import { hundredthsToNumber } from '../billing/money';
 import type { Caller } from '../common/auth/authenticated-request';
-import { DomainError } from '../common/errors/domain-error';
-import { classifyDependencyFailure } from '../common/errors/dependency-errors';
-import { failure, failureBecause } from '../common/errors/error-catalogue';
-import { analyseMessage, compileTemplate, DEFAULT_MAX_PARTS, optoutText } from '../common/sms';
+import { failure } from '../common/errors/error-catalogue';
+import { analyseMessage, compileTemplate, DEFAULT_MAX_PARTS, optoutText, SmsEncoding } from '../common/sms';
 import { Clock } from '../common/time/clock';
-import { formatUtc } from '../common/time/format';
 import { parseScheduledFor, staggerOffsetsMs } from '../common/time/schedule';
 import { AppConfig } from '../config/app-config';
-import { DispatchQueue } from '../queues/dispatch-queue';
 import type { ContactRecord } from '../contacts/contact-fields';
 import { ListsService } from '../lists/lists.service';
 import { SendersService } from '../senders/senders.service';
 import { UnsubscribesService } from '../unsubscribes/unsubscribes.service';
-import { MessagesRepository, NewMessage } from './messages.repository';
-import { SendsRepository } from './sends.repository';
-import { UnitOfWork } from '../database/unit-of-work';
+import { ListSendResult, toListSendResult } from './messages.mapper';
+import { NewMessage } from './messages.repository';
+import { SendWriter } from './send-writer.service';
 
-export interface ListSendRequest {
-  list_id: number;
+export interface ListSendCommand {
+  listId: number;
   sender: string;
   message: string;
-  custom_ref?: string;
-  scheduled_for?: string;
-  stagger_minutes?: number;
-  max_parts?: number;
-  ignore_unsubscribes?: boolean;
+  customRef?: string;
+  scheduledFor?: string;
+  staggerMinutes?: number;
+  maxParts?: number;
+  ignoreUnsubscribes?: boolean;
 }
 
 /** Keeps one contact per number: the most recently updated supplies the fields (supplement, Placeholders). */
@@ -47,35 +42,36 @@ function dedupeByNumber<T extends ContactRecord & { updated_at: Date }>(members:
  * removing unsubscribed numbers, duplicate numbers and texts over the part cap; optionally scheduled
  * and staggered. Pricing, the debit and the inserts are one transaction, as for a batch.
  */
+/**
+ * POST /v1/list-send: one message per list member, personalised from the member's own fields, after
+ * removing unsubscribed numbers, duplicate numbers and texts over the part cap; optionally scheduled
+ * and staggered. Pricing, the debit and the inserts are one transaction, as for a batch.
+ */
 @Injectable()
 export class ListSendService {
   constructor(
-    private readonly uow: UnitOfWork,
     private readonly accounts: AccountsService,
     private readonly senders: SendersService,
     private readonly lists: ListsService,
     private readonly unsubscribes: UnsubscribesService,
-    private readonly credits: CreditsService,
-    private readonly messages: MessagesRepository,
-    private readonly sends: SendsRepository,
-    private readonly dispatch: DispatchQueue,
+    private readonly writer: SendWriter,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
 
-  async send(caller: Caller, request: ListSendRequest) {
+  async send(caller: Caller, command: ListSendCommand): Promise<ListSendResult> {
     const now = this.clock.now();
-    const schedule = parseScheduledFor(request.scheduled_for, now);
+    const schedule = parseScheduledFor(command.scheduledFor, now);
     if (!schedule.ok) throw failure('invalidScheduledFor');
-    const senderType = (await this.senders.activeTypes(caller.accountId)).get(request.sender);
+    const senderType = (await this.senders.activeTypes(caller.accountId)).get(command.sender);
     if (!senderType) throw failure('invalidSender');
     const account = await this.accounts.get(caller.accountId);
 
-    let members = await this.lists.membersForSend(caller.accountId, request.list_id);
+    let members = await this.lists.membersForSend(caller.accountId, command.listId);
     if (members.length === 0) throw failure('listEmpty');
     if (!account.allowDuplicateContacts) members = dedupeByNumber(members);
     let blocked = 0;
-    if (!request.ignore_unsubscribes) {
+    if (!command.ignoreUnsubscribes) {
       const unsubscribed = await this.unsubscribes.unsubscribedAmong(caller.accountId, [...new Set(members.map((m) => m.number))]);
       const kept = members.filter((m) => !unsubscribed.has(m.number));
       blocked = members.length - kept.length;
@@ -83,11 +79,11 @@ export class ListSendService {
       if (members.length === 0) throw failure('noRecipientsAfterUnsubscribes');
     }
 
-    const template = compileTemplate(request.message);
+    const template = compileTemplate(command.message);
     const optout = optoutText(senderType, `${this.config.shortLinkBase}/o/${account.optoutCode}`);
-    const maxParts = request.max_parts ?? DEFAULT_MAX_PARTS;
+    const maxParts = command.maxParts ?? DEFAULT_MAX_PARTS;
     let tooLong = 0;
-    const rendered: Array<{ to: string; text: string; encoding: 'gsm7' | 'ucs2'; parts: number }> = [];
+    const rendered: Array<{ to: string; text: string; encoding: SmsEncoding; parts: number }> = [];
     for (const member of members) {
       const text = template.render(member, optout);
       // list-send has no enable_unicode: a text that needs UCS-2 is sent as UCS-2 (supplement, Encoding).
@@ -101,17 +97,17 @@ export class ListSendService {
     if (rendered.length === 0) throw failure('noRecipientsAfterFiltering');
 
     const start = schedule.at ?? now;
-    const offsets = request.stagger_minutes ? staggerOffsetsMs(rendered.length, request.stagger_minutes) : null;
+    const offsets = command.staggerMinutes ? staggerOffsetsMs(rendered.length, command.staggerMinutes) : null;
     const rows: NewMessage[] = rendered.map((r, i) => {
       const dispatchAt = new Date(start.getTime() + (offsets ? offsets[i] : 0));
       const scheduled = dispatchAt.getTime() > now.getTime();
       return {
         id: randomUUID(),
         to: r.to,
-        sender: request.sender,
+        sender: command.sender,
         senderType,
         body: r.text,
-        customRef: request.custom_ref ?? null,
+        customRef: command.customRef ?? null,
         status: scheduled ? 'scheduled' : 'pending',
         encoding: r.encoding,
         parts: r.parts,
@@ -121,48 +117,29 @@ export class ListSendService {
       };
     });
     const totalCost = rows.reduce((sum, r) => sum + r.cost, 0);
-
-    try {
-      const sendId = await this.uow.run(async (m) => {
-        const id = await this.sends.insert(
-          {
-            accountId: caller.accountId,
-            apiKeyId: caller.apiKeyId,
-            kind: 'list',
-            listId: request.list_id,
-            ignoreUnsubscribes: request.ignore_unsubscribes ?? false,
-            customRef: request.custom_ref ?? null,
-            scheduledFor: schedule.at,
-            staggerMinutes: request.stagger_minutes ?? null,
-            messageCount: rows.length,
-            totalCost,
-          },
-          m,
-        );
-        if (!account.isTest && (await this.credits.debit(caller.accountId, totalCost, 'list send', `send:${id}`, m)) === null) {
-          const { creditBalance } = await this.accounts.get(caller.accountId);
-          throw failure('insufficientCreditsFor', String(hundredthsToNumber(totalCost)), String(hundredthsToNumber(creditBalance)));
-        }
-        await this.messages.insertMany(caller.accountId, id, account.isTest, rows, m);
-        return id;
-      });
-      // After commit; if this is lost, the sweeper finds the due messages in PostgreSQL.
-      void this.dispatch.sendCommitted(sendId, rows.map((r) => r.dispatchAt));
-      return {
-        status: 'complete' as const,
-        send_id: sendId,
-        list_id: request.list_id,
-        total_recipients: rows.length,
-        total_blocked_unsubscribed: blocked,
-        total_skipped_too_long: tooLong,
-        total_cost: hundredthsToNumber(totalCost),
-        scheduled_for: schedule.at ? formatUtc(schedule.at) : null,
-        stagger_minutes: request.stagger_minutes ?? null,
-        send_status: schedule.at ? ('scheduled' as const) : ('queued' as const),
-      };
-    } catch (err) {
-      if (err instanceof DomainError || classifyDependencyFailure(err)) throw err;
-      throw failureBecause(err, 'failedToSendToList');
-    }
+    const send = {
+      accountId: caller.accountId,
+      apiKeyId: caller.apiKeyId,
+      kind: 'list' as const,
+      listId: command.listId,
+      ignoreUnsubscribes: command.ignoreUnsubscribes ?? false,
+      customRef: command.customRef ?? null,
+      scheduledFor: schedule.at,
+      staggerMinutes: command.staggerMinutes ?? null,
+      messageCount: rows.length,
+      totalCost,
+    };
+    const counts = { recipients: rows.length, blockedUnsubscribed: blocked, skippedTooLong: tooLong, totalCost };
+    return this.writer.persist(
+      { send, messages: rows, isTest: account.isTest, debitReason: 'list send' },
+      {
+        failure: 'failedToSendToList',
+        insufficientCredits: async (tx) => {
+          const { creditBalance } = await this.accounts.get(caller.accountId, tx);
+          return failure('insufficientCreditsFor', String(hundredthsToNumber(totalCost)), String(hundredthsToNumber(creditBalance)));
+        },
+        respond: (sendId) => toListSendResult(sendId, command.listId, counts, schedule.at, command.staggerMinutes ?? null),
+      },
+    );
   }
 }

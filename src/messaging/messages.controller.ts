@@ -10,6 +10,7 @@ import { ApiCancelOk, CancelMessagesDto } from './dto/cancel-messages.dto';
 import { ApiMessagesQueryOk, MessagesQuery } from './dto/query-messages.dto';
 import { SendMessagesDto, SendResultDto } from './dto/send-messages.dto';
 import { MessageLookupService } from './message-lookup.service';
+import { toCancelCommand, toSendBatchCommand } from './messages.mapper';
 import { SendBatchService } from './send-batch.service';
 
 @ApiTags('messages')
@@ -28,7 +29,7 @@ export class MessagesController {
   @ApiOkResponse({ type: SendResultDto })
   @ApiErrors(400, 401, 403, 405, 413, 422, 429, 500, 503)
   send(@CurrentCaller() caller: Caller, @Body() body: SendMessagesDto, @IdempotencyKey() claim?: IdempotencyClaim) {
-    return this.sendBatch.send(caller, body, claim);
+    return this.sendBatch.send(caller, toSendBatchCommand(body), claim);
   }
 
   @Get()
@@ -45,6 +46,6 @@ export class MessagesController {
   @ApiCancelOk()
   @ApiErrors(400, 401, 404, 405, 409, 429, 500, 503)
   cancel(@CurrentCaller() caller: Caller, @Body() body: CancelMessagesDto) {
-    return this.cancelMessages.cancel(caller.accountId, body);
+    return this.cancelMessages.cancel(caller.accountId, toCancelCommand(body));
   }
 }

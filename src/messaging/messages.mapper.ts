@@ -1,7 +1,35 @@
 import { hundredthsToFixed, hundredthsToNumber } from '../billing/money';
 import { formatUtc } from '../common/time/format';
 import type { ComposedEntry } from './message-rules';
+import type { CancelCommand } from './cancel-messages.service';
+import type { CancelMessagesDto } from './dto/cancel-messages.dto';
+import type { ListSendDto } from './dto/list-send.dto';
+import type { SendMessagesDto } from './dto/send-messages.dto';
+import type { ListSendCommand } from './list-send.service';
 import type { MessageRow } from './messages.repository';
+import type { SendBatchCommand } from './send-batch.service';
+
+/** Wire requests (snake_case, validated by their DTOs) to the services' commands. */
+export function toSendBatchCommand(dto: SendMessagesDto): SendBatchCommand {
+  return { messages: dto.messages, enableUnicode: dto.enable_unicode, maxParts: dto.max_parts, shortenUrls: dto.shorten_urls, ignoreUnsubscribes: dto.ignore_unsubscribes };
+}
+
+export function toListSendCommand(dto: ListSendDto): ListSendCommand {
+  return {
+    listId: dto.list_id,
+    sender: dto.sender,
+    message: dto.message,
+    customRef: dto.custom_ref,
+    scheduledFor: dto.scheduled_for,
+    staggerMinutes: dto.stagger_minutes,
+    maxParts: dto.max_parts,
+    ignoreUnsubscribes: dto.ignore_unsubscribes,
+  };
+}
+
+export function toCancelCommand(dto: CancelMessagesDto): CancelCommand {
+  return { messageId: dto.message_id, sendId: dto.send_id, customRef: dto.custom_ref };
+}
 
 /** One entry of a send's `results` (interface: Message result entry), keys in the interface's order. */
 export interface SendResultEntry {
@@ -62,5 +90,91 @@ export function toHistoryShape(row: MessageRow) {
     requested_at: formatUtc(row.created_at),
     scheduled_for: row.scheduled_for ? formatUtc(row.scheduled_for) : null,
     send_id: row.send_id,
+  };
+}
+
+export interface CancelByMessageResult {
+  status: 'complete';
+  message_id: string;
+  cancelled: true;
+  credits_refunded: number;
+}
+
+export interface CancelBySendResult {
+  status: 'complete';
+  send_id: number;
+  cancelled_count: number;
+  credits_refunded: number;
+}
+
+export interface CancelByCustomRefResult {
+  status: 'complete';
+  custom_ref: string;
+  cancelled_count: number;
+  credits_refunded: number;
+}
+
+export function toCancelByMessageResult(messageId: string, outcome: { refunded: number }): CancelByMessageResult {
+  return { status: 'complete', message_id: messageId, cancelled: true, credits_refunded: hundredthsToNumber(outcome.refunded) };
+}
+
+export function toCancelBySendResult(sendId: number, outcome: { count: number; refunded: number }): CancelBySendResult {
+  return { status: 'complete', send_id: sendId, cancelled_count: outcome.count, credits_refunded: hundredthsToNumber(outcome.refunded) };
+}
+
+export function toCancelByCustomRefResult(customRef: string, outcome: { count: number; refunded: number }): CancelByCustomRefResult {
+  return { status: 'complete', custom_ref: customRef, cancelled_count: outcome.count, credits_refunded: hundredthsToNumber(outcome.refunded) };
+}
+
+export interface SendBatchResult {
+  status: 'complete';
+  send_id: number;
+  ignore_unsubscribes: boolean;
+  total_cost: number;
+  results: SendResultEntry[];
+}
+
+/** A batch's answer: one result per entry, in request order; ids[i] is entry i's new message id. */
+export function toSendBatchResult(sendId: number, ignoreUnsubscribes: boolean, totalCost: number, entries: ComposedEntry[], ids: Array<string | undefined>): SendBatchResult {
+  return {
+    status: 'complete',
+    send_id: sendId,
+    ignore_unsubscribes: ignoreUnsubscribes,
+    total_cost: hundredthsToNumber(totalCost),
+    results: entries.map((entry, i) => toSendResultEntry(entry, ids[i])),
+  };
+}
+
+export interface ListSendResult {
+  status: 'complete';
+  send_id: number;
+  list_id: number;
+  total_recipients: number;
+  total_blocked_unsubscribed: number;
+  total_skipped_too_long: number;
+  total_cost: number;
+  scheduled_for: string | null;
+  stagger_minutes: number | null;
+  send_status: 'queued' | 'scheduled';
+}
+
+export function toListSendResult(
+  sendId: number,
+  listId: number,
+  counts: { recipients: number; blockedUnsubscribed: number; skippedTooLong: number; totalCost: number },
+  scheduledFor: Date | null,
+  staggerMinutes: number | null,
+): ListSendResult {
+  return {
+    status: 'complete',
+    send_id: sendId,
+    list_id: listId,
+    total_recipients: counts.recipients,
+    total_blocked_unsubscribed: counts.blockedUnsubscribed,
+    total_skipped_too_long: counts.skippedTooLong,
+    total_cost: hundredthsToNumber(counts.totalCost),
+    scheduled_for: scheduledFor ? formatUtc(scheduledFor) : null,
+    stagger_minutes: staggerMinutes,
+    send_status: scheduledFor ? 'scheduled' : 'queued',
   };
 }

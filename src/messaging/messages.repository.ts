@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { Tx } from '../database/unit-of-work';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { Page } from '../common/http/pagination';
 import { sql } from '../database/sql';
+import type { CancelledMessage } from '../webhooks/webhook-events.service';
 import type { MessageStatus } from './message.entity';
 
 export interface NewMessage {
@@ -43,28 +45,22 @@ export interface HistoryFilter {
 const ROW = `id, send_id, to_number, sender, body, custom_ref, status, cost, scheduled_for, created_at`;
 
 /** A cancelled message: its refund and what its `cancelled` webhooks say. */
-export interface CancelledRow {
-  id: string;
+export interface CancelledMessageRecord extends CancelledMessage {
   cost: number;
-  parts: number;
-  to_number: string;
-  sender: string;
-  body: string;
-  custom_ref: string | null;
 }
 
-const CANCELLED = `id, cost, parts, to_number, sender, body, custom_ref`;
+const CANCELLED = `id, cost, parts, to_number AS "to", sender, body, custom_ref AS "customRef"`;
 
 @Injectable()
 export class MessagesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** All of a send's messages in one statement, in the given order. */
-  async insertMany(accountId: number, sendId: number, isTest: boolean, rows: NewMessage[], manager: EntityManager): Promise<void> {
+  async insertMany(accountId: number, sendId: number, isTest: boolean, rows: NewMessage[], tx: Tx): Promise<void> {
     if (rows.length === 0) return;
     const col = <T>(pick: (r: NewMessage) => T) => rows.map(pick);
     await sql(
-      manager,
+      tx,
       `INSERT INTO messages (id, account_id, send_id, to_number, sender, sender_type, body, custom_ref, status, encoding, parts, cost, is_test, scheduled_for, dispatch_at)
        SELECT t.id, $1, $2, t.to_number, t.sender, t.sender_type, t.body, t.custom_ref, t.status, t.encoding, t.parts, t.cost, $3, t.scheduled_for, t.dispatch_at
          FROM unnest($4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::smallint[], $13::bigint[], $14::timestamptz[], $15::timestamptz[])
@@ -133,20 +129,20 @@ export class MessagesRepository {
     return { total: count.rows[0].total, rows: rows.rows };
   }
 
-  async statusOf(accountId: number, messageId: string, manager: EntityManager): Promise<MessageStatus | null> {
-    const { rows } = await sql<{ status: MessageStatus }>(manager, `SELECT status FROM messages WHERE account_id = $1 AND id = $2`, [accountId, messageId]);
+  async statusOf(accountId: number, messageId: string, tx: Tx): Promise<MessageStatus | null> {
+    const { rows } = await sql<{ status: MessageStatus }>(tx, `SELECT status FROM messages WHERE account_id = $1 AND id = $2`, [accountId, messageId]);
     return rows[0]?.status ?? null;
   }
 
-  async sendExists(accountId: number, sendId: number, manager: EntityManager): Promise<boolean> {
-    const { rows } = await sql(manager, `SELECT 1 FROM sends WHERE account_id = $1 AND id = $2`, [accountId, sendId]);
+  async sendExists(accountId: number, sendId: number, tx: Tx): Promise<boolean> {
+    const { rows } = await sql(tx, `SELECT 1 FROM sends WHERE account_id = $1 AND id = $2`, [accountId, sendId]);
     return rows.length > 0;
   }
 
   /** Cancels a recipient's messages not yet taken by a dispatcher (an opt-out). */
-  async cancelUnsentToRecipient(accountId: number, number: string, manager: EntityManager): Promise<CancelledRow[]> {
-    const { rows } = await sql<CancelledRow>(
-      manager,
+  async cancelUnsentToRecipient(accountId: number, number: string, tx: Tx): Promise<CancelledMessageRecord[]> {
+    const { rows } = await sql<CancelledMessageRecord>(
+      tx,
       `UPDATE messages SET status = 'cancelled', updated_at = now()
         WHERE account_id = $1 AND to_number = $2 AND status IN ('pending', 'scheduled') AND dispatched_at IS NULL
         RETURNING ${CANCELLED}`,
@@ -162,11 +158,11 @@ export class MessagesRepository {
   async cancelScheduled(
     accountId: number,
     match: { messageId: string } | { sendId: number } | { customRef: string },
-    manager: EntityManager,
-  ): Promise<CancelledRow[]> {
+    tx: Tx,
+  ): Promise<CancelledMessageRecord[]> {
     const [column, value] = 'messageId' in match ? ['id', match.messageId] : 'sendId' in match ? ['send_id', match.sendId] : ['custom_ref', match.customRef];
-    const { rows } = await sql<CancelledRow>(
-      manager,
+    const { rows } = await sql<CancelledMessageRecord>(
+      tx,
       `UPDATE messages SET status = 'cancelled', updated_at = now()
         WHERE account_id = $1 AND ${column} = $2 AND status = 'scheduled' AND dispatched_at IS NULL
         RETURNING ${CANCELLED}`,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { Tx } from '../database/unit-of-work';
 import { sql } from '../database/sql';
 
 export interface NewSend {
@@ -18,9 +18,9 @@ export interface NewSend {
 
 @Injectable()
 export class SendsRepository {
-  async insert(send: NewSend, manager: EntityManager): Promise<number> {
+  async insert(send: NewSend, tx: Tx): Promise<number> {
     const { rows } = await sql<{ id: number }>(
-      manager,
+      tx,
       `INSERT INTO sends (account_id, api_key_id, kind, list_id, ignore_unsubscribes, shorten_urls, custom_ref, scheduled_for, stagger_minutes, message_count, total_cost)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
       [

@@ -1,15 +1,16 @@
 import { Injectable } from '@nestjs/common';
+import { Tx } from '../database/unit-of-work';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { sql } from '../database/sql';
+import { DataSource } from 'typeorm';
+import { managerFor, sql } from '../database/sql';
 import { Sender, SenderType } from './sender.entity';
 
 @Injectable()
 export class SendersRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  private repo(manager?: EntityManager) {
-    return (manager ?? this.dataSource.manager).getRepository(Sender);
+  private repo(tx?: Tx) {
+    return managerFor(this.dataSource, tx).getRepository(Sender);
   }
 
   async findActive(accountId: number): Promise<Sender[]> {
@@ -17,15 +18,15 @@ export class SendersRepository {
   }
 
   /** Adds the sender, or re-activates it (with the given type) when it was removed. */
-  async upsertActive(accountId: number, value: string, type: SenderType, manager?: EntityManager): Promise<Sender> {
+  async upsertActive(accountId: number, value: string, type: SenderType, tx?: Tx): Promise<Sender> {
     const { rows } = await sql<{ id: number }>(
-      manager ?? this.dataSource,
+      tx ?? this.dataSource,
       `INSERT INTO senders (account_id, value, type, status) VALUES ($1, $2, $3, 'active')
        ON CONFLICT (account_id, value) DO UPDATE SET status = 'active', type = EXCLUDED.type
        RETURNING id`,
       [accountId, value, type],
     );
-    return this.repo(manager).findOneOrFail({ where: { id: rows[0].id } });
+    return this.repo(tx).findOneOrFail({ where: { id: rows[0].id } });
   }
 
   async markRemoved(accountId: number, value: string): Promise<boolean> {

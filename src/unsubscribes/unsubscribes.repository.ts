@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { Tx } from '../database/unit-of-work';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { Page } from '../common/http/pagination';
 import { sql } from '../database/sql';
 import type { UnsubscribeSource } from './unsubscribe.entity';
@@ -29,8 +30,8 @@ export class UnsubscribesRepository {
     return { total: count.rows[0].total, rows: rows.rows };
   }
 
-  async insert(accountId: number, number: string, source: UnsubscribeSource, manager?: EntityManager): Promise<boolean> {
-    const { rowCount } = await sql(manager ?? this.dataSource, `INSERT INTO unsubscribes (account_id, number, source) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [accountId, number, source]);
+  async insert(accountId: number, number: string, source: UnsubscribeSource, tx?: Tx): Promise<boolean> {
+    const { rowCount } = await sql(tx ?? this.dataSource, `INSERT INTO unsubscribes (account_id, number, source) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [accountId, number, source]);
     return rowCount > 0;
   }
 
@@ -40,10 +41,10 @@ export class UnsubscribesRepository {
   }
 
   /** Which of these numbers have unsubscribed from the account: one query for a whole batch. */
-  async filterUnsubscribed(accountId: number, numbers: string[], manager?: EntityManager): Promise<Set<string>> {
+  async filterUnsubscribed(accountId: number, numbers: string[], tx?: Tx): Promise<Set<string>> {
     if (numbers.length === 0) return new Set();
     const { rows } = await sql<{ number: string }>(
-      manager ?? this.dataSource,
+      tx ?? this.dataSource,
       `SELECT number FROM unsubscribes WHERE account_id = $1 AND number = ANY($2::text[])`,
       [accountId, numbers],
     );

@@ -1,17 +1,30 @@
 import { Injectable } from '@nestjs/common';
 import { formatUtc } from '../common/time/format';
-import type { PartChange } from '../dispatch/dispatch.repository';
-import { WebhooksRepository } from './webhooks.repository';
-import { WebhookQueue } from '../queues/webhook-queue';
 import { Tx } from '../database/unit-of-work';
+import { WebhookQueue } from '../queues/webhook-queue';
+import { NewWebhookEvent, WebhooksRepository } from './webhooks.repository';
 
-/** A message cancelled before it was sent: every one of its parts gets a `cancelled` status webhook. */
-export interface CancelledForWebhook {
-  id: string;
-  to_number: string;
+/** A message part whose delivery status changed (a receipt, or a refusal at submission). */
+export interface PartStatusChange {
+  accountId: number;
+  messageId: string;
+  partNumber: number;
+  totalParts: number;
+  status: 'delivered' | 'failed';
+  at: Date;
+  to: string;
   sender: string;
   body: string;
-  custom_ref: string | null;
+  customRef: string | null;
+}
+
+/** A message cancelled before it was sent: every one of its parts gets a `cancelled` status webhook. */
+export interface CancelledMessage {
+  id: string;
+  to: string;
+  sender: string;
+  body: string;
+  customRef: string | null;
   parts: number;
 }
 
@@ -29,8 +42,9 @@ export interface InboundForWebhook {
 
 /**
  * Creates webhook events inside the transaction that made the change they report, so an event exists
- * exactly when its change does. Bodies are serialised here, once: every attempt sends these bytes, and
- * each is self-contained (message id, part, status, time), so receivers cope with any order.
+ * exactly when its change does, and wakes delivery once that transaction commits. Bodies are serialised
+ * here, once: every attempt sends these bytes, and each is self-contained (message id, part, status,
+ * time), so receivers cope with any order.
  */
 @Injectable()
 export class WebhookEventsService {
@@ -40,52 +54,59 @@ export class WebhookEventsService {
   ) {}
 
   /** Delivery receipts: one event per part that became delivered or failed. */
-  async partsChanged(changes: PartChange[], m: Tx): Promise<number> {
-    const wanted = await this.repo.accountsWithUrl([...new Set(changes.map((c) => c.account_id))], 'status', m);
+  async partsChanged(changes: readonly PartStatusChange[], tx: Tx): Promise<number> {
+    if (changes.length === 0) return 0;
+    const wanted = await this.repo.accountsWithUrl([...new Set(changes.map((c) => c.accountId))], 'status', tx);
     const events = changes
-      .filter((c) => wanted.has(c.account_id))
-      .map((c) => ({
-        accountId: c.account_id,
-        kind: 'status' as const,
-        body: receiptBody(c.to_number, c.sender, c.body, c.custom_ref, c.status, c.message_id, c.receipt_at, c.part_number, c.total_parts),
-      }));
-    return this.repo.insertEvents(events, m);
+      .filter((c) => wanted.has(c.accountId))
+      .map((c) => ({ accountId: c.accountId, kind: 'status' as const, body: receiptBody(c, c.status, c.messageId, c.at, c.partNumber, c.totalParts) }));
+    return this.create(events, tx);
   }
 
   /** Cancelled scheduled (or opted-out pending) messages: one `cancelled` event per part. */
-  async messagesCancelled(accountId: number, cancelled: CancelledForWebhook[], at: Date, m: Tx): Promise<number> {
-    if (cancelled.length === 0 || !(await this.repo.accountsWithUrl([accountId], 'status', m)).has(accountId)) return 0;
+  async messagesCancelled(accountId: number, cancelled: readonly CancelledMessage[], at: Date, tx: Tx): Promise<number> {
+    if (cancelled.length === 0 || !(await this.repo.accountsWithUrl([accountId], 'status', tx)).has(accountId)) return 0;
     const events = cancelled.flatMap((c) =>
-      Array.from({ length: c.parts }, (_, i) => ({
-        accountId,
-        kind: 'status' as const,
-        body: receiptBody(c.to_number, c.sender, c.body, c.custom_ref, 'cancelled', c.id, at, i + 1, c.parts),
-      })),
+      Array.from({ length: c.parts }, (_, i) => ({ accountId, kind: 'status' as const, body: receiptBody(c, 'cancelled', c.id, at, i + 1, c.parts) })),
     );
-    return this.repo.insertEvents(events, m);
+    return this.create(events, tx);
   }
 
-  async inboundReceived(accountId: number, inbound: InboundForWebhook, m: Tx): Promise<number> {
-    if (!(await this.repo.accountsWithUrl([accountId], 'inbound', m)).has(accountId)) return 0;
-    const body = JSON.stringify({
-      to: inbound.to,
-      sender: inbound.sender,
-      message: inbound.message,
-      received_at: formatUtc(inbound.receivedAt),
-      type: inbound.type,
-      original_message_id: inbound.originalMessageId ?? '',
-      original_custom_ref: inbound.originalCustomRef ?? '',
-    });
-    return this.repo.insertEvents([{ accountId, kind: 'inbound', body }], m);
+  async inboundReceived(accountId: number, inbound: InboundForWebhook, tx: Tx): Promise<number> {
+    if (!(await this.repo.accountsWithUrl([accountId], 'inbound', tx)).has(accountId)) return 0;
+    return this.create([{ accountId, kind: 'inbound', body: inboundBody(inbound) }], tx);
   }
 
-  /** After the creating transaction commits. */
-  async deliverSoon(created: number): Promise<void> {
-    if (created > 0) await this.queue.wake();
+  private async create(events: NewWebhookEvent[], tx: Tx): Promise<number> {
+    const created = await this.repo.insertEvents(events, tx);
+    if (created > 0) tx.afterCommit(() => this.queue.wake());
+    return created;
   }
 }
 
 /** Delivery receipt body (supplement: Webhooks): one per part, no `type` field, custom_ref '' when none. */
-function receiptBody(to: string, sender: string, message: string, customRef: string | null, status: string, messageId: string, at: Date, part: number, total: number): string {
-  return JSON.stringify({ to, sender, message, custom_ref: customRef ?? '', status, message_id: messageId, received_at: formatUtc(at), part_number: part, total_parts: total });
+function receiptBody(m: { to: string; sender: string; body: string; customRef: string | null }, status: string, messageId: string, at: Date, part: number, total: number): string {
+  return JSON.stringify({
+    to: m.to,
+    sender: m.sender,
+    message: m.body,
+    custom_ref: m.customRef ?? '',
+    status,
+    message_id: messageId,
+    received_at: formatUtc(at),
+    part_number: part,
+    total_parts: total,
+  });
+}
+
+function inboundBody(inbound: InboundForWebhook): string {
+  return JSON.stringify({
+    to: inbound.to,
+    sender: inbound.sender,
+    message: inbound.message,
+    received_at: formatUtc(inbound.receivedAt),
+    type: inbound.type,
+    original_message_id: inbound.originalMessageId ?? '',
+    original_custom_ref: inbound.originalCustomRef ?? '',
+  });
 }

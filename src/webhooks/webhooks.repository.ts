@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { Tx } from '../database/unit-of-work';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { Page } from '../common/http/pagination';
 import { sql } from '../database/sql';
 
@@ -26,6 +27,12 @@ export interface AttemptOutcome {
   durationMs: number;
   /** For failed and deferred: when to try again (null when the retries are used up). */
   nextAttemptAt: Date | null;
+}
+
+export interface NewWebhookEvent {
+  accountId: number;
+  kind: WebhookKind;
+  body: string;
 }
 
 @Injectable()
@@ -55,16 +62,16 @@ export class WebhooksRepository {
   }
 
   /** Which of these accounts have a URL for this kind of event (events are only made for them). */
-  async accountsWithUrl(accountIds: number[], kind: WebhookKind, manager: EntityManager): Promise<Set<number>> {
+  async accountsWithUrl(accountIds: number[], kind: WebhookKind, tx: Tx): Promise<Set<number>> {
     const column = kind === 'status' ? 'webhook_status_url' : 'webhook_inbound_url';
-    const { rows } = await sql<{ id: number }>(manager, `SELECT id FROM accounts WHERE id = ANY($1::int[]) AND ${column} <> ''`, [accountIds]);
+    const { rows } = await sql<{ id: number }>(tx, `SELECT id FROM accounts WHERE id = ANY($1::int[]) AND ${column} <> ''`, [accountIds]);
     return new Set(rows.map((r) => r.id));
   }
 
-  async insertEvents(events: Array<{ accountId: number; kind: WebhookKind; body: string }>, manager: EntityManager): Promise<number> {
+  async insertEvents(events: NewWebhookEvent[], tx: Tx): Promise<number> {
     if (events.length === 0) return 0;
     const { rowCount } = await sql(
-      manager,
+      tx,
       `INSERT INTO webhook_events (account_id, kind, body) SELECT * FROM unnest($1::int[], $2::text[], $3::text[])`,
       [events.map((e) => e.accountId), events.map((e) => e.kind), events.map((e) => e.body)],
     );

@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { CreditsService } from '../billing/credits.service';
+import { DomainError } from '../common/errors/domain-error';
+import { classifyDependencyFailure } from '../common/errors/dependency-errors';
+import { failureBecause } from '../common/errors/error-catalogue';
+import { Tx, UnitOfWork } from '../database/unit-of-work';
+import { IdempotencyClaim, IdempotencyKeyTaken, IdempotencyService } from '../idempotency/idempotency.service';
+import { DispatchQueue } from '../queues/dispatch-queue';
+import { MessagesRepository, NewMessage } from './messages.repository';
+import { NewSend, SendsRepository } from './sends.repository';
+
+/** A send ready to store: its row, its priced messages, and who pays. */
+export interface PricedSend {
+  send: NewSend;
+  messages: NewMessage[];
+  /** Test accounts are priced but never charged (supplement: Test accounts). */
+  isTest: boolean;
+  /** Ledger reason of the debit. */
+  debitReason: string;
+}
+
+export interface PersistOptions<R> {
+  claim?: IdempotencyClaim;
+  /** The 500 the interface names for this operation when something unexpected fails. */
+  failure: 'failedToProcessMessages' | 'failedToSendToList';
+  /** The 403 when the account cannot pay, built inside the transaction. */
+  insufficientCredits: (tx: Tx) => Promise<DomainError>;
+  /** The response, from the new send's id. */
+  respond: (sendId: number) => R;
+}
+
+/**
+ * Stores a priced send, the one way every send is written: idempotency claim, send row, debit, the
+ * messages in one set-based insert, the stored idempotent response, all in one transaction; dispatch is
+ * enqueued after the commit (if that is lost, the sweeper finds the due messages in PostgreSQL).
+ */
+@Injectable()
+export class SendWriter {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly sends: SendsRepository,
+    private readonly messages: MessagesRepository,
+    private readonly credits: CreditsService,
+    private readonly idempotency: IdempotencyService,
+    private readonly dispatch: DispatchQueue,
+  ) {}
+
+  async persist<R>(priced: PricedSend, options: PersistOptions<R>): Promise<R> {
+    const { send, messages } = priced;
+    try {
+      return await this.uow.run(async (tx) => {
+        if (options.claim) await this.idempotency.claim(options.claim, tx);
+        const sendId = await this.sends.insert(send, tx);
+        const reference = `send:${sendId}`;
+        if (!priced.isTest && send.totalCost > 0 && (await this.credits.debit(send.accountId, send.totalCost, priced.debitReason, reference, tx)) === null) {
+          throw await options.insufficientCredits(tx);
+        }
+        await this.messages.insertMany(send.accountId, sendId, priced.isTest, messages, tx);
+        const response = options.respond(sendId);
+        if (options.claim) await this.idempotency.complete(options.claim, tx, 200, JSON.stringify(response));
+        // The response does not wait for Redis: a staggered send enqueues one job per due second.
+        if (messages.length) tx.afterCommit(() => void this.dispatch.sendCommitted(sendId, messages.map((m) => m.dispatchAt)));
+        return response;
+      });
+    } catch (err) {
+      if (err instanceof DomainError || err instanceof IdempotencyKeyTaken || classifyDependencyFailure(err)) throw err;
+      throw failureBecause(err, options.failure);
+    }
+  }
+}

@@ -6,6 +6,7 @@ import { AccountsService } from '../src/accounts/accounts.service';
 import { createApp } from '../src/create-app';
 import { AppConfig, loadConfig } from '../src/config/app-config';
 import { prepareDatabase } from '../src/database/prepare-database';
+import { MIGRATIONS } from '../src/migrations';
 
 /** A benchmark's own database (dropped afterwards) and the real app on it. */
 export async function startBenchApp(overrides: Partial<AppConfig> = {}): Promise<{ app: NestFastifyApplication; config: AppConfig; drop: () => Promise<void> }> {
@@ -13,7 +14,7 @@ export async function startBenchApp(overrides: Partial<AppConfig> = {}): Promise
   const name = `sms_bench_${Date.now().toString(36)}_${randomBytes(2).toString('hex')}`;
   base.pathname = `/${name}`;
   const config = loadConfig(process.env, { databaseUrl: base.toString(), logLevel: 'silent', redisPrefix: `smsbench:${name}`, ...overrides });
-  await prepareDatabase(config);
+  await prepareDatabase(config, MIGRATIONS);
   const app = await createApp(config);
   return {
     app,

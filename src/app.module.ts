@@ -17,7 +17,9 @@ import { RedisModule } from './common/redis/redis.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { ENTITIES } from './entities';
 import { HealthModule } from './health/health.module';
+import { MIGRATIONS } from './migrations';
 import { SendersModule } from './senders/senders.module';
 
 /** The HTTP API. Guards run in order: Basic auth, then the per-account in-flight limit. */
@@ -29,7 +31,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.register(config),
-        DatabaseModule.register(config),
+        DatabaseModule.register(config, { entities: ENTITIES, migrations: MIGRATIONS }),
         RedisModule,
         ClockModule,
         MetricsModule.register(config.metricsEnabled),

@@ -6,6 +6,8 @@ import { COMMANDS } from './cli/commands';
 import { DomainError } from './common/errors/domain-error';
 import { ConfigError, loadConfig } from './config/app-config';
 import { prepareDatabase } from './database/prepare-database';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
 
 const USAGE = `usage: npm run -s cli -- <command> [flags]
 commands:
@@ -30,14 +32,14 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig(process.env, { logLevel: process.env.LOG_LEVEL ?? 'warn' });
   if (name === 'db:migrate') {
-    const { created, applied } = await prepareDatabase(config);
+    const { created, applied } = await prepareDatabase(config, MIGRATIONS);
     process.stdout.write(`${JSON.stringify({ database_created: created, migrations_applied: applied })}\n`);
     return 0;
   }
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`unknown command ${name}\n${USAGE}`);
-  await prepareDatabase(config);
-  const app = await NestFactory.createApplicationContext(CliModule.register(config), { logger: ['error'] });
+  await prepareDatabase(config, MIGRATIONS);
+  const app = await NestFactory.createApplicationContext(CliModule.register(config, { entities: ENTITIES, migrations: MIGRATIONS }), { logger: ['error'] });
   try {
     const result = await command(app, rest);
     process.stdout.write(`${JSON.stringify(result)}\n`);

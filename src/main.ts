@@ -3,12 +3,13 @@ import { createApp } from './create-app';
 import { createRootLogger } from './common/logging/logger';
 import { ConfigError, loadConfig } from './config/app-config';
 import { prepareDatabase } from './database/prepare-database';
+import { MIGRATIONS } from './migrations';
 import { startWorker } from './worker';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createRootLogger(config.logLevel);
-  const { created, applied } = await prepareDatabase(config);
+  const { created, applied } = await prepareDatabase(config, MIGRATIONS);
   log.info({ created, applied, role: config.appRole }, 'database ready');
   if (config.appRole === 'worker') {
     const worker = await startWorker(config);

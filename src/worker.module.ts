@@ -3,10 +3,12 @@ import { RedisModule } from './common/redis/redis.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { ENTITIES } from './entities';
 import { ClockModule } from './common/time/clock.module';
 import { DeliveryWorkerModule } from './delivery-worker.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { MIGRATIONS } from './migrations';
 import { WorkerHttpCloser } from './worker-http-closer';
 
 /**
@@ -18,7 +20,15 @@ export class WorkerModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [ConfigModule.register(config), DatabaseModule.register(config), RedisModule, ClockModule, MetricsModule.register(false), HealthModule.register({ carrierStatusFrom: DeliveryWorkerModule }), DeliveryWorkerModule],
+      imports: [
+        ConfigModule.register(config),
+        DatabaseModule.register(config, { entities: ENTITIES, migrations: MIGRATIONS }),
+        RedisModule,
+        ClockModule,
+        MetricsModule.register(false),
+        HealthModule.register({ carrierStatusFrom: DeliveryWorkerModule }),
+        DeliveryWorkerModule,
+      ],
       providers: [WorkerHttpCloser],
     };
   }

@@ -1,6 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity({ name: 'accounts' })
+@Check('accounts_credit_balance_check', 'credit_balance >= 0')
+@Check('accounts_part_rate_check', 'part_rate > 0')
+@Index('accounts_optout_code_key', ['optoutCode'], { unique: true })
 export class Account {
   @PrimaryGeneratedColumn({ name: 'id' })
   id: number;

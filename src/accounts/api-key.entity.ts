@@ -1,15 +1,18 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity({ name: 'api_keys' })
+@Check('api_keys_password_sha256_check', 'octet_length(password_sha256) = 32')
+@Check('api_keys_daily_limit_cents_check', 'daily_limit_cents >= 0')
+@Index('api_keys_username_key', ['username'], { unique: true })
+@Index('api_keys_account_id_idx', ['accountId'], { where: 'revoked_at IS NULL' })
 export class ApiKey {
   @PrimaryGeneratedColumn({ name: 'id' })
   id: number;
 
-  @Index()
+  @ForeignKey('Account', { name: 'api_keys_account_id_fkey', onDelete: 'CASCADE' })
   @Column({ name: 'account_id', type: 'integer' })
   accountId: number;
 
-  @Index({ unique: true })
   @Column({ name: 'username', type: 'text' })
   username: string;
 

@@ -1,14 +1,17 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 export type LedgerKind = 'grant' | 'debit' | 'refund';
 
 /** One movement of credits. Grants and refunds are positive, debits negative; per account they sum to the balance. */
 @Entity({ name: 'credit_ledger' })
-@Index(['accountId', 'createdAt'])
+@Check('credit_ledger_kind_check', "kind IN ('grant', 'debit', 'refund')")
+@Check('credit_ledger_check', "(kind = 'debit' AND amount < 0) OR (kind <> 'debit' AND amount > 0)")
+@Index('credit_ledger_account_created_idx', ['accountId', 'createdAt'])
 export class CreditLedgerEntry {
   @PrimaryGeneratedColumn({ name: 'id', type: 'bigint' })
   id: number;
 
+  @ForeignKey('Account', { name: 'credit_ledger_account_id_fkey', onDelete: 'CASCADE' })
   @Column({ name: 'account_id', type: 'integer' })
   accountId: number;
 

@@ -4,13 +4,14 @@ import { BillingModule } from '../billing/billing.module';
 import { AppConfig } from '../config/app-config';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
+import type { SchemaLists } from '../database/typeorm-options';
 import { ListsModule } from '../lists/lists.module';
 import { SendersModule } from '../senders/senders.module';
 
 /** The services the operator commands call; no HTTP, no Redis. */
 @Module({})
 export class CliModule {
-  static register(config: AppConfig): DynamicModule {
-    return { module: CliModule, imports: [ConfigModule.register(config), DatabaseModule.register(config), AccountsModule, SendersModule, BillingModule, ListsModule] };
+  static register(config: AppConfig, schema: SchemaLists): DynamicModule {
+    return { module: CliModule, imports: [ConfigModule.register(config), DatabaseModule.register(config, schema), AccountsModule, SendersModule, BillingModule, ListsModule] };
   }
 }

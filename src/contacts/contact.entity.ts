@@ -1,10 +1,18 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 @Entity({ name: 'contacts' })
+@Check('contacts_number_check', "number ~ '^614[0-9]{8}$'")
+// One contact per number unless the account allows duplicates; also serves lookups by number.
+@Index('contacts_account_number_unique', ['accountId', 'number'], { unique: true, where: 'dedupe' })
+// (account_id, number, updated_at DESC): TypeORM indexes have no DESC keys, so only the migration defines its columns.
+@Index('contacts_account_number_idx', { synchronize: false })
+// (account_id, id DESC): TypeORM indexes have no DESC keys, so only the migration defines its columns.
+@Index('contacts_account_id_idx', { synchronize: false })
 export class Contact {
   @PrimaryGeneratedColumn({ name: 'id', type: 'bigint' })
   id: number;
 
+  @ForeignKey('Account', { name: 'contacts_account_id_fkey', onDelete: 'CASCADE' })
   @Column({ name: 'account_id', type: 'integer' })
   accountId: number;
 

@@ -1,17 +1,17 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AppConfig } from '../config/app-config';
-import { typeormOptions } from './typeorm-options';
+import { SchemaLists, typeormOptions } from './typeorm-options';
 import { UnitOfWork } from './unit-of-work';
 
 /** The connection, and the unit of work every service opens transactions with. */
 @Global()
 @Module({})
 export class DatabaseModule {
-  static register(config: AppConfig): DynamicModule {
+  static register(config: AppConfig, schema: SchemaLists): DynamicModule {
     return {
       module: DatabaseModule,
-      imports: [TypeOrmModule.forRoot({ ...typeormOptions(config), retryAttempts: 3, retryDelay: 1000 })],
+      imports: [TypeOrmModule.forRoot({ ...typeormOptions(config, schema), retryAttempts: 3, retryDelay: 1000 })],
       providers: [UnitOfWork],
       exports: [UnitOfWork],
     };

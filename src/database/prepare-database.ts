@@ -1,7 +1,6 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import type { AppConfig } from '../config/app-config';
-import { typeormOptions } from './typeorm-options';
+import { ConnectionConfig, SchemaLists, typeormOptions } from './typeorm-options';
 
 // Arbitrary constant: several instances starting together apply migrations one at a time.
 const MIGRATION_LOCK = 727_001;
@@ -30,8 +29,8 @@ export async function ensureDatabaseExists(databaseUrl: string): Promise<boolean
 }
 
 /** Applies pending migrations under an advisory lock; returns the names applied. */
-export async function runMigrations(config: Pick<AppConfig, 'databaseUrl' | 'databasePoolSize' | 'dependencyTimeoutMs'>): Promise<string[]> {
-  const dataSource = new DataSource({ ...typeormOptions(config), extra: { max: 2 } });
+export async function runMigrations(config: ConnectionConfig, migrations: SchemaLists['migrations']): Promise<string[]> {
+  const dataSource = new DataSource({ ...typeormOptions(config, { entities: [], migrations }), extra: { max: 2 } });
   await dataSource.initialize();
   const runner = dataSource.createQueryRunner();
   try {
@@ -49,8 +48,8 @@ export async function runMigrations(config: Pick<AppConfig, 'databaseUrl' | 'dat
   }
 }
 
-export async function prepareDatabase(config: Pick<AppConfig, 'databaseUrl' | 'databasePoolSize' | 'dependencyTimeoutMs'>): Promise<{ created: boolean; applied: string[] }> {
+export async function prepareDatabase(config: ConnectionConfig, migrations: SchemaLists['migrations']): Promise<{ created: boolean; applied: string[] }> {
   const created = await ensureDatabaseExists(config.databaseUrl);
-  const applied = await runMigrations(config);
+  const applied = await runMigrations(config, migrations);
   return { created, applied };
 }

@@ -1,7 +1,9 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** A carrier receipt as received; applied to its part once the part's SMSC id is known. */
 @Entity({ name: 'delivery_receipts' })
+@Check('delivery_receipts_state_check', "state IN ('delivered', 'failed')")
+@Index('delivery_receipts_unapplied_idx', ['receivedAt'], { where: 'applied_at IS NULL' })
 export class DeliveryReceiptRecord {
   @PrimaryColumn({ name: 'smsc_id', type: 'text' })
   smscId: string;
@@ -18,7 +20,7 @@ export class DeliveryReceiptRecord {
   @Column({ name: 'done_at', type: 'timestamptz' })
   doneAt: Date;
 
-  @Column({ name: 'received_at', type: 'timestamptz' })
+  @Column({ name: 'received_at', type: 'timestamptz', default: () => 'now()' })
   receivedAt: Date;
 
   @Column({ name: 'applied_at', type: 'timestamptz', nullable: true })

@@ -1,8 +1,12 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
 /** One SMS part of a message as submitted to the carrier, with its own delivery status. */
 @Entity({ name: 'message_parts' })
+@Check('message_parts_status_check', "status IN ('submitted', 'delivered', 'failed')")
+@Index('message_parts_smsc_idx', ['smscId'], { where: 'smsc_id IS NOT NULL' })
+@Index('message_parts_receipt_due_idx', ['receiptDueAt'], { where: "status = 'submitted' AND receipt_due_at IS NOT NULL" })
 export class MessagePart {
+  @ForeignKey('Message', { name: 'message_parts_message_id_fkey', onDelete: 'CASCADE' })
   @PrimaryColumn({ name: 'message_id', type: 'uuid' })
   messageId: string;
 
@@ -22,12 +26,13 @@ export class MessagePart {
   @Column({ name: 'error', type: 'text', nullable: true })
   error: string | null;
 
-  @Column({ name: 'submitted_at', type: 'timestamptz' })
+  @Column({ name: 'submitted_at', type: 'timestamptz', default: () => 'now()' })
   submittedAt: Date;
 
   @Column({ name: 'receipt_at', type: 'timestamptz', nullable: true })
   receiptAt: Date | null;
 
+  /** Simulated carrier (test accounts, development): when its receipt is due. */
   @Column({ name: 'receipt_due_at', type: 'timestamptz', nullable: true })
   receiptDueAt: Date | null;
 }

@@ -1,10 +1,18 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
 @Entity({ name: 'inbound_messages' })
+@Check('inbound_messages_type_check', "type IN ('inbound', 'unsubscribe')")
+// (account_id, received_at DESC, seq DESC): TypeORM indexes have no DESC keys, so only the migration defines its columns.
+@Index('inbound_messages_account_idx', { synchronize: false })
 export class InboundMessage {
   @PrimaryColumn({ name: 'id', type: 'uuid' })
   id: string;
 
+  /** Insertion order, so "newest first" is stable among replies received together. */
+  @Column({ name: 'seq', type: 'bigint', generated: 'identity', generatedIdentity: 'ALWAYS' })
+  seq: number;
+
+  @ForeignKey('Account', { name: 'inbound_messages_account_id_fkey', onDelete: 'CASCADE' })
   @Column({ name: 'account_id', type: 'integer' })
   accountId: number;
 
@@ -28,6 +36,6 @@ export class InboundMessage {
   @Column({ name: 'original_custom_ref', type: 'text', nullable: true })
   originalCustomRef: string | null;
 
-  @Column({ name: 'received_at', type: 'timestamptz' })
+  @Column({ name: 'received_at', type: 'timestamptz', default: () => 'now()' })
   receivedAt: Date;
 }

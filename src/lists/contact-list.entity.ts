@@ -1,10 +1,12 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity({ name: 'contact_lists' })
+@Index('contact_lists_account_name_key', ['accountId', 'name'], { unique: true })
 export class ContactList {
   @PrimaryGeneratedColumn({ name: 'id', type: 'bigint' })
   id: number;
 
+  @ForeignKey('Account', { name: 'contact_lists_account_id_fkey', onDelete: 'CASCADE' })
   @Column({ name: 'account_id', type: 'integer' })
   accountId: number;
 

@@ -1,16 +1,39 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 export const MESSAGE_STATUSES = ['pending', 'scheduled', 'sent', 'delivered', 'failed', 'cancelled'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 @Entity({ name: 'messages' })
+@Check('messages_status_check', "status IN ('pending', 'scheduled', 'sent', 'delivered', 'failed', 'cancelled')")
+@Check('messages_encoding_check', "encoding IN ('gsm7', 'ucs2')")
+@Check('messages_parts_check', 'parts BETWEEN 1 AND 99')
+@Check('messages_cost_check', 'cost >= 0')
+// Dispatch: due pending and scheduled messages in time order, overall and per send.
+@Index('messages_due_idx', ['dispatchAt'], { where: "status IN ('pending', 'scheduled') AND dispatched_at IS NULL" })
+@Index('messages_send_due_idx', ['sendId', 'dispatchAt'], { where: "status IN ('pending', 'scheduled') AND dispatched_at IS NULL" })
+// Claims whose dispatcher died before recording the outcome.
+@Index('messages_claimed_idx', ['dispatchedAt'], { where: "status = 'pending' AND dispatched_at IS NOT NULL" })
+@Index('messages_send_idx', ['sendId'])
+// TypeORM indexes have no DESC keys, so these are declared by name only and the migration defines them:
+// messages_account_created_idx (account_id, created_at DESC, seq DESC): history, newest first;
+// messages_account_custom_ref_idx (account_id, custom_ref, created_at DESC, seq DESC) WHERE custom_ref IS NOT NULL;
+// messages_conversation_idx (sender, to_number, created_at DESC): inbound correlation to the latest message.
+@Index('messages_account_created_idx', { synchronize: false })
+@Index('messages_account_custom_ref_idx', { synchronize: false })
+@Index('messages_conversation_idx', { synchronize: false })
 export class Message {
   @PrimaryColumn({ name: 'id', type: 'uuid' })
   id: string;
 
+  /** Insertion order, so "newest first" is stable within one batch. */
+  @Column({ name: 'seq', type: 'bigint', generated: 'identity', generatedIdentity: 'ALWAYS' })
+  seq: number;
+
+  @ForeignKey('Account', { name: 'messages_account_id_fkey', onDelete: 'CASCADE' })
   @Column({ name: 'account_id', type: 'integer' })
   accountId: number;
 
+  @ForeignKey('Send', { name: 'messages_send_id_fkey', onDelete: 'CASCADE' })
   @Column({ name: 'send_id', type: 'bigint' })
   sendId: number;
 
@@ -53,6 +76,10 @@ export class Message {
   /** When dispatch may take it. */
   @Column({ name: 'dispatch_at', type: 'timestamptz' })
   dispatchAt: Date;
+
+  /** When a dispatcher claimed it; null while it waits. Cancel only touches unclaimed scheduled rows. */
+  @Column({ name: 'dispatched_at', type: 'timestamptz', nullable: true })
+  dispatchedAt: Date | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -1,14 +1,18 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /** One request that created messages: a batch (POST /v1/messages) or a list send. */
 @Entity({ name: 'sends' })
+@Check('sends_kind_check', "kind IN ('batch', 'list')")
+@Index('sends_account_idx', ['accountId', 'id'])
 export class Send {
   @PrimaryGeneratedColumn({ name: 'id', type: 'bigint' })
   id: number;
 
+  @ForeignKey('Account', { name: 'sends_account_id_fkey', onDelete: 'CASCADE' })
   @Column({ name: 'account_id', type: 'integer' })
   accountId: number;
 
+  @ForeignKey('ApiKey', { name: 'sends_api_key_id_fkey', onDelete: 'SET NULL' })
   @Column({ name: 'api_key_id', type: 'integer', nullable: true })
   apiKeyId: number | null;
 

@@ -1,11 +1,15 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /** One delivery attempt of a webhook event, as GET /v1/webhook-deliveries lists it. */
 @Entity({ name: 'webhook_attempts' })
+// (account_id, id DESC): TypeORM indexes have no DESC keys, so only the migration defines its columns.
+@Index('webhook_attempts_account_idx', { synchronize: false })
+@Index('webhook_attempts_event_idx', ['eventId'])
 export class WebhookAttempt {
   @PrimaryGeneratedColumn({ name: 'id', type: 'bigint' })
   id: number;
 
+  @ForeignKey('WebhookEvent', { name: 'webhook_attempts_event_id_fkey', onDelete: 'CASCADE' })
   @Column({ name: 'event_id', type: 'bigint' })
   eventId: number;
 
@@ -24,7 +28,7 @@ export class WebhookAttempt {
   @Column({ name: 'response_status', type: 'integer', nullable: true })
   responseStatus: number | null;
 
-  @Column({ name: 'error', type: 'text' })
+  @Column({ name: 'error', type: 'text', default: '' })
   error: string;
 
   @Column({ name: 'duration_ms', type: 'integer' })

@@ -1,11 +1,15 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /** One webhook to deliver; its body bytes are fixed at creation. */
 @Entity({ name: 'webhook_events' })
+@Check('webhook_events_kind_check', "kind IN ('status', 'inbound')")
+@Check('webhook_events_state_check', "state IN ('pending', 'delivered', 'failed', 'discarded')")
+@Index('webhook_events_due_idx', ['nextAttemptAt'], { where: "state = 'pending'" })
 export class WebhookEvent {
   @PrimaryGeneratedColumn({ name: 'id', type: 'bigint' })
   id: number;
 
+  @ForeignKey('Account', { name: 'webhook_events_account_id_fkey', onDelete: 'CASCADE' })
   @Column({ name: 'account_id', type: 'integer' })
   accountId: number;
 
@@ -15,13 +19,13 @@ export class WebhookEvent {
   @Column({ name: 'body', type: 'text' })
   body: string;
 
-  @Column({ name: 'state', type: 'text' })
+  @Column({ name: 'state', type: 'text', default: 'pending' })
   state: 'pending' | 'delivered' | 'failed' | 'discarded';
 
-  @Column({ name: 'attempts', type: 'integer' })
+  @Column({ name: 'attempts', type: 'integer', default: 0 })
   attempts: number;
 
-  @Column({ name: 'next_attempt_at', type: 'timestamptz' })
+  @Column({ name: 'next_attempt_at', type: 'timestamptz', default: () => 'now()' })
   nextAttemptAt: Date;
 
   @Column({ name: 'locked_until', type: 'timestamptz', nullable: true })

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../src/config/app-config';
 import { prepareDatabase } from '../../src/database/prepare-database';
+import { MIGRATIONS } from '../../src/migrations';
 
 /**
  * One migrated template database and one Redis key prefix per test run. Each test file then gets its
@@ -18,5 +19,5 @@ export default async function globalSetup(): Promise<void> {
   process.env.REDIS_PREFIX = `smstest:${run}`;
   process.env.NODE_ENV = 'test';
   process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
-  await prepareDatabase(loadConfig(process.env));
+  await prepareDatabase(loadConfig(process.env), MIGRATIONS);
 }

@@ -1,0 +1,19 @@
+import { Account } from './accounts/account.entity';
+import { ApiKey } from './accounts/api-key.entity';
+import { CreditLedgerEntry } from './billing/credit-ledger-entry.entity';
+import { Sender } from './senders/sender.entity';
+import { Contact } from './contacts/contact.entity';
+import { ContactList } from './lists/contact-list.entity';
+import { ListMember } from './lists/list-member.entity';
+import { Unsubscribe } from './unsubscribes/unsubscribe.entity';
+import { Message } from './messaging/message.entity';
+import { Send } from './messaging/send.entity';
+import { DeliveryReceiptRecord } from './dispatch/delivery-receipt.entity';
+import { MessagePart } from './dispatch/message-part.entity';
+import { IdempotencyKey } from './idempotency/idempotency-key.entity';
+import { InboundMessage } from './inbound/inbound-message.entity';
+import { WebhookAttempt } from './webhooks/webhook-attempt.entity';
+import { WebhookEvent } from './webhooks/webhook-event.entity';
+
+/** Explicit entity list: no globbing, so the build and the tests see exactly the same schema. */
+export const ENTITIES = [Account, ApiKey, Sender, CreditLedgerEntry, Contact, ContactList, ListMember, Unsubscribe, Send, Message, IdempotencyKey, MessagePart, DeliveryReceiptRecord, InboundMessage, WebhookEvent, WebhookAttempt];

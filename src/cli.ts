@@ -4,6 +4,7 @@ import { UsageError } from './cli/cli-args';
 import { CliModule } from './cli/cli.module';
 import { COMMANDS } from './cli/commands';
 import { DomainError } from './common/errors/domain-error';
+import { UsageText } from './common/errors/error-catalogue';
 import { ConfigError, loadConfig } from './config/app-config';
 import { prepareDatabase } from './database/prepare-database';
 import { ENTITIES } from './entities';
@@ -37,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const command = COMMANDS[name];
-  if (!command) throw new UsageError(`unknown command ${name}\n${USAGE}`);
+  if (!command) throw new UsageError(UsageText.unknownCommand(name, USAGE));
   await prepareDatabase(config, MIGRATIONS);
   const app = await NestFactory.createApplicationContext(CliModule.register(config, { entities: ENTITIES, migrations: MIGRATIONS }), { logger: ['error'] });
   try {

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { UsageText } from '../common/errors/error-catalogue';
 
 export class UsageError extends Error {}
 
@@ -15,12 +16,12 @@ export function parseCommandArgs<T extends OptionSpec>(argv: string[], options: 
 
 export function requireString(values: Record<string, unknown>, name: string): string {
   const value = values[name];
-  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(UsageText.flagRequired(name));
   return value.trim();
 }
 
 export function requireId(values: Record<string, unknown>, name: string): number {
   const text = requireString(values, name);
-  if (!/^\d{1,9}$/.test(text) || Number(text) < 1) throw new UsageError(`--${name} must be a positive integer`);
+  if (!/^\d{1,9}$/.test(text) || Number(text) < 1) throw new UsageError(UsageText.flagPositiveInteger(name));
   return Number(text);
 }

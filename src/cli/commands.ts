@@ -8,6 +8,7 @@ import { hundredthsToNumber, parseCreditsToHundredths } from '../billing/money';
 import { ImportContactsService } from '../lists/import-contacts.service';
 import { SENDER_TYPES, SenderType } from '../senders/sender.entity';
 import { SendersService } from '../senders/senders.service';
+import { UsageText } from '../common/errors/error-catalogue';
 import { parseCommandArgs, requireId, requireString, UsageError } from './cli-args';
 
 export type Command = (app: INestApplicationContext, argv: string[]) => Promise<unknown>;
@@ -15,13 +16,13 @@ export type Command = (app: INestApplicationContext, argv: string[]) => Promise<
 function credits(text: string | undefined, flag: string, allowZero = true): number {
   if (text === undefined) return 0;
   const hundredths = parseCreditsToHundredths(text);
-  if (hundredths === null || (!allowZero && hundredths === 0)) throw new UsageError(`--${flag} must be a ${allowZero ? 'non-negative' : 'positive'} number with at most two decimals`);
+  if (hundredths === null || (!allowZero && hundredths === 0)) throw new UsageError(UsageText.flagCredits(flag, allowZero));
   return hundredths;
 }
 
 function senderType(text: string | undefined): SenderType | undefined {
   if (text === undefined) return undefined;
-  if (!(SENDER_TYPES as readonly string[]).includes(text)) throw new UsageError(`--type must be one of ${SENDER_TYPES.join(', ')}`);
+  if (!(SENDER_TYPES as readonly string[]).includes(text)) throw new UsageError(UsageText.flagOneOf('type', SENDER_TYPES));
   return text as SenderType;
 }
 
@@ -103,7 +104,7 @@ export const COMMANDS: Record<string, Command> = {
 
   'key:purchases': async (app, argv) => {
     const v = parseCommandArgs(argv, { username: { type: 'string' }, enable: { type: 'boolean' }, disable: { type: 'boolean' }, 'daily-limit': { type: 'string' } });
-    if (v.enable === v.disable) throw new UsageError('exactly one of --enable or --disable is required');
+    if (v.enable === v.disable) throw new UsageError(UsageText.exactlyOneOf('enable', 'disable'));
     const limit = v['daily-limit'] === undefined ? undefined : credits(v['daily-limit'], 'daily-limit');
     return keyView(await app.get(ApiKeysService).setPurchases(requireString(v, 'username'), v.enable === true, limit));
   },
@@ -134,7 +135,7 @@ export const COMMANDS: Record<string, Command> = {
     try {
       csv = await readFile(file, 'utf8');
     } catch (err) {
-      throw new UsageError(`cannot read --file ${file}: ${(err as Error).message}`);
+      throw new UsageError(UsageText.cannotReadFile(file, (err as Error).message));
     }
     return app.get(ImportContactsService).importCsv(accountId, list, csv);
   },

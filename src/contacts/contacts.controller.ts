@@ -26,7 +26,7 @@ export class ContactsController {
   @ApiOkResponse({ type: ContactsPageDto })
   @ApiErrors(400, 401, 405, 429, 503)
   list(@CurrentCaller() caller: Caller, @Query() query: ContactsQuery) {
-    return this.contacts.list(caller.accountId, query, pageOf(query));
+    return this.contacts.list(caller.accountId, { number: query.number, fields: query }, pageOf(query));
   }
 
   @Post()
@@ -35,7 +35,7 @@ export class ContactsController {
   @ApiOkResponse({ type: ContactCreatedDto })
   @ApiErrors(400, 401, 405, 409, 429, 500, 503)
   create(@CurrentCaller() caller: Caller, @Body() body: CreateContactDto) {
-    return this.contacts.create(caller.accountId, body);
+    return this.contacts.create(caller.accountId, { number: body.number, fields: body });
   }
 
   @Patch()
@@ -43,7 +43,7 @@ export class ContactsController {
   @ApiOkResponse({ type: ContactUpdatedDto })
   @ApiErrors(400, 401, 404, 405, 409, 429, 503)
   update(@CurrentCaller() caller: Caller, @Body() body: UpdateContactDto) {
-    return this.contacts.update(caller.accountId, body);
+    return this.contacts.update(caller.accountId, { contactId: body.contact_id, number: body.number, fields: body });
   }
 
   @Delete()

@@ -3,7 +3,7 @@ import { Tx } from '../database/unit-of-work';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Page } from '../common/http/pagination';
-import { sql } from '../database/sql';
+import { paged, sql } from '../database/sql';
 import { CONTACT_TEXT_FIELDS, ContactRecord, ContactTextField } from './contact-fields';
 
 const COLUMNS = `id, number, ${CONTACT_TEXT_FIELDS.join(', ')}`;
@@ -37,13 +37,14 @@ export class ContactsRepository {
       where.push(`${field} ILIKE $${params.length}`);
     }
     const condition = where.join(' AND ');
+    const pageParams = paged(params, page);
     const [count, rows] = await Promise.all([
       sql<{ total: number }>(this.dataSource, `SELECT count(*) AS total FROM contacts WHERE ${condition}`, params),
       // Deferred join: the offset is walked on the (account_id, id) index, then one page of rows is read.
       sql<ContactRecord>(
         this.dataSource,
-        `SELECT ${COLUMNS} FROM contacts WHERE id IN (SELECT id FROM contacts WHERE ${condition} ORDER BY id DESC LIMIT ${page.limit} OFFSET ${page.offset}) ORDER BY id DESC`,
-        params,
+        `SELECT ${COLUMNS} FROM contacts WHERE id IN (SELECT id FROM contacts WHERE ${condition} ORDER BY id DESC ${pageParams.clause}) ORDER BY id DESC`,
+        pageParams.params
       ),
     ]);
     return { total: count.rows[0].total, rows: rows.rows };

@@ -6,10 +6,22 @@ import { Page, PageResult, pageResult } from '../common/http/pagination';
 import { normaliseAuMobile } from '../common/phone';
 import { CONTACT_TEXT_FIELDS, ContactRecord, ContactTextField } from './contact-fields';
 import { ContactFilters, ContactsRepository, isUniqueViolation } from './contacts.repository';
-import { ContactView, toContactView } from './contacts.mapper';
+import { ContactCreated, ContactDeleted, ContactUpdated, ContactView, toContactCreated, toContactDeleted, toContactUpdated, toContactView } from './contacts.mapper';
 import { Tx } from '../database/unit-of-work';
 
+/** Contact text fields by their placeholder names (`first_name`…), which are the domain's own names. */
 export type ContactTextInput = Partial<Record<ContactTextField, string>>;
+
+export interface CreateContactCommand {
+  number: string;
+  fields: ContactTextInput;
+}
+
+export interface UpdateContactCommand {
+  contactId: number;
+  number?: string;
+  fields: ContactTextInput;
+}
 
 export function normaliseOrThrow(number: string): string {
   const normalised = normaliseAuMobile(number);
@@ -30,18 +42,18 @@ export class ContactsService {
     private readonly accounts: AccountsService,
   ) {}
 
-  async list(accountId: number, query: { number?: string } & ContactTextInput, page: Page): Promise<PageResult<ContactView>> {
-    const filters: ContactFilters = { text: textFieldsOf(query) };
+  async list(accountId: number, query: { number?: string; fields: ContactTextInput }, page: Page): Promise<PageResult<ContactView>> {
+    const filters: ContactFilters = { text: textFieldsOf(query.fields) };
     if (query.number !== undefined) filters.number = normaliseOrThrow(query.number);
     for (const [field, value] of Object.entries(filters.text)) if (value === '') delete filters.text[field as ContactTextField];
     const { total, rows } = await this.contacts.search(accountId, filters, page);
     return pageResult(page, total, rows.map(toContactView));
   }
 
-  async create(accountId: number, input: { number: string } & ContactTextInput) {
-    const number = normaliseOrThrow(input.number);
+  async create(accountId: number, command: CreateContactCommand): Promise<ContactCreated> {
+    const number = normaliseOrThrow(command.number);
     const { allowDuplicateContacts } = await this.accounts.get(accountId);
-    const fields = Object.fromEntries(CONTACT_TEXT_FIELDS.map((f) => [f, input[f] ?? ''])) as Record<ContactTextField, string>;
+    const fields = Object.fromEntries(CONTACT_TEXT_FIELDS.map((f) => [f, command.fields[f] ?? ''])) as Record<ContactTextField, string>;
     let id: number | null;
     try {
       id = await this.contacts.insert(accountId, number, fields, allowDuplicateContacts);
@@ -50,14 +62,14 @@ export class ContactsService {
       throw failureBecause(err, 'failedToAddContact');
     }
     if (id === null) throw failure('duplicateContact');
-    return { status: 'complete' as const, contact_id: id, number };
+    return toContactCreated(id, number);
   }
 
-  async update(accountId: number, input: { contact_id: number; number?: string } & ContactTextInput) {
-    const changes: Partial<Record<'number' | ContactTextField, string>> = textFieldsOf(input);
-    if (input.number !== undefined) changes.number = normaliseOrThrow(input.number);
+  async update(accountId: number, command: UpdateContactCommand): Promise<ContactUpdated> {
+    const changes: Partial<Record<'number' | ContactTextField, string>> = textFieldsOf(command.fields);
+    if (command.number !== undefined) changes.number = normaliseOrThrow(command.number);
     if (Object.keys(changes).length === 0) throw failure('noFieldsToUpdate');
-    const existing = await this.contacts.findById(accountId, input.contact_id);
+    const existing = await this.contacts.findById(accountId, command.contactId);
     if (!existing) throw failure('contactNotFound');
     if (changes.number !== undefined && changes.number !== existing.number) {
       const { allowDuplicateContacts } = await this.accounts.get(accountId);
@@ -71,11 +83,11 @@ export class ContactsService {
       if (isUniqueViolation(err)) throw failure('duplicateContact');
       throw err;
     }
-    return { status: 'complete' as const, contact_id: existing.id };
+    return toContactUpdated(existing.id);
   }
 
-  async delete(accountId: number, contactId: number) {
-    return { status: 'complete' as const, contact_id: contactId, removed: await this.contacts.delete(accountId, contactId) };
+  async delete(accountId: number, contactId: number): Promise<ContactDeleted> {
+    return toContactDeleted(contactId, await this.contacts.delete(accountId, contactId));
   }
 
   async exists(accountId: number, contactId: number): Promise<boolean> {

@@ -33,3 +33,8 @@ export async function sql<T = Record<string, unknown>>(db: Queryable, text: stri
 export function managerFor(dataSource: DataSource, tx?: Tx): EntityManager {
   return tx ? tx.manager : dataSource.manager;
 }
+
+/** A page's LIMIT and OFFSET as bound parameters after `params` (never interpolated). */
+export function paged(params: readonly unknown[], page: { limit: number; offset: number }): { clause: string; params: unknown[] } {
+  return { clause: `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, params: [...params, page.limit, page.offset] };
+}

@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '../common/auth/public.decorator';
+import { HealthDownDescription } from '../common/errors/error-catalogue';
 import { ErrorEnvelopeDto } from '../common/http/api-errors.decorator';
 import { HealthService } from './health.service';
 
@@ -41,7 +42,7 @@ export class HealthController {
   @Get()
   @ApiOperation({ summary: 'Dependencies, dispatch backlog and carrier binds (no authentication)' })
   @ApiOkResponse({ type: HealthDto })
-  @ApiResponse({ status: 503, type: ErrorEnvelopeDto, description: 'PostgreSQL or Redis is down' })
+  @ApiResponse({ status: 503, type: ErrorEnvelopeDto, description: HealthDownDescription })
   check() {
     return this.health.check();
   }

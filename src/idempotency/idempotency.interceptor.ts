@@ -3,6 +3,7 @@ import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import type { AuthenticatedRequest } from '../common/auth/authenticated-request';
+import { StatusDescription } from '../common/errors/error-catalogue';
 import { ErrorEnvelopeDto } from '../common/http/api-errors.decorator';
 import { IdempotencyClaim, IdempotencyKeyTaken, IdempotencyService, Replay } from './idempotency.service';
 
@@ -55,6 +56,6 @@ export function Idempotent() {
   return applyDecorators(
     UseInterceptors(IdempotencyInterceptor),
     ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Up to 255 characters; a retry with the same key and body within 24 h replays the original response' }),
-    ApiResponse({ status: 422, type: ErrorEnvelopeDto, description: 'Idempotency-Key reused with a different request payload' }),
+    ApiResponse({ status: 422, type: ErrorEnvelopeDto, description: StatusDescription[422] }),
   );
 }

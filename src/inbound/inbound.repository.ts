@@ -3,7 +3,7 @@ import { Tx } from '../database/unit-of-work';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Page } from '../common/http/pagination';
-import { sql } from '../database/sql';
+import { paged, sql } from '../database/sql';
 
 export type InboundType = 'inbound' | 'unsubscribe';
 
@@ -78,13 +78,14 @@ export class InboundRepository {
       where.push(`received_at < $${params.length}`);
     }
     const condition = where.join(' AND ');
+    const pageParams = paged(params, page);
     const [count, rows] = await Promise.all([
       sql<{ total: number }>(this.dataSource, `SELECT count(*) AS total FROM inbound_messages WHERE ${condition}`, params),
       sql<InboundRow>(
         this.dataSource,
         `SELECT id, from_number, to_number, body, type, original_message_id, original_custom_ref, received_at FROM inbound_messages
-          WHERE ${condition} ORDER BY received_at DESC, seq DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
-        params,
+          WHERE ${condition} ORDER BY received_at DESC, seq DESC ${pageParams.clause}`,
+        pageParams.params
       ),
     ]);
     return { total: count.rows[0].total, rows: rows.rows };

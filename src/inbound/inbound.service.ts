@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AccountsService } from '../accounts/accounts.service';
 import { failure } from '../common/errors/error-catalogue';
-import { Page, pageResult } from '../common/http/pagination';
+import { Page, PageResult, pageResult } from '../common/http/pagination';
 import { normaliseAuMobile } from '../common/phone';
 import { Clock } from '../common/time/clock';
 import { parseDayRange } from '../common/time/date-range';
-import { formatUtc } from '../common/time/format';
 import { normaliseOrThrow } from '../contacts/contacts.service';
 import { CancelMessagesService } from '../messaging/cancel-messages.service';
 import { UnsubscribesService } from '../unsubscribes/unsubscribes.service';
 import { WebhookEventsService } from '../webhooks/webhook-events.service';
 import { InboundFilter, InboundRepository, InboundType } from './inbound.repository';
+import { InboundView, toInboundView, toTestInboundResult } from './inbound.mapper';
 import { isOptOut } from './opt-out';
 import { UnitOfWork } from '../database/unit-of-work';
 
@@ -73,17 +73,17 @@ export class InboundService {
   }
 
   /** POST /v1/test-inbound: a simulated reply on a test account, through the same path. */
-  async simulate(accountId: number, input: { from: string; message: string; to?: string }) {
+  async simulate(accountId: number, input: { from: string; message: string; to?: string }): Promise<ReturnType<typeof toTestInboundResult>> {
     const account = await this.accounts.get(accountId);
     if (!account.isTest) throw failure('testAccountsOnly');
     const from = normaliseOrThrow(input.from);
     const to = input.to !== undefined ? asStoredNumber(input.to) : await this.repo.firstReceivingNumber(accountId);
     if (!to || (input.to !== undefined && !(await this.repo.ownersOfNumber(to)).includes(accountId))) throw failure('noReceivingNumber');
     const stored = await this.receive({ from, to, text: input.message, receivedAt: this.clock.now() }, accountId);
-    return { status: 'complete' as const, message_id: stored!.id, type: stored!.type };
+    return toTestInboundResult(stored!);
   }
 
-  async page(accountId: number, query: { from?: string; to?: string; type?: string }, page: Page) {
+  async page(accountId: number, query: { from?: string; to?: string; type?: string }, page: Page): Promise<PageResult<InboundView>> {
     const filter: InboundFilter = {};
     if (query.type !== undefined && query.type !== '') {
       if (query.type !== 'inbound' && query.type !== 'unsubscribe') throw failure('invalidInboundType');
@@ -91,19 +91,6 @@ export class InboundService {
     }
     Object.assign(filter, parseDayRange(query.from, query.to));
     const { total, rows } = await this.repo.page(accountId, filter, page);
-    return pageResult(
-      page,
-      total,
-      rows.map((r) => ({
-        message_id: r.id,
-        from: r.from_number,
-        to: r.to_number,
-        message: r.body,
-        received_at: formatUtc(r.received_at),
-        type: r.type,
-        original_message_id: r.original_message_id ?? '',
-        original_custom_ref: r.original_custom_ref ?? '',
-      })),
-    );
+    return pageResult(page, total, rows.map(toInboundView));
   }
 }

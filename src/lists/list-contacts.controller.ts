@@ -26,7 +26,7 @@ export class ListContactsController {
   @ApiOkResponse({ type: ListContactAddedDto })
   @ApiErrors(400, 401, 404, 405, 429, 503)
   add(@CurrentCaller() caller: Caller, @Body() body: AddListContactDto) {
-    return this.members.add(caller.accountId, body);
+    return this.members.add(caller.accountId, { listId: body.list_id, contactId: body.contact_id, number: body.number, fields: body });
   }
 
   @Delete()
@@ -35,6 +35,6 @@ export class ListContactsController {
   @ApiOkResponse({ type: ListContactRemovedDto })
   @ApiErrors(400, 401, 404, 405, 429, 503)
   remove(@CurrentCaller() caller: Caller, @Body() body: RemoveListContactDto) {
-    return this.members.remove(caller.accountId, body);
+    return this.members.remove(caller.accountId, { listId: body.list_id, contactId: body.contact_id, number: body.number });
   }
 }

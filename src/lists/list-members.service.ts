@@ -4,7 +4,16 @@ import { Page, pageResult } from '../common/http/pagination';
 import { toContactView } from '../contacts/contacts.mapper';
 import { ContactsService, ContactTextInput, normaliseOrThrow } from '../contacts/contacts.service';
 import { ListsRepository } from './lists.repository';
+import { ListMembersPage, toListMembersPage, toMemberAdded, toMemberRemoved } from './lists.mapper';
 import { ListsService } from './lists.service';
+
+/** A member by contact id, or by number (created with these fields when new). */
+export interface ListMemberCommand {
+  listId: number;
+  contactId?: number;
+  number?: string;
+  fields?: ContactTextInput;
+}
 
 @Injectable()
 export class ListMembersService {
@@ -14,36 +23,33 @@ export class ListMembersService {
     private readonly contacts: ContactsService,
   ) {}
 
-  async page(accountId: number, listId: number, page: Page) {
+  async page(accountId: number, listId: number, page: Page): Promise<ListMembersPage> {
     await this.lists.require(accountId, listId);
     const { total, rows } = await this.repo.memberPage(listId, page);
-    const { status, ...rest } = pageResult(page, total, rows.map(toContactView));
-    return { status, list_id: listId, ...rest };
+    return toListMembersPage(listId, pageResult(page, total, rows.map(toContactView)));
   }
 
-  async add(accountId: number, input: { list_id: number; contact_id?: number; number?: string } & ContactTextInput) {
-    if (input.contact_id === undefined && input.number === undefined) throw failure('contactOrNumberRequired');
-    if (input.contact_id === undefined) normaliseOrThrow(input.number!); // a bad number is a 400 before the list is looked up
-    await this.lists.require(accountId, input.list_id);
+  async add(accountId: number, command: ListMemberCommand): Promise<ReturnType<typeof toMemberAdded>> {
+    if (command.contactId === undefined && command.number === undefined) throw failure('contactOrNumberRequired');
+    if (command.contactId === undefined) normaliseOrThrow(command.number!); // a bad number is a 400 before the list is looked up
+    await this.lists.require(accountId, command.listId);
     let contactId: number;
-    if (input.contact_id !== undefined) {
-      if (!(await this.contacts.exists(accountId, input.contact_id))) throw failure('contactNotFound');
-      contactId = input.contact_id;
+    if (command.contactId !== undefined) {
+      if (!(await this.contacts.exists(accountId, command.contactId))) throw failure('contactNotFound');
+      contactId = command.contactId;
     } else {
-      contactId = (await this.contacts.ensureContact(accountId, input.number!, input)).contactId;
+      contactId = (await this.contacts.ensureContact(accountId, command.number!, command.fields ?? {})).contactId;
     }
-    const added = await this.repo.addMember(input.list_id, contactId);
-    return { status: 'complete' as const, list_id: input.list_id, contact_id: contactId, added };
+    return toMemberAdded(command.listId, contactId, await this.repo.addMember(command.listId, contactId));
   }
 
-  async remove(accountId: number, input: { list_id: number; contact_id?: number; number?: string }) {
-    if (input.contact_id === undefined && input.number === undefined) throw failure('contactOrNumberRequired');
-    const number = input.contact_id === undefined ? normaliseOrThrow(input.number!) : undefined;
-    await this.lists.require(accountId, input.list_id);
-    const contactId = input.contact_id ?? (await this.repo.findMemberByNumber(input.list_id, accountId, number!));
-    if (contactId === null) return { status: 'complete' as const, list_id: input.list_id, contact_id: null, removed: false };
+  async remove(accountId: number, command: ListMemberCommand): Promise<ReturnType<typeof toMemberRemoved>> {
+    if (command.contactId === undefined && command.number === undefined) throw failure('contactOrNumberRequired');
+    const number = command.contactId === undefined ? normaliseOrThrow(command.number!) : undefined;
+    await this.lists.require(accountId, command.listId);
+    const contactId = command.contactId ?? (await this.repo.findMemberByNumber(command.listId, accountId, number!));
+    if (contactId === null) return toMemberRemoved(command.listId, null, false);
     // The list belongs to the caller, so removing by id cannot touch another account's data.
-    const removed = await this.repo.removeMember(input.list_id, contactId);
-    return { status: 'complete' as const, list_id: input.list_id, contact_id: contactId, removed };
+    return toMemberRemoved(command.listId, contactId, await this.repo.removeMember(command.listId, contactId));
   }
 }

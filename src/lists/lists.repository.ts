@@ -3,14 +3,14 @@ import { Tx } from '../database/unit-of-work';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Page } from '../common/http/pagination';
-import { sql } from '../database/sql';
+import { paged, sql } from '../database/sql';
 import { CONTACT_TEXT_FIELDS, ContactRecord } from '../contacts/contact-fields';
 
 export interface ListRow {
   id: number;
   name: string;
-  created_at: Date;
-  contact_count: number;
+  createdAt: Date;
+  contactCount: number;
 }
 
 const CONTACT_COLUMNS = ['c.id', 'c.number', ...CONTACT_TEXT_FIELDS.map((f) => `c.${f}`)].join(', ');
@@ -22,7 +22,7 @@ export class ListsRepository {
   async findAllWithCounts(accountId: number): Promise<ListRow[]> {
     const { rows } = await sql<ListRow>(
       this.dataSource,
-      `SELECT l.id, l.name, l.created_at, (SELECT count(*) FROM list_members m WHERE m.list_id = l.id) AS contact_count
+      `SELECT l.id, l.name, l.created_at AS "createdAt", (SELECT count(*) FROM list_members m WHERE m.list_id = l.id)::int AS "contactCount"
          FROM contact_lists l WHERE l.account_id = $1 ORDER BY l.id DESC`,
       [accountId],
     );
@@ -69,16 +69,17 @@ export class ListsRepository {
   }
 
   async memberPage(listId: number, page: Page): Promise<{ total: number; rows: ContactRecord[] }> {
+    const pageParams = paged([listId], page);
     const [count, rows] = await Promise.all([
       sql<{ total: number }>(this.dataSource, `SELECT count(*) AS total FROM list_members WHERE list_id = $1`, [listId]),
       sql<ContactRecord>(
         this.dataSource,
         // Deferred join: the offset walks the membership index only, then one page of contacts is read.
         `SELECT ${CONTACT_COLUMNS}
-           FROM (SELECT contact_id FROM list_members WHERE list_id = $1 ORDER BY contact_id DESC LIMIT ${page.limit} OFFSET ${page.offset}) m
+           FROM (SELECT contact_id FROM list_members WHERE list_id = $1 ORDER BY contact_id DESC ${pageParams.clause}) m
            JOIN contacts c ON c.id = m.contact_id
           ORDER BY m.contact_id DESC`,
-        [listId],
+        pageParams.params
       ),
     ]);
     return { total: count.rows[0].total, rows: rows.rows };

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { failure } from '../common/errors/error-catalogue';
-import { formatUtc } from '../common/time/format';
 import { ListsRepository } from './lists.repository';
+import { toListCreated, toListDeleted, toListRenamed, toListsResult, toListView } from './lists.mapper';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 
 function cleanName(name: string): string {
@@ -17,20 +17,15 @@ export class ListsService {
     private readonly lists: ListsRepository,
   ) {}
 
-  async list(accountId: number) {
-    const rows = await this.lists.findAllWithCounts(accountId);
-    return {
-      status: 'complete' as const,
-      results: rows.map((r) => ({ list_id: r.id, name: r.name, created_at: formatUtc(r.created_at), contact_count: r.contact_count })),
-    };
+  async list(accountId: number): Promise<ReturnType<typeof toListsResult>> {
+    return toListsResult((await this.lists.findAllWithCounts(accountId)).map(toListView));
   }
 
-  async create(accountId: number, name: string) {
-    const list = await this.lists.getOrCreate(accountId, cleanName(name));
-    return { status: 'complete' as const, list_id: list.id, name: list.name, existing: list.existing };
+  async create(accountId: number, name: string): Promise<ReturnType<typeof toListCreated>> {
+    return toListCreated(await this.lists.getOrCreate(accountId, cleanName(name)));
   }
 
-  async rename(accountId: number, listId: number, rawName: string) {
+  async rename(accountId: number, listId: number, rawName: string): Promise<ReturnType<typeof toListRenamed>> {
     const name = cleanName(rawName);
     const list = await this.lists.findById(accountId, listId);
     // The interface answers an unchanged name like an unknown list.
@@ -42,13 +37,13 @@ export class ListsService {
       if ((err as { code?: string }).code === '23505') throw failure('duplicateListName');
       throw err;
     }
-    return { status: 'complete' as const, list_id: listId, name };
+    return toListRenamed(listId, name);
   }
 
-  async delete(accountId: number, listId: number, deleteContacts: boolean) {
+  async delete(accountId: number, listId: number, deleteContacts: boolean): Promise<ReturnType<typeof toListDeleted>> {
     const contactsDeleted = await this.uow.run((m) => this.lists.delete(accountId, listId, deleteContacts, m));
     if (contactsDeleted === null) throw failure('listNotFound');
-    return { status: 'complete' as const, list_id: listId, contacts_deleted: contactsDeleted };
+    return toListDeleted(listId, contactsDeleted);
   }
 
   /** The list, or 404 List not found (also for another account's list). */

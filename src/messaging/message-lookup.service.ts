@@ -4,7 +4,7 @@ import { pageResult, parsePage } from '../common/http/pagination';
 import { parseDayRange } from '../common/time/date-range';
 import { HistoryFilter, MessagesRepository } from './messages.repository';
 import { MESSAGE_STATUSES, MessageStatus } from './message.entity';
-import { toHistoryShape, toLookupShape } from './messages.mapper';
+import { HistoryPage, LookupResult, toHistoryShape, toLookupResult } from './messages.mapper';
 
 export const CUSTOM_REF_LOOKUP_LIMIT = 100;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -28,16 +28,16 @@ export class MessageLookupService {
   constructor(private readonly messages: MessagesRepository) {}
 
   /** message_id wins over custom_ref; with neither it is the history. A malformed id is simply not found. */
-  async query(accountId: number, input: MessagesQueryInput) {
+  async query(accountId: number, input: MessagesQueryInput): Promise<LookupResult | HistoryPage> {
     if (input.message_id !== undefined && input.message_id !== '') {
       const row = isUuid(input.message_id) ? await this.messages.findById(accountId, input.message_id.toLowerCase()) : null;
       if (!row) throw failure('noMessagesFound');
-      return { status: 'complete' as const, results: [toLookupShape(row)] };
+      return toLookupResult([row]);
     }
     if (input.custom_ref !== undefined && input.custom_ref !== '') {
       const rows = await this.messages.findRecentByCustomRef(accountId, input.custom_ref, CUSTOM_REF_LOOKUP_LIMIT);
       if (rows.length === 0) throw failure('noMessagesFound');
-      return { status: 'complete' as const, results: rows.map(toLookupShape) };
+      return toLookupResult(rows);
     }
     const filter = this.historyFilter(input);
     const page = parsePage(input);

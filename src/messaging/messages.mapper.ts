@@ -1,4 +1,5 @@
 import { hundredthsToFixed, hundredthsToNumber } from '../billing/money';
+import type { PageResult } from '../common/http/pagination';
 import { formatUtc } from '../common/time/format';
 import type { ComposedEntry } from './message-rules';
 import type { CancelCommand } from './cancel-messages.service';
@@ -178,3 +179,12 @@ export function toListSendResult(
     send_status: scheduledFor ? 'scheduled' : 'queued',
   };
 }
+
+export interface LookupResult {
+  status: 'complete';
+  results: Array<ReturnType<typeof toLookupShape>>;
+}
+
+export type HistoryPage = PageResult<ReturnType<typeof toHistoryShape>>;
+
+export const toLookupResult = (rows: MessageRow[]): LookupResult => ({ status: 'complete', results: rows.map(toLookupShape) });

@@ -3,7 +3,7 @@ import { Tx } from '../database/unit-of-work';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Page } from '../common/http/pagination';
-import { sql } from '../database/sql';
+import { paged, sql } from '../database/sql';
 import type { CancelledMessage } from '../webhooks/webhook-events.service';
 import type { MessageStatus } from './message.entity';
 
@@ -94,8 +94,8 @@ export class MessagesRepository {
   async findRecentByCustomRef(accountId: number, customRef: string, limit: number): Promise<MessageRow[]> {
     const { rows } = await sql<MessageRow>(
       this.dataSource,
-      `SELECT ${ROW} FROM messages WHERE account_id = $1 AND custom_ref = $2 ORDER BY created_at DESC, seq DESC LIMIT ${limit}`,
-      [accountId, customRef],
+      `SELECT ${ROW} FROM messages WHERE account_id = $1 AND custom_ref = $2 ORDER BY created_at DESC, seq DESC LIMIT $3`,
+      [accountId, customRef, limit],
     );
     return rows;
   }
@@ -116,14 +116,15 @@ export class MessagesRepository {
       where.push(`created_at < $${params.length}`);
     }
     const condition = where.join(' AND ');
+    const pageParams = paged(params, page);
     const [count, rows] = await Promise.all([
       sql<{ total: number }>(this.dataSource, `SELECT count(*) AS total FROM messages WHERE ${condition}`, params),
       sql<MessageRow>(
         this.dataSource,
         `SELECT ${ROW} FROM messages WHERE id IN (
-           SELECT id FROM messages WHERE ${condition} ORDER BY created_at DESC, seq DESC LIMIT ${page.limit} OFFSET ${page.offset}
+           SELECT id FROM messages WHERE ${condition} ORDER BY created_at DESC, seq DESC ${pageParams.clause}
          ) ORDER BY created_at DESC, seq DESC`,
-        params,
+        pageParams.params
       ),
     ]);
     return { total: count.rows[0].total, rows: rows.rows };

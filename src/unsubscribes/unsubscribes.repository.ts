@@ -3,7 +3,7 @@ import { Tx } from '../database/unit-of-work';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Page } from '../common/http/pagination';
-import { sql } from '../database/sql';
+import { paged, sql } from '../database/sql';
 import type { UnsubscribeSource } from './unsubscribe.entity';
 
 export interface UnsubscribeRow {
@@ -23,9 +23,10 @@ export class UnsubscribesRepository {
       params.push(number);
       where += ' AND number = $2';
     }
+    const pageParams = paged(params, page);
     const [count, rows] = await Promise.all([
       sql<{ total: number }>(this.dataSource, `SELECT count(*) AS total FROM unsubscribes WHERE ${where}`, params),
-      sql<UnsubscribeRow>(this.dataSource, `SELECT number, source, created_at FROM unsubscribes WHERE ${where} ORDER BY created_at DESC, number LIMIT ${page.limit} OFFSET ${page.offset}`, params),
+      sql<UnsubscribeRow>(this.dataSource, `SELECT number, source, created_at FROM unsubscribes WHERE ${where} ORDER BY created_at DESC, number ${pageParams.clause}`, pageParams.params),
     ]);
     return { total: count.rows[0].total, rows: rows.rows };
   }

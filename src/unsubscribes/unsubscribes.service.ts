@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Page, pageResult } from '../common/http/pagination';
-import { formatUtc } from '../common/time/format';
+import { Page, PageResult, pageResult } from '../common/http/pagination';
 import { normaliseOrThrow } from '../contacts/contacts.service';
 import { ListsService } from '../lists/lists.service';
 import type { UnsubscribeSource } from './unsubscribe.entity';
 import { UnsubscribesRepository } from './unsubscribes.repository';
+import { toUnsubscribeAdded, toUnsubscribeRemoved, toUnsubscribeView, UnsubscribeView } from './unsubscribes.mapper';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 
 @Injectable()
@@ -15,25 +15,20 @@ export class UnsubscribesService {
     private readonly lists: ListsService,
   ) {}
 
-  async page(accountId: number, rawNumber: string | undefined, page: Page) {
+  async page(accountId: number, rawNumber: string | undefined, page: Page): Promise<PageResult<UnsubscribeView>> {
     const number = rawNumber === undefined || rawNumber === '' ? undefined : normaliseOrThrow(rawNumber);
     const { total, rows } = await this.unsubscribes.page(accountId, number, page);
-    return pageResult(
-      page,
-      total,
-      rows.map((r) => ({ number: r.number, source: r.source, unsubscribed_at: formatUtc(r.created_at) })),
-    );
+    return pageResult(page, total, rows.map(toUnsubscribeView));
   }
 
-  async addByApi(accountId: number, rawNumber: string) {
+  async addByApi(accountId: number, rawNumber: string): Promise<ReturnType<typeof toUnsubscribeAdded>> {
     const number = normaliseOrThrow(rawNumber);
-    const added = await this.unsubscribe(accountId, number, 'api');
-    return { status: 'complete' as const, number, added };
+    return toUnsubscribeAdded(number, await this.unsubscribe(accountId, number, 'api'));
   }
 
-  async remove(accountId: number, rawNumber: string) {
+  async remove(accountId: number, rawNumber: string): Promise<ReturnType<typeof toUnsubscribeRemoved>> {
     const number = normaliseOrThrow(rawNumber);
-    return { status: 'complete' as const, number, removed: await this.unsubscribes.delete(accountId, number) };
+    return toUnsubscribeRemoved(number, await this.unsubscribes.delete(accountId, number));
   }
 
   /**

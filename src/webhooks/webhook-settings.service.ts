@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { failure } from '../common/errors/error-catalogue';
-import { Page, pageResult } from '../common/http/pagination';
-import { formatUtc } from '../common/time/format';
+import { Page, PageResult, pageResult } from '../common/http/pagination';
 import { AppConfig } from '../config/app-config';
 import { checkWebhookUrl } from './url-policy';
+import { toSigningSecret, toWebhookDeliveryView, toWebhookSettingsView, WebhookDeliveryView, WebhookSettingsView } from './webhooks.mapper';
 import { WebhookKind, WebhooksRepository } from './webhooks.repository';
 
 const REASON_CONDITION = { invalid: 'invalidWebhookUrl', not_https: 'webhookNotHttps', not_allowed: 'webhookNotAllowed' } as const;
@@ -16,14 +16,14 @@ export class WebhookSettingsService {
     private readonly config: AppConfig,
   ) {}
 
-  async get(accountId: number) {
+  async get(accountId: number): Promise<WebhookSettingsView> {
     const settings = await this.repo.settings(accountId);
     if (!settings) throw failure('accountNotFound', accountId);
-    return { status: 'complete' as const, webhooks: { inbound: settings.inbound, status: settings.status }, has_signing_secret: settings.hasSecret };
+    return toWebhookSettingsView(settings);
   }
 
   /** Each supplied URL is checked (https, and not resolving to a private address); '' switches that kind off. */
-  async update(accountId: number, input: { inbound?: string; status?: string }) {
+  async update(accountId: number, input: { inbound?: string; status?: string }): Promise<WebhookSettingsView> {
     const urls: { inbound?: string; status?: string } = {};
     for (const kind of ['inbound', 'status'] as const) {
       const value = input[kind];
@@ -40,32 +40,19 @@ export class WebhookSettingsService {
   }
 
   /** Creates or rotates the secret; it is shown this once. */
-  async rotateSecret(accountId: number) {
+  async rotateSecret(accountId: number): Promise<ReturnType<typeof toSigningSecret>> {
     const secret = `whsec_${randomBytes(24).toString('base64url')}`;
     await this.repo.setSecret(accountId, secret);
-    return { status: 'complete' as const, signing_secret: secret };
+    return toSigningSecret(secret);
   }
 
-  async deliveries(accountId: number, event: string | undefined, page: Page) {
+  async deliveries(accountId: number, event: string | undefined, page: Page): Promise<PageResult<WebhookDeliveryView>> {
     let kind: WebhookKind | undefined;
     if (event !== undefined && event !== '') {
       if (event !== 'status' && event !== 'inbound') throw failure('invalidEventFilter');
       kind = event;
     }
     const { total, rows } = await this.repo.deliveriesPage(accountId, kind, page);
-    return pageResult(
-      page,
-      total,
-      rows.map((r) => ({
-        event_id: r.event_id,
-        event: r.kind,
-        url: r.url,
-        attempt: r.attempt,
-        response_status: r.response_status,
-        error: r.error,
-        delivered: r.delivered,
-        created_at: formatUtc(r.created_at),
-      })),
-    );
+    return pageResult(page, total, rows.map(toWebhookDeliveryView));
   }
 }

@@ -3,7 +3,7 @@ import { Tx } from '../database/unit-of-work';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Page } from '../common/http/pagination';
-import { sql } from '../database/sql';
+import { paged, sql } from '../database/sql';
 
 export type WebhookKind = 'status' | 'inbound';
 
@@ -146,12 +146,13 @@ export class WebhooksRepository {
       params.push(kind);
       where += ' AND kind = $2';
     }
+    const pageParams = paged(params, page);
     const [count, rows] = await Promise.all([
       sql<{ total: number }>(this.dataSource, `SELECT count(*) AS total FROM webhook_attempts WHERE ${where}`, params),
       sql<{ event_id: number; kind: WebhookKind; url: string; attempt: number; response_status: number | null; error: string; delivered: boolean; created_at: Date }>(
         this.dataSource,
-        `SELECT event_id, kind, url, attempt, response_status, error, delivered, created_at FROM webhook_attempts WHERE ${where} ORDER BY id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
-        params,
+        `SELECT event_id, kind, url, attempt, response_status, error, delivered, created_at FROM webhook_attempts WHERE ${where} ORDER BY id DESC ${pageParams.clause}`,
+        pageParams.params
       ),
     ]);
     return { total: count.rows[0].total, rows: rows.rows };

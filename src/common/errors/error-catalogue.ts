@@ -137,3 +137,6 @@ export const StatusDescription: Record<number, string> = {
   500: 'Failed, nothing changed',
   503: 'A dependency is unavailable; retry after Retry-After seconds',
 };
+
+/** /health's 503. */
+export const HealthDownDescription = 'PostgreSQL or Redis is down';

@@ -1,0 +1,67 @@
+import { PageResult } from '../common/http/pagination';
+import { formatUtc } from '../common/time/format';
+import type { ContactView } from '../contacts/contacts.mapper';
+
+export interface ListView {
+  list_id: number;
+  name: string;
+  created_at: string;
+  contact_count: number;
+}
+
+export const toListView = (row: { id: number; name: string; createdAt: Date; contactCount: number }): ListView => ({
+  list_id: row.id,
+  name: row.name,
+  created_at: formatUtc(row.createdAt),
+  contact_count: row.contactCount,
+});
+
+export const toListsResult = (rows: ListView[]) => ({ status: 'complete' as const, results: rows });
+export const toListCreated = (list: { id: number; name: string; existing: boolean }) => ({ status: 'complete' as const, list_id: list.id, name: list.name, existing: list.existing });
+export const toListRenamed = (listId: number, name: string) => ({ status: 'complete' as const, list_id: listId, name });
+export const toListDeleted = (listId: number, contactsDeleted: number) => ({ status: 'complete' as const, list_id: listId, contacts_deleted: contactsDeleted });
+
+export type ListMembersPage = { status: 'complete'; list_id: number } & Omit<PageResult<ContactView>, 'status'>;
+
+export function toListMembersPage(listId: number, page: PageResult<ContactView>): ListMembersPage {
+  const { status, ...rest } = page;
+  return { status, list_id: listId, ...rest };
+}
+
+export const toMemberAdded = (listId: number, contactId: number, added: boolean) => ({ status: 'complete' as const, list_id: listId, contact_id: contactId, added });
+export const toMemberRemoved = (listId: number, contactId: number | null, removed: boolean) => ({ status: 'complete' as const, list_id: listId, contact_id: contactId, removed });
+
+export interface ImportReport {
+  account_id: number;
+  list_id: number;
+  list_name: string;
+  rows: number;
+  added: number;
+  updated: number;
+  added_to_list: number;
+  skipped_invalid: number;
+  skipped_duplicates: number;
+  invalid: Array<{ line: number; reason: string }>;
+  duplicates: Array<{ line: number; number: string; first_line: number }>;
+}
+
+export function toImportReport(
+  accountId: number,
+  list: { id: number; name: string },
+  parsed: { rows: unknown[]; invalid: ImportReport['invalid']; duplicates: ImportReport['duplicates'] },
+  counts: { inserted: number; updated: number; addedToList: number },
+): ImportReport {
+  return {
+    account_id: accountId,
+    list_id: list.id,
+    list_name: list.name,
+    rows: parsed.rows.length + parsed.invalid.length + parsed.duplicates.length,
+    added: counts.inserted,
+    updated: counts.updated,
+    added_to_list: counts.addedToList,
+    skipped_invalid: parsed.invalid.length,
+    skipped_duplicates: parsed.duplicates.length,
+    invalid: parsed.invalid,
+    duplicates: parsed.duplicates,
+  };
+}

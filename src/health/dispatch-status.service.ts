@@ -20,13 +20,12 @@ export class DispatchStatusService {
     private readonly backlog: BacklogRepository,
     registry: MetricsRegistry,
   ) {
-    const self = this;
     registry.gauge('sms_dispatch_queue_jobs', 'Dispatch jobs by state', ['state'], async function () {
-      const depth = await self.queue.depth();
+      const depth = await queue.depth();
       for (const [state, count] of Object.entries(depth)) this.set({ state }, count);
     });
     registry.gauge('sms_dispatch_oldest_due_seconds', 'Age of the oldest due message no dispatcher has taken', [], async function () {
-      this.set((await self.backlog.oldestUnclaimedDueAgeMs()) / 1000);
+      this.set((await backlog.oldestUnclaimedDueAgeMs()) / 1000);
     });
   }
 

@@ -5,7 +5,6 @@ import type { FastifyReply } from 'fastify';
 import { IS_PUBLIC } from '../auth/public.decorator';
 import type { AuthenticatedRequest } from '../auth/authenticated-request';
 
-import { ErrorText } from '../errors/error-catalogue';
 import { InflightLimiter } from './inflight-limiter';
 
 /**

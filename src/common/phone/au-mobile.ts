@@ -14,10 +14,12 @@ type LibCore = typeof import('libphonenumber-js/core');
 type LibMax = typeof import('libphonenumber-js/max');
 
 // Loaded on first need only: the common ASCII forms never touch the library.
+/* eslint-disable @typescript-eslint/no-require-imports -- lazy loading needs require() */
 let libCore: LibCore | undefined;
 let libMax: LibMax | undefined;
 const loadCore = (): LibCore => (libCore ??= require('libphonenumber-js/core') as LibCore);
 const loadMax = (): LibMax => (libMax ??= require('libphonenumber-js/max') as LibMax);
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 const CANONICAL = /^614\d{8}$/;
 const NON_ASCII = Symbol('non-ascii');

@@ -1,6 +1,5 @@
 
 import { failure } from '../errors/error-catalogue';
-import { ErrorText } from '../errors/error-catalogue';
 
 const DAY_MS = 86_400_000;
 

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the contact text fields are added to these classes at run time (one decorator per field); the merged interfaces type them */
 import { ApiProperty } from '@nestjs/swagger';
 import { PageQuery } from '../../common/http/pagination';
 import { ErrorText } from '../../common/errors/error-catalogue';

@@ -14,6 +14,7 @@ describe('normaliseAuMobile fast path', () => {
           return jest.requireActual(`libphonenumber-js/${entry}`);
         });
       }
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh module instance per test
       phone = require('../../../../src/common/phone') as typeof Phone;
     });
   });

@@ -1,0 +1,64 @@
+// Lint: typescript-eslint's recommended rules, prettier for layout, and the architecture's boundaries
+// (design: modules form an acyclic graph; repositories are the only code that touches the database).
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+/** Top-level folders of src/ that hold a domain (business rules, their own tables). */
+const DOMAINS = ['accounts', 'billing', 'contacts', 'lists', 'unsubscribes', 'senders', 'messaging', 'inbound', 'webhooks', 'idempotency', 'users', 'dashboard', 'mail', 'payments', 'links', 'purchases', 'numbers'];
+/** Worker code: the dispatch worker and the composition roots; no domain imports it. */
+const WORKER = ['dispatch'];
+
+const importOf = (folders) => `^(\\.\\./)+(${folders.join('|')})/`;
+const TYPEORM = { paths: [{ name: 'typeorm', message: 'Only repositories, entities and database/ touch TypeORM (design rule 3).' }, { name: '@nestjs/typeorm', message: 'Only repositories, entities and database/ touch TypeORM (design rule 3).' }] };
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-artifacts/**', 'eslint.config.mjs', 'jest.config.js'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  prettier,
+  {
+    languageOptions: { ecmaVersion: 2022, sourceType: 'module' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-duplicate-imports': 'off',
+      '@typescript-eslint/consistent-type-imports': 'off',
+      eqeqeq: ['error', 'always'],
+      'no-console': 'error',
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.repository.ts', 'src/**/*.entity.ts', 'src/database/**', 'src/entities.ts', 'src/migrations.ts'],
+    rules: { 'no-restricted-imports': ['error', TYPEORM] },
+  },
+  {
+    files: ['src/common/**/*.ts', 'src/queues/**/*.ts', 'src/config/**/*.ts', 'src/database/**/*.ts', 'src/metrics/**/*.ts'],
+    ignores: ['src/database/**'],
+    rules: {
+      'no-restricted-imports': ['error', { ...TYPEORM, patterns: [{ regex: importOf([...DOMAINS, ...WORKER, 'health', 'cli', 'bootstrap']), message: 'common/, queues/, config/ and metrics/ import no domain.' }] }],
+    },
+  },
+  {
+    files: ['src/database/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: importOf([...DOMAINS, ...WORKER, 'health', 'cli', 'bootstrap']), message: 'database/ imports no domain; the composition root passes the entity and migration lists.' }] }] },
+  },
+  {
+    files: DOMAINS.map((d) => `src/${d}/**/*.ts`),
+    ignores: ['src/**/*.repository.ts', 'src/**/*.entity.ts'],
+    rules: { 'no-restricted-imports': ['error', { ...TYPEORM, patterns: [{ regex: importOf(WORKER), message: 'Domains import no worker code.' }] }] },
+  },
+  {
+    files: DOMAINS.map((d) => `src/${d}/**/*.{repository,entity}.ts`),
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: importOf(WORKER), message: 'Domains import no worker code.' }] }] },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off', 'no-console': 'off' },
+  },
+  {
+    files: ['src/smsc-sim/**/*.ts', 'src/cli.ts', 'src/main.ts'],
+    rules: { 'no-console': 'off' },
+  },
+);

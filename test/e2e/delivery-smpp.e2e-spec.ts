@@ -1,5 +1,7 @@
 import { DataSource } from 'typeorm';
 import { deleteRedisKeys } from '../support/test-env';
+import { DispatcherService } from '../../src/dispatch/dispatcher.service';
+import { SweeperService } from '../../src/dispatch/sweeper.service';
 import { SmscSimulator } from '../../src/smsc-sim/smsc-simulator';
 import { startSmsc, smppSettings, statusCounts, submitsByDestination } from '../support/delivery';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
@@ -120,9 +122,11 @@ describe('Delivery to an SMSC over SMPP (live accounts)', () => {
   });
 
   it('dispatches a scheduled message at its time, not before', async () => {
-    const at = new Date(Date.now() + 2500);
-    const { results } = await send([{ to: '0412100401', message: 'later', sender: 'Brand', scheduled_for: at.toISOString() }]);
-    await sleep(1000);
+    const at = new Date(Date.now() + 1500);
+    const { send_id, results } = await send([{ to: '0412100401', message: 'later', sender: 'Brand', scheduled_for: at.toISOString() }]);
+    // Run the send's dispatch and a sweep now, to their end: a message taken before its time would go out here.
+    expect(await t.app.get(DispatcherService).dispatchSend(send_id)).toBe(0);
+    await t.app.get(SweeperService).sweep();
     expect(await statusOf(results[0].message_id)).toBe('scheduled');
     expect(submitsByDestination(smsc).get('61412100401')).toBeUndefined();
     await until(async () => (await statusOf(results[0].message_id)) === 'delivered', 'the scheduled delivery', 10_000);

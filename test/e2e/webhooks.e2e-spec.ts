@@ -69,6 +69,9 @@ describe('Webhooks', () => {
       let acct: TestAccount;
       beforeAll(async () => {
         strict = await startTestApp({ appRole: 'api' });
+      });
+      // Its own account per test: one test saves a URL that another asserts is still empty.
+      beforeEach(async () => {
         acct = await createAccount(strict.app);
       });
       afterAll(() => strict.close());
@@ -180,8 +183,10 @@ describe('Webhooks', () => {
     const out = await send(acct, [{ to: '0412000014', message: 'Reply?', sender: '61400000001', custom_ref: 'q1' }]);
     await t.api.post('/v1/test-inbound', { auth: acct.auth, body: { from: '0412000014', message: 'Sure' } });
     await t.api.post('/v1/test-inbound', { auth: acct.auth, body: { from: '0412000014', message: 'STOP' } });
-    await until(() => receiver.received.filter((h) => h.body?.type).length === 2, 'two inbound webhooks');
-    const hooks = receiver.received.filter((h) => h.body?.type);
+    // The receiver is shared: count only the inbound webhooks answering this test's message.
+    const mine = () => receiver.received.filter((h) => h.body?.type && h.body.original_message_id === out.results[0].message_id);
+    await until(() => mine().length === 2, 'two inbound webhooks');
+    const hooks = mine();
     expect(hooks.map((h) => h.body)).toEqual(
       expect.arrayContaining([
         { to: '61400000001', sender: '61412000014', message: 'Sure', received_at: expect.any(String), type: 'inbound', original_message_id: out.results[0].message_id, original_custom_ref: 'q1' },

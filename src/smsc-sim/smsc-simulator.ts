@@ -127,6 +127,11 @@ export class SmscSimulator {
     this.options.receiptDelayMs = ms;
   }
 
+  /** Delay before each submit_sm_resp from now on (0: answer at once). */
+  setRespDelay(ms: number): void {
+    this.options.respDelayMs = ms;
+  }
+
   setReceiptBeforeResp(on: boolean): void {
     this.options.receiptBeforeResp = on;
   }

@@ -15,6 +15,9 @@ describe('Basic authentication', () => {
       },
     });
     t = await startTestApp({ logLevel: 'trace' }, { probe: true, logDestination: capture });
+  });
+  // Its own account per test: one test issues and revokes keys on it.
+  beforeEach(async () => {
     account = await createAccount(t.app);
   });
   afterAll(() => t.close());

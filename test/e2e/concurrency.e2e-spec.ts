@@ -41,6 +41,9 @@ describe('At most 5 requests in flight per account', () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.getHttpServer().address() as AddressInfo).port;
     gate = t.app.get(ProbeGate);
+  });
+  // Fresh accounts per test: their in-flight slots live in Redis and must not carry over between tests.
+  beforeEach(async () => {
     a = await createAccount(t.app);
     b = await createAccount(t.app);
   });

@@ -1,9 +1,11 @@
 import { DataSource } from 'typeorm';
 import { deleteRedisKeys } from '../support/test-env';
+import { DispatcherService } from '../../src/dispatch/dispatcher.service';
+import { SweeperService } from '../../src/dispatch/sweeper.service';
 import { SmscSimulator } from '../../src/smsc-sim/smsc-simulator';
 import { startSmsc, smppSettings, statusCounts, submitsByDestination } from '../support/delivery';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
-import { sleep, until } from '../support/wait';
+import { until } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 describe('Delivery to an SMSC over SMPP (live accounts)', () => {
@@ -16,7 +18,8 @@ describe('Delivery to an SMSC over SMPP (live accounts)', () => {
     const started = await startSmsc();
     smsc = started.smsc;
     await receiver.start();
-    t = await startTestApp(smppSettings(started.port, { webhookAllowPrivate: true }));
+    // Small claims, so a send of a few hundred is taken in several steps and a cancel can land between them.
+    t = await startTestApp(smppSettings(started.port, { webhookAllowPrivate: true, dispatchBatchSize: 20 }));
   });
   beforeEach(async () => {
     acct = await createAccount(t.app, { credits: 10_000, senders: ['Brand', '61400000001'] });
@@ -120,9 +123,11 @@ describe('Delivery to an SMSC over SMPP (live accounts)', () => {
   });
 
   it('dispatches a scheduled message at its time, not before', async () => {
-    const at = new Date(Date.now() + 2500);
-    const { results } = await send([{ to: '0412100401', message: 'later', sender: 'Brand', scheduled_for: at.toISOString() }]);
-    await sleep(1000);
+    const at = new Date(Date.now() + 1500);
+    const { send_id, results } = await send([{ to: '0412100401', message: 'later', sender: 'Brand', scheduled_for: at.toISOString() }]);
+    // Run the send's dispatch and a sweep now, to their end: a message taken before its time would go out here.
+    expect(await t.app.get(DispatcherService).dispatchSend(send_id)).toBe(0);
+    await t.app.get(SweeperService).sweep();
     expect(await statusOf(results[0].message_id)).toBe('scheduled');
     expect(submitsByDestination(smsc).get('61412100401')).toBeUndefined();
     await until(async () => (await statusOf(results[0].message_id)) === 'delivered', 'the scheduled delivery', 10_000);
@@ -152,13 +157,24 @@ describe('Delivery to an SMSC over SMPP (live accounts)', () => {
       Array.from({ length: count }, (_, i) => ({ to: `0412${String(200001 + i).padStart(6, '0')}`, message: 'race', sender: 'Brand', scheduled_for: at.toISOString() })),
     );
     const balanceAfterSend = (await t.api.get('/v1/account', { auth: acct.auth })).body.credit_balance;
-    await sleep(Math.max(0, at.getTime() - Date.now()));
-    const cancel = await t.api.delete('/v1/messages', { auth: acct.auth, body: { send_id } });
-    const cancelled = cancel.status === 200 ? (cancel.body.cancelled_count as number) : 0;
-    await until(async () => {
-      const c = await statusCounts(t, send_id);
-      return (c.cancelled ?? 0) + (c.delivered ?? 0) === count;
-    }, 'every message cancelled or delivered', 20_000);
+    // Cancel while dispatch has messages claimed and still out at the SMSC (answering slowly for this),
+    // so cancel and dispatch meet on one send: each must take only what the other has not.
+    smsc.setRespDelay(50);
+    let cancelled: number;
+    try {
+      await until(async () => ((await statusCounts(t, send_id)).pending ?? 0) > 0, 'dispatch to have claimed messages out at the SMSC', 10_000, 10);
+      const cancel = await t.api.delete('/v1/messages', { auth: acct.auth, body: { send_id } });
+      expect(cancel.status).toBe(200);
+      cancelled = cancel.body.cancelled_count as number;
+      await until(async () => {
+        const c = await statusCounts(t, send_id);
+        return (c.cancelled ?? 0) + (c.delivered ?? 0) === count;
+      }, 'every message cancelled or delivered', 20_000);
+    } finally {
+      smsc.setRespDelay(0);
+    }
+    expect(cancelled).toBeGreaterThan(0);
+    expect(cancelled).toBeLessThan(count);
     const counts = await statusCounts(t, send_id);
     expect(counts.cancelled ?? 0).toBe(cancelled);
     const [{ cancelled_with_parts }] = await t.app.get(DataSource).query(

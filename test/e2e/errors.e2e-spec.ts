@@ -6,6 +6,8 @@ describe('Error envelope', () => {
 
   beforeAll(async () => {
     t = await startTestApp({}, { probe: true });
+  });
+  beforeEach(async () => {
     account = await createAccount(t.app);
   });
   afterAll(() => t.close());

@@ -98,17 +98,29 @@ describe('Idempotency-Key on POST /v1/messages', () => {
   });
 
   it('treats a key as new once its record has expired, and purges expired records', async () => {
-    const short = await startTestApp({ idempotencyTtlMs: 1000, appRole: 'api' });
+    const ttlMs = 90_000;
+    const short = await startTestApp({ idempotencyTtlMs: ttlMs, appRole: 'api' });
+    const ds = short.app.get(DataSource);
+    const post = (key: string) => short.api.post('/v1/messages', { auth: acct.auth, body: batch, headers: { 'idempotency-key': key } });
+    const mine = `api_key_id IN (SELECT id FROM api_keys WHERE account_id = $1) AND key = $2`;
+    // Expiry is PostgreSQL's now() against expires_at: rather than wait out the TTL, move this
+    // account's record back by exactly its TTL, as if that much time had passed.
+    const expire = (key: string) =>
+      ds.query(`UPDATE idempotency_keys SET created_at = created_at - $3 * interval '1 millisecond', expires_at = expires_at - $3 * interval '1 millisecond' WHERE ${mine}`, [acct.accountId, key, ttlMs]);
     try {
-      const first = await short.api.post('/v1/messages', { auth: acct.auth, body: batch, headers: { 'idempotency-key': 'short-lived' } });
-      await new Promise((r) => setTimeout(r, 1100));
-      const after = await short.api.post('/v1/messages', { auth: acct.auth, body: batch, headers: { 'idempotency-key': 'short-lived' } });
+      const first = await post('short-lived');
+      const [{ ttl }] = await ds.query(`SELECT round(extract(epoch FROM expires_at - created_at) * 1000)::int AS ttl FROM idempotency_keys WHERE ${mine}`, [acct.accountId, 'short-lived']);
+      expect(ttl).toBe(ttlMs); // the record lives for the configured TTL
+      expect((await post('short-lived')).headers['idempotency-replay']).toBe('true'); // and replays until then
+      await expire('short-lived');
+      const after = await post('short-lived');
       expect(after.headers['idempotency-replay']).toBeUndefined();
       expect(after.body.send_id).not.toBe(first.body.send_id);
-      await short.api.post('/v1/messages', { auth: acct.auth, body: batch, headers: { 'idempotency-key': 'to-purge' } });
-      await new Promise((r) => setTimeout(r, 1100));
+      await post('to-purge');
+      await expire('short-lived');
+      await expire('to-purge');
       expect(await short.app.get(IdempotencyService).purgeExpired()).toBeGreaterThanOrEqual(2);
-      const [{ count }] = await short.app.get(DataSource).query(`SELECT count(*)::int AS count FROM idempotency_keys WHERE expires_at <= now()`);
+      const [{ count }] = await ds.query(`SELECT count(*)::int AS count FROM idempotency_keys WHERE expires_at <= now()`);
       expect(count).toBe(0);
     } finally {
       await short.close();

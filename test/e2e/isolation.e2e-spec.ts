@@ -10,6 +10,9 @@ describe('Account isolation', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
+  });
+  // Each test gets its own owner (with data) and intruder, so none depends on what another did.
+  beforeEach(async () => {
     owner = await createAccount(t.app);
     intruder = await createAccount(t.app);
     contactId = (await t.api.post('/v1/contacts', { auth: owner.auth, body: { number: '0412400001', first_name: 'Secret' } })).body.contact_id;
@@ -19,14 +22,8 @@ describe('Account isolation', () => {
   });
   afterAll(() => t.close());
 
-  it('shows the intruder none of the owner’s contacts, lists or unsubscribes', async () => {
-    expect((await t.api.get('/v1/contacts', { auth: intruder.auth })).body).toMatchObject({ total: 0, results: [] });
-    expect((await t.api.get('/v1/contacts', { auth: intruder.auth, query: { number: '0412400001' } })).body.total).toBe(0);
-    expect((await t.api.get('/v1/lists', { auth: intruder.auth })).body.results).toEqual([]);
-    expect((await t.api.get('/v1/unsubscribes', { auth: intruder.auth })).body.total).toBe(0);
-  });
-
-  it.each([
+  /** Every write the intruder may try on the owner's data, with the answer it must get. */
+  const intruderWrites: Array<[string, string, string, () => Record<string, unknown>, number, unknown]> = [
     ['PATCH /v1/contacts', 'PATCH', '/v1/contacts', () => ({ body: { contact_id: contactId, first_name: 'Hacked' } }), 404, { error: 'Contact not found' }],
     ['DELETE /v1/contacts', 'DELETE', '/v1/contacts', () => ({ body: { contact_id: contactId } }), 200, () => ({ status: 'complete', contact_id: contactId, removed: false })],
     ['PATCH /v1/lists', 'PATCH', '/v1/lists', () => ({ body: { list_id: listId, name: 'Mine' } }), 404, { error: 'List not found' }],
@@ -34,10 +31,27 @@ describe('Account isolation', () => {
     ['GET /v1/list-contacts', 'GET', '/v1/list-contacts', () => ({ query: { list_id: listId } }), 404, { error: 'List not found' }],
     ['POST /v1/list-contacts', 'POST', '/v1/list-contacts', () => ({ body: { list_id: listId, number: '0412400009' } }), 404, { error: 'List not found' }],
     ['DELETE /v1/list-contacts', 'DELETE', '/v1/list-contacts', () => ({ body: { list_id: listId, contact_id: contactId } }), 404, { error: 'List not found' }],
-  ])('answers %s on another account’s data as if it did not exist', async (_label, method, url, options, status, expected) => {
+  ];
+
+  async function expectOwnerDataUntouched(): Promise<void> {
+    const contacts = (await t.api.get('/v1/contacts', { auth: owner.auth })).body.results;
+    expect(contacts).toEqual([expect.objectContaining({ contact_id: contactId, first_name: 'Secret' })]);
+    expect((await t.api.get('/v1/lists', { auth: owner.auth })).body.results).toEqual([expect.objectContaining({ list_id: listId, name: 'Private', contact_count: 1 })]);
+    expect((await t.api.get('/v1/unsubscribes', { auth: owner.auth })).body.total).toBe(1);
+  }
+
+  it('shows the intruder none of the owner’s contacts, lists or unsubscribes', async () => {
+    expect((await t.api.get('/v1/contacts', { auth: intruder.auth })).body).toMatchObject({ total: 0, results: [] });
+    expect((await t.api.get('/v1/contacts', { auth: intruder.auth, query: { number: '0412400001' } })).body.total).toBe(0);
+    expect((await t.api.get('/v1/lists', { auth: intruder.auth })).body.results).toEqual([]);
+    expect((await t.api.get('/v1/unsubscribes', { auth: intruder.auth })).body.total).toBe(0);
+  });
+
+  it.each(intruderWrites)('answers %s on another account’s data as if it did not exist', async (_label, method, url, options, status, expected) => {
     const res = await t.api.request(method, url, { auth: intruder.auth, ...options() });
     expect(res.status).toBe(status);
-    expect(res.body).toEqual(typeof expected === 'function' ? expected() : expected);
+    expect(res.body).toEqual(typeof expected === 'function' ? (expected as () => unknown)() : expected);
+    await expectOwnerDataUntouched();
   });
 
   it('cannot add the owner’s contact to the intruder’s own list', async () => {
@@ -45,6 +59,7 @@ describe('Account isolation', () => {
     const res = await t.api.post('/v1/list-contacts', { auth: intruder.auth, body: { list_id: own, contact_id: contactId } });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: 'Contact not found' });
+    await expectOwnerDataUntouched();
   });
 
   it('keeps lists, contacts and unsubscribes of the same names and numbers separate', async () => {
@@ -54,12 +69,12 @@ describe('Account isolation', () => {
     expect((await t.api.post('/v1/contacts', { auth: intruder.auth, body: { number: '0412400001' } })).status).toBe(200);
     expect((await t.api.post('/v1/unsubscribes', { auth: intruder.auth, body: { number: '0412400002' } })).body.added).toBe(true);
     expect((await t.api.delete('/v1/unsubscribes', { auth: intruder.auth, body: { number: '0412400002' } })).body.removed).toBe(true);
+    await expectOwnerDataUntouched();
   });
 
   it('left the owner’s data untouched', async () => {
-    const contacts = (await t.api.get('/v1/contacts', { auth: owner.auth })).body.results;
-    expect(contacts).toEqual([expect.objectContaining({ contact_id: contactId, first_name: 'Secret' })]);
-    expect((await t.api.get('/v1/lists', { auth: owner.auth })).body.results).toEqual([expect.objectContaining({ list_id: listId, name: 'Private', contact_count: 1 })]);
-    expect((await t.api.get('/v1/unsubscribes', { auth: owner.auth })).body.total).toBe(1);
+    // Every write the intruder may try, one after another in this test, then the owner's data as it was.
+    for (const [, method, url, options] of intruderWrites) await t.api.request(method, url, { auth: intruder.auth, ...options() });
+    await expectOwnerDataUntouched();
   });
 });

@@ -9,6 +9,9 @@ describe('GET /v1/messages', () => {
   beforeAll(async () => {
     // Acceptance only: no delivery workers in this process, so statuses stay as the send left them.
     t = await startTestApp({ appRole: 'api' });
+  });
+  // Each test gets its own account and messages: one test rewrites their created_at.
+  beforeEach(async () => {
     acct = await createAccount(t.app, { credits: 100, senders: ['Brand'] });
     const res = await t.api.post('/v1/messages', {
       auth: acct.auth,

@@ -8,6 +8,8 @@ describe('Message parts and encoding (POST /v1/messages)', () => {
   beforeAll(async () => {
     // Acceptance only: no delivery workers in this process, so statuses stay as the send left them.
     t = await startTestApp({ appRole: 'api' });
+  });
+  beforeEach(async () => {
     acct = await createAccount(t.app, { test: true, senders: ['Brand'] });
   });
   afterAll(() => t.close());

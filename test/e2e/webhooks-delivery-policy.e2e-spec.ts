@@ -16,6 +16,10 @@ describe('Webhook address policy at delivery time (private addresses not allowed
     await t.close();
     await receiver.stop();
   });
+  // The receiver is shared: each test asserts on what arrived during it alone.
+  beforeEach(() => {
+    receiver.received.length = 0;
+  });
 
   it('refuses a host that resolves inward when the webhook is sent, even if it was accepted when saved', async () => {
     const sandbox = await createAccount(t.app, { test: true, senders: ['61400000001'] });

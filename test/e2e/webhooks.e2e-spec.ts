@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { verifyWebhookSignature } from '../../src';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
-import { sleep, until } from '../support/wait';
+import { until } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /** The supplement's rule, written out independently: hex HMAC-SHA256 keyed with the secret, of timestamp + "." + raw body. */
@@ -69,6 +69,9 @@ describe('Webhooks', () => {
       let acct: TestAccount;
       beforeAll(async () => {
         strict = await startTestApp({ appRole: 'api' });
+      });
+      // Its own account per test: one test saves a URL that another asserts is still empty.
+      beforeEach(async () => {
         acct = await createAccount(strict.app);
       });
       afterAll(() => strict.close());
@@ -152,11 +155,16 @@ describe('Webhooks', () => {
   it('sends nothing when the status URL is empty', async () => {
     const acct = await accountWithHooks();
     const sent = await send(acct, [{ to: '0412000012', message: 'quiet', sender: 'Brand' }]);
-    await until(async () => (await t.api.get('/v1/messages', { auth: acct.auth, query: { message_id: sent.results[0].message_id } })).body.results[0].status === 'delivered', 'delivery');
-    await sleep(400);
-    expect(forMessage(sent.results[0].message_id)).toHaveLength(0);
-    const [{ n }] = await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM webhook_events WHERE account_id = $1', [acct.accountId]);
-    expect(n).toBe(0);
+    const quiet = sent.results[0].message_id;
+    await until(async () => (await t.api.get('/v1/messages', { auth: acct.auth, query: { message_id: quiet } })).body.results[0].status === 'delivered', 'delivery');
+    // Control: with the URL now set, a second message takes the same path (receipt, event, delivery) and
+    // its webhook arrives. Anything made for the first one would have been made and sent before it.
+    await t.api.patch('/v1/webhooks', { auth: acct.auth, body: { status: receiver.url('/status') } });
+    const control = (await send(acct, [{ to: '0412000022', message: 'control', sender: 'Brand' }])).results[0].message_id;
+    await until(() => forMessage(control).length === 1, 'the control webhook');
+    expect(forMessage(quiet)).toHaveLength(0);
+    const events: Array<{ body: string }> = await t.app.get(DataSource).query('SELECT body FROM webhook_events WHERE account_id = $1', [acct.accountId]);
+    expect(events.map((e) => JSON.parse(e.body).message_id)).toEqual([control]);
   });
 
   it('sends a cancelled webhook for each part of a cancelled scheduled message', async () => {
@@ -175,8 +183,10 @@ describe('Webhooks', () => {
     const out = await send(acct, [{ to: '0412000014', message: 'Reply?', sender: '61400000001', custom_ref: 'q1' }]);
     await t.api.post('/v1/test-inbound', { auth: acct.auth, body: { from: '0412000014', message: 'Sure' } });
     await t.api.post('/v1/test-inbound', { auth: acct.auth, body: { from: '0412000014', message: 'STOP' } });
-    await until(() => receiver.received.filter((h) => h.body?.type).length === 2, 'two inbound webhooks');
-    const hooks = receiver.received.filter((h) => h.body?.type);
+    // The receiver is shared: count only the inbound webhooks answering this test's message.
+    const mine = () => receiver.received.filter((h) => h.body?.type && h.body.original_message_id === out.results[0].message_id);
+    await until(() => mine().length === 2, 'two inbound webhooks');
+    const hooks = mine();
     expect(hooks.map((h) => h.body)).toEqual(
       expect.arrayContaining([
         { to: '61400000001', sender: '61412000014', message: 'Sure', received_at: expect.any(String), type: 'inbound', original_message_id: out.results[0].message_id, original_custom_ref: 'q1' },

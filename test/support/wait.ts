@@ -1,4 +1,9 @@
-/** Polls until the condition holds; fails the test with what it waited for after the timeout. */
+/**
+ * Polls until the condition holds; fails the test with what it waited for after the timeout.
+ * There is deliberately no sleep helper: to show something did not happen, wait for an event that must
+ * come after it (a control message through the same path, an awaited sweep or dispatch run), or move
+ * the time the code compares against, then assert the absence.
+ */
 export async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000, everyMs = 50): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
@@ -6,5 +11,3 @@ export async function until(condition: () => boolean | Promise<boolean>, what: s
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

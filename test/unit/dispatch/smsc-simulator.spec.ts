@@ -74,8 +74,10 @@ describe(SmscSimulator.name, () => {
   it('keeps receipts while held and sends them when released', async () => {
     const a = await open();
     simulator.holdReceipts(true);
+    // Receipt before resp: the receipt falls due while the submit is handled, so by the time the
+    // submit_sm_resp reaches us a receipt sent on this session would already have arrived before it.
+    simulator.setReceiptBeforeResp(true);
     await request(a.session, 'submit_sm', { destination_addr: '61412345678', short_message: Buffer.from('hi'), registered_delivery: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 60));
     expect(a.delivered).toHaveLength(0);
     simulator.holdReceipts(false);
     await waitFor('the released receipt', () => a.delivered.length === 1);

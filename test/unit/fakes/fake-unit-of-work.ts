@@ -23,7 +23,8 @@ export class FakeTx extends Tx {
   /** @internal FakeUnitOfWork */
   settle(outcome: 'committed' | 'rolledBack'): void {
     this.state = outcome;
-    if (outcome === 'rolledBack') for (const fn of this.undo.splice(0).reverse()) fn();
+    const undo = this.undo.splice(0).reverse();
+    if (outcome === 'rolledBack') for (const fn of undo) fn();
   }
 }
 

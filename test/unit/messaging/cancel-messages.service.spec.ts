@@ -193,6 +193,14 @@ describe(CancelMessagesService.name, () => {
       expect(credits.ledger).toEqual([]);
     });
 
+    it('reads whether the account is a test account inside the cancelling transaction, holding no second connection', async () => {
+      const { service, accounts, uow } = setup();
+
+      await service.cancel(1, { sendId: 11 });
+
+      expect(accounts.reads).toEqual([{ accountId: 1, tx: uow.onlyTransaction }]);
+    });
+
     it('requests `cancelled` webhooks for every cancelled message, stamped with the clock, in the same transaction', async () => {
       const { service, webhooks, uow } = setup();
 

@@ -101,8 +101,9 @@ export class CancelMessagesService {
   private async refundAndNotify(accountId: number, cancelled: CancelledMessageRecord[], reason: string, reference: string, tx: Tx): Promise<CancelOutcome> {
     if (cancelled.length === 0) return { count: 0, refunded: 0 };
     const refunded = cancelled.reduce((sum, c) => sum + c.cost, 0);
-    // Test accounts were never charged, so nothing moves; the amount is still reported.
-    const { isTest } = await this.accounts.get(accountId);
+    // Test accounts were never charged, so nothing moves; the amount is still reported. Read in the
+    // transaction: asking the pool for a second connection while holding one can starve it under load.
+    const { isTest } = await this.accounts.get(accountId, tx);
     if (!isTest && refunded > 0) await this.credits.refund(accountId, refunded, reason, reference, tx);
     await this.webhooks.messagesCancelled(accountId, cancelled, this.clock.now(), tx);
     return { count: cancelled.length, refunded };

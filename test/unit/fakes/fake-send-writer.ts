@@ -1,0 +1,38 @@
+import type { PersistOptions, PricedSend, SendWriter } from '../../../src/messaging/send-writer.service';
+import { FakeTx } from './fake-unit-of-work';
+
+/**
+ * SendWriter.persist that keeps what it was handed. By default it "stores" the send as `sendId` and
+ * answers options.respond(sendId); after `cannotPay()` it behaves as a failed debit: it builds the
+ * operation's insufficient-credits error inside a transaction (`payTx`) and throws it.
+ */
+export class FakeSendWriter implements Pick<SendWriter, 'persist'> {
+  readonly calls: Array<{ priced: PricedSend; options: PersistOptions<unknown> }> = [];
+  /** The transaction the insufficient-credits error was built in, once it has been. */
+  payTx?: FakeTx;
+  private refuse?: { meanwhile?: () => void };
+
+  constructor(private readonly sendId = 501) {}
+
+  /** The debit fails; `meanwhile` runs first, as another request spending the credits would. */
+  cannotPay(meanwhile?: () => void): this {
+    this.refuse = { meanwhile };
+    return this;
+  }
+
+  async persist<R>(priced: PricedSend, options: PersistOptions<R>): Promise<R> {
+    this.calls.push({ priced, options: options as PersistOptions<unknown> });
+    if (this.refuse) {
+      this.refuse.meanwhile?.();
+      this.payTx = new FakeTx('debit');
+      throw await options.insufficientCredits(this.payTx);
+    }
+    return options.respond(this.sendId);
+  }
+
+  /** The one persist call the test expected. */
+  get only(): { priced: PricedSend; options: PersistOptions<unknown> } {
+    if (this.calls.length !== 1) throw new Error(`expected exactly one persist call, saw ${this.calls.length}`);
+    return this.calls[0];
+  }
+}

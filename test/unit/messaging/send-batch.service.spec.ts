@@ -1,0 +1,263 @@
+import type { AccountsService } from '../../../src/accounts/accounts.service';
+import type { Caller } from '../../../src/common/auth/authenticated-request';
+import type { SenderType } from '../../../src/common/sms';
+import { AppConfig } from '../../../src/config/app-config';
+import type { ContactRecord } from '../../../src/contacts/contact-fields';
+import type { ContactsService } from '../../../src/contacts/contacts.service';
+import type { IdempotencyClaim } from '../../../src/idempotency/idempotency.service';
+import type { SendBatchResult } from '../../../src/messaging/messages.mapper';
+import { SendBatchCommand, SendBatchService } from '../../../src/messaging/send-batch.service';
+import type { SendWriter } from '../../../src/messaging/send-writer.service';
+import type { SendersService } from '../../../src/senders/senders.service';
+import type { UnsubscribesService } from '../../../src/unsubscribes/unsubscribes.service';
+import type { Account } from '../../../src/accounts/account.entity';
+import { anAccount, FakeAccountsService } from '../fakes/fake-accounts-service';
+import { FakeClock } from '../fakes/fake-clock';
+import { aContact, FakeContactsService } from '../fakes/fake-contacts-service';
+import { FakeSendWriter } from '../fakes/fake-send-writer';
+import { FakeSendersService } from '../fakes/fake-senders-service';
+import { FakeUnsubscribesService } from '../fakes/fake-unsubscribes-service';
+
+const NOW = new Date('2030-01-15T10:00:00Z');
+const caller: Caller = { accountId: 1, apiKeyId: 7, isTest: false };
+const ANN = '61412345678';
+const BOB = '61412345679';
+const CAT = '61412345680';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+interface Setup {
+  account?: Account;
+  senders?: Record<string, SenderType>;
+  contacts?: ContactRecord[];
+  unsubscribed?: string[];
+  writer?: FakeSendWriter;
+}
+
+function setup({ account = anAccount(), senders = { Acme: 'alpha', '61400000001': 'dedicated' }, contacts = [], unsubscribed = [], writer = new FakeSendWriter(501) }: Setup = {}) {
+  const contactsFake = new FakeContactsService(1, contacts);
+  const unsubscribes = new FakeUnsubscribesService(1, unsubscribed);
+  const config = Object.assign(new AppConfig(), { shortLinkBase: 'https://sms.example' });
+  const service = new SendBatchService(
+    new FakeAccountsService(account) as unknown as AccountsService,
+    new FakeSendersService(1, senders) as unknown as SendersService,
+    contactsFake as unknown as ContactsService,
+    unsubscribes as unknown as UnsubscribesService,
+    writer as unknown as SendWriter,
+    new FakeClock(NOW),
+    config,
+  );
+  return { service, writer, contacts: contactsFake, unsubscribes };
+}
+
+const to = (number: string, message = 'Hi', extra: Record<string, unknown> = {}) => ({ to: number, message, sender: 'Acme', ...extra });
+const batch = (messages: unknown[], options: Omit<SendBatchCommand, 'messages'> = {}): SendBatchCommand => ({ messages, ...options });
+
+describe(SendBatchService.name, () => {
+  describe('per-entry results', () => {
+    it('answers one result per entry in request order, errors and blocked entries beside successes', async () => {
+      const { service, writer } = setup({ unsubscribed: [CAT] });
+
+      const result = await service.send(
+        caller,
+        batch([to('0412 345 678'), { message: 'Hi', sender: 'Acme' }, to('0412345679', 'Hi', { sender: 'Other' }), to('0412345680'), to('0412345679', 'Bye', { custom_ref: 'r-5' })]),
+      );
+
+      const [first, second] = writer.only.priced.messages;
+      expect(result.results).toEqual([
+        { to: ANN, message: 'Hi', sender: 'Acme', status: 'success', cost: 1, message_id: first.id, conversation: 0, scheduled_for: null },
+        { to: '', message: 'Hi', sender: 'Acme', status: 'error', conversation: 0, scheduled_for: null, error: 'to is required' },
+        { to: BOB, message: 'Hi', sender: 'Other', status: 'error', conversation: 0, scheduled_for: null, error: 'Invalid sender. You do not have permission to use this sender' },
+        { to: CAT, message: 'Hi', sender: 'Acme', status: 'blocked', conversation: 0, scheduled_for: null, error: 'Recipient has unsubscribed' },
+        { to: BOB, message: 'Bye', sender: 'Acme', custom_ref: 'r-5', status: 'success', cost: 1, message_id: second.id, conversation: 0, scheduled_for: null },
+      ]);
+    });
+
+    it('hands the writer one message per success, in request order, each with a fresh uuid', async () => {
+      const { service, writer } = setup();
+
+      await service.send(caller, batch([to(ANN, 'one'), { to: 'nonsense', message: 'x', sender: 'Acme' }, to(BOB, 'two', { custom_ref: 'r-2' })]));
+
+      const rows = writer.only.priced.messages;
+      expect(rows.map((r) => [r.to, r.body, r.customRef])).toEqual([
+        [ANN, 'one', null],
+        [BOB, 'two', 'r-2'],
+      ]);
+      expect(rows.map((r) => r.id)).toEqual([expect.stringMatching(UUID), expect.stringMatching(UUID)]);
+      expect(rows[0].id).not.toBe(rows[1].id);
+    });
+
+    it('still hands over a batch in which every entry failed, with no messages and nothing to pay', async () => {
+      const { service, writer } = setup();
+
+      const result = await service.send(caller, batch([{ to: ANN }, 42]));
+
+      expect(writer.only.priced.messages).toEqual([]);
+      expect(writer.only.priced.send).toMatchObject({ messageCount: 0, totalCost: 0 });
+      expect(result.results.map((r) => [r.status, r.error])).toEqual([
+        ['error', 'message is required'],
+        ['error', 'to is required'],
+      ]);
+    });
+  });
+
+  it('refuses the whole batch with noAllowedSenders when the account has no active sender', async () => {
+    const { service, writer } = setup({ senders: {} });
+
+    await expect(service.send(caller, batch([to(ANN)]))).rejects.toMatchObject({
+      condition: 'noAllowedSenders',
+      name: 'NoAllowedSenders',
+      kind: 'forbidden',
+      message: 'No allowed senders found for this user',
+    });
+    expect(writer.calls).toEqual([]);
+  });
+
+  describe('unsubscribes', () => {
+    it('asks once about the distinct numbers of valid entries and blocks every entry to an unsubscribed one', async () => {
+      const { service, unsubscribes, writer } = setup({ unsubscribed: [ANN] });
+
+      const result = await service.send(caller, batch([to(ANN, 'a'), to(BOB), to('0412 345 678', 'b'), { to: CAT, sender: 'Acme' }]));
+
+      expect(unsubscribes.lookups).toEqual([[ANN, BOB]]);
+      expect(result.results.map((r) => r.status)).toEqual(['blocked', 'success', 'blocked', 'error']);
+      expect(writer.only.priced.messages.map((m) => m.to)).toEqual([BOB]);
+    });
+
+    it('sends to unsubscribed numbers without asking when ignore_unsubscribes is set, and says so', async () => {
+      const { service, unsubscribes, writer } = setup({ unsubscribed: [ANN] });
+
+      const result = await service.send(caller, batch([to(ANN)], { ignoreUnsubscribes: true }));
+
+      expect(unsubscribes.lookups).toEqual([]);
+      expect(result).toMatchObject({ ignore_unsubscribes: true, results: [{ status: 'success' }] });
+      expect(writer.only.priced.send.ignoreUnsubscribes).toBe(true);
+    });
+  });
+
+  describe('personalisation', () => {
+    it('fills placeholders from the contact of each number, empty when there is none', async () => {
+      const { service, contacts } = setup({ contacts: [aContact({ id: 3, number: ANN, first_name: 'Ann', company: 'Zed' })] });
+
+      const result = await service.send(caller, batch([to(ANN, 'Hi {first_name} of {company}'), to(BOB, 'Hi {first_name}.'), to(CAT, '{number} plain')]));
+
+      expect(result.results.map((r) => r.message)).toEqual(['Hi Ann of Zed', 'Hi .', `${CAT} plain`]);
+      expect(contacts.lookups).toEqual([[ANN, BOB, CAT]]);
+    });
+
+    it('looks contacts up only for the entries whose template has placeholders', async () => {
+      const { service, contacts } = setup();
+
+      await service.send(caller, batch([to(ANN, 'Hello'), to(BOB, 'Dear {last_name}'), to(CAT, 'Hello again')]));
+
+      expect(contacts.lookups).toEqual([[BOB]]);
+    });
+
+    it('does not look contacts up at all when no template has placeholders, {optout} included', async () => {
+      const { service, contacts } = setup();
+
+      const result = await service.send(caller, batch([to(ANN, 'Sale{optout}'), to(BOB, 'Sale{optout}', { sender: '61400000001' })]));
+
+      expect(contacts.lookups).toEqual([]);
+      expect(result.results.map((r) => r.message)).toEqual(['Sale OptOut https://sms.example/o/oc1', 'Sale Opt out: Reply Stop']);
+    });
+  });
+
+  describe('pricing', () => {
+    it('prices each message as its parts times the account’s part rate and totals the batch', async () => {
+      const { service, writer } = setup({ account: anAccount({ partRate: 25 }) });
+
+      const result = await service.send(caller, batch([to(ANN, 'x'.repeat(161)), to(BOB, 'short')]));
+
+      expect(writer.only.priced.messages.map((m) => [m.parts, m.cost, m.encoding])).toEqual([
+        [2, 50, 'gsm7'],
+        [1, 25, 'gsm7'],
+      ]);
+      expect(writer.only.priced.send.totalCost).toBe(75);
+      expect(result.total_cost).toBe(0.75);
+      expect(result.results.map((r) => r.cost)).toEqual([0.5, 0.25]);
+    });
+
+    it('caps messages at 5 parts and refuses Unicode unless the request says otherwise', async () => {
+      const { service } = setup();
+
+      const defaults = await service.send(caller, batch([to(ANN, 'x'.repeat(153 * 5 + 1)), to(BOB, 'Café ☕')]));
+      const widened = await service.send(caller, batch([to(ANN, 'x'.repeat(153 * 5 + 1)), to(BOB, 'Café ☕')], { maxParts: 6, enableUnicode: true }));
+
+      expect(defaults.results.map((r) => r.error)).toEqual(['Message exceeds the maximum of 5 parts', 'Message contains characters that require enable_unicode']);
+      expect(widened.results.map((r) => r.status)).toEqual(['success', 'success']);
+    });
+
+    it('prices a test account’s batch but hands it to the writer as a test send', async () => {
+      const { service, writer } = setup({ account: anAccount({ isTest: true, creditBalance: 0 }) });
+
+      const result = await service.send(caller, batch([to(ANN), to(BOB)]));
+
+      expect(writer.only.priced.isTest).toBe(true);
+      expect(writer.only.priced.send.totalCost).toBe(200);
+      expect(result.total_cost).toBe(2);
+    });
+  });
+
+  describe('scheduling', () => {
+    it('stores an entry scheduled in the future as scheduled and due then', async () => {
+      const { service, writer } = setup();
+
+      const result = await service.send(caller, batch([to(ANN, 'Hi', { scheduled_for: '2030-01-16 09:30:00' })]));
+
+      const at = new Date('2030-01-16T09:30:00Z');
+      expect(writer.only.priced.messages[0]).toMatchObject({ status: 'scheduled', scheduledFor: at, dispatchAt: at });
+      expect(result.results[0].scheduled_for).toBe('2030-01-16 09:30:00');
+    });
+
+    it('stores an unscheduled entry, or one scheduled in the past, as pending and due now', async () => {
+      const { service, writer } = setup();
+
+      const result = await service.send(caller, batch([to(ANN), to(BOB, 'Hi', { scheduled_for: '2030-01-01T00:00:00Z' })]));
+
+      for (const message of writer.only.priced.messages) expect(message).toMatchObject({ status: 'pending', scheduledFor: null, dispatchAt: NOW });
+      expect(result.results.map((r) => r.scheduled_for)).toEqual([null, null]);
+    });
+  });
+
+  describe('what it hands to the writer', () => {
+    it('hands over the send row, the debit reason, the claim and the batch’s failure condition', async () => {
+      const { service, writer } = setup();
+      const claim: IdempotencyClaim = { apiKeyId: 7, key: 'k', fingerprint: Buffer.from('f') };
+
+      await service.send(caller, batch([to(ANN), to(BOB, 'x'.repeat(200))], { shortenUrls: true }), claim);
+
+      const { priced, options } = writer.only;
+      expect(priced.send).toEqual({ accountId: 1, apiKeyId: 7, kind: 'batch', ignoreUnsubscribes: false, shortenUrls: true, messageCount: 2, totalCost: 300 });
+      expect(priced.debitReason).toBe('send');
+      expect(priced.isTest).toBe(false);
+      expect(options.claim).toBe(claim);
+      expect(options.failure).toBe('failedToProcessMessages');
+    });
+
+    it('builds its answer from the send id the writer stored', async () => {
+      const { service, writer } = setup({ writer: new FakeSendWriter(8812) });
+
+      const result = await service.send(caller, batch([to(ANN)]));
+
+      expect(result).toEqual<SendBatchResult>({
+        status: 'complete',
+        send_id: 8812,
+        ignore_unsubscribes: false,
+        total_cost: 1,
+        results: [{ to: ANN, message: 'Hi', sender: 'Acme', status: 'success', cost: 1, message_id: writer.only.priced.messages[0].id, conversation: 0, scheduled_for: null }],
+      });
+      expect(writer.only.options.respond(8813)).toMatchObject({ send_id: 8813 });
+    });
+
+    it('answers insufficientCredits with the batch text when the account cannot pay', async () => {
+      const { service } = setup({ writer: new FakeSendWriter().cannotPay() });
+
+      await expect(service.send(caller, batch([to(ANN)]))).rejects.toMatchObject({
+        condition: 'insufficientCredits',
+        name: 'InsufficientCredits',
+        kind: 'forbidden',
+        message: 'Insufficient credits to send the batch of messages',
+      });
+    });
+  });
+});

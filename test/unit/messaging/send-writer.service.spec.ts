@@ -1,0 +1,225 @@
+import type { CreditsService } from '../../../src/billing/credits.service';
+import { failure } from '../../../src/common/errors/error-catalogue';
+import type { Tx, UnitOfWork } from '../../../src/database/unit-of-work';
+import { IdempotencyClaim, IdempotencyKeyTaken, IdempotencyService } from '../../../src/idempotency/idempotency.service';
+import type { MessagesRepository, NewMessage } from '../../../src/messaging/messages.repository';
+import { PersistOptions, PricedSend, SendWriter } from '../../../src/messaging/send-writer.service';
+import type { SendsRepository } from '../../../src/messaging/sends.repository';
+import type { DispatchQueue } from '../../../src/queues/dispatch-queue';
+import { FakeCreditsService } from '../fakes/fake-credits-service';
+import { FakeDispatchQueue } from '../fakes/fake-dispatch-queue';
+import { FakeIdempotencyService } from '../fakes/fake-idempotency-service';
+import { FakeMessagesRepository } from '../fakes/fake-messages-repository';
+import { FakeSendsRepository } from '../fakes/fake-sends-repository';
+import { FakeTx, FakeUnitOfWork } from '../fakes/fake-unit-of-work';
+import { Journal } from '../fakes/journal';
+
+const NOW = new Date('2030-01-15T10:00:00Z');
+const LATER = new Date('2030-01-15T10:05:00Z');
+const claim: IdempotencyClaim = { apiKeyId: 7, key: 'retry-1', fingerprint: Buffer.from('fingerprint') };
+
+function aMessage(id: string, cost: number, dispatchAt = NOW): NewMessage {
+  return { id, to: '61412345678', sender: 'Acme', senderType: 'alpha', body: 'Hi', customRef: null, status: 'pending', encoding: 'gsm7', parts: cost / 100, cost, scheduledFor: null, dispatchAt };
+}
+
+function aPricedSend(overrides: Partial<PricedSend> = {}, messages = [aMessage('m-1', 100), aMessage('m-2', 200, LATER)]): PricedSend {
+  const totalCost = messages.reduce((sum, m) => sum + m.cost, 0);
+  return {
+    send: { accountId: 1, apiKeyId: 7, kind: 'batch', ignoreUnsubscribes: false, messageCount: messages.length, totalCost },
+    messages,
+    isTest: false,
+    debitReason: 'send',
+    ...overrides,
+  };
+}
+
+function setup(balance = 10_000) {
+  const journal = new Journal();
+  const uow = new FakeUnitOfWork(journal);
+  const sends = new FakeSendsRepository(journal, 501);
+  const messages = new FakeMessagesRepository(journal);
+  const credits = new FakeCreditsService({ 1: balance }, journal);
+  const idempotency = new FakeIdempotencyService(journal);
+  const dispatch = new FakeDispatchQueue(journal);
+  const writer = new SendWriter(
+    uow as unknown as UnitOfWork,
+    sends as unknown as SendsRepository,
+    messages as unknown as MessagesRepository,
+    credits as unknown as CreditsService,
+    idempotency as unknown as IdempotencyService,
+    dispatch as unknown as DispatchQueue,
+  );
+  return { journal, uow, sends, messages, credits, idempotency, dispatch, writer };
+}
+
+function options(overrides: Partial<PersistOptions<{ send_id: number; text: string }>> = {}): PersistOptions<{ send_id: number; text: string }> {
+  return {
+    claim,
+    failure: 'failedToProcessMessages',
+    insufficientCredits: async () => failure('insufficientCredits'),
+    respond: (sendId) => ({ send_id: sendId, text: 'Grüße “quoted”' }),
+    ...overrides,
+  };
+}
+
+describe(SendWriter.name, () => {
+  it('claims the key first and completes it last inside one transaction, and enqueues dispatch only after the commit', async () => {
+    const { writer, journal } = setup();
+
+    await writer.persist(aPricedSend(), options());
+
+    expect(journal.entries).toEqual([
+      'begin tx1',
+      'idempotency.claim',
+      'sends.insert',
+      'credits.debit',
+      'messages.insertMany',
+      'idempotency.complete',
+      'commit tx1',
+      'dispatch.sendCommitted',
+    ]);
+  });
+
+  it('returns the response built from the new send id and stores exactly its JSON bytes with status 200', async () => {
+    const { writer, idempotency } = setup();
+
+    const response = await writer.persist(aPricedSend(), options());
+
+    expect(response).toEqual({ send_id: 501, text: 'Grüße “quoted”' });
+    expect(idempotency.claimed).toEqual([claim]);
+    expect(idempotency.completed).toEqual([{ claim, status: 200, body: '{"send_id":501,"text":"Grüße “quoted”"}' }]);
+  });
+
+  it('stores the send row and then its messages under the new send id, flagged live', async () => {
+    const { writer, sends, messages } = setup();
+    const priced = aPricedSend();
+
+    await writer.persist(priced, options());
+
+    expect(sends.rows).toEqual([{ ...priced.send, id: 501 }]);
+    expect(messages.inserts).toEqual([{ accountId: 1, sendId: 501, isTest: false, rows: priced.messages }]);
+  });
+
+  it('debits the total once, with the given reason and the send as reference', async () => {
+    const { writer, credits, uow } = setup(1_000);
+
+    await writer.persist(aPricedSend({ debitReason: 'list send' }), options());
+
+    expect(credits.ledger).toEqual([{ kind: 'debit', accountId: 1, amount: 300, reason: 'list send', reference: 'send:501', tx: uow.onlyTransaction }]);
+    expect(credits.balanceOf(1)).toBe(700);
+  });
+
+  it('never debits a test account, yet stores its priced messages flagged test', async () => {
+    const { writer, credits, messages, journal } = setup(0);
+
+    await writer.persist(aPricedSend({ isTest: true }), options());
+
+    expect(journal.entries).not.toContain('credits.debit');
+    expect(credits.ledger).toEqual([]);
+    expect(messages.inserts).toEqual([expect.objectContaining({ isTest: true, rows: [expect.objectContaining({ cost: 100 }), expect.objectContaining({ cost: 200 })] })]);
+  });
+
+  it('does not debit a send that costs nothing', async () => {
+    const { writer, journal } = setup(0);
+    const free = aPricedSend({}, [aMessage('m-1', 0)]);
+
+    await writer.persist(free, options());
+
+    expect(journal.entries).not.toContain('credits.debit');
+  });
+
+  it('throws the supplied error, built inside the transaction, and inserts nothing when the account cannot pay', async () => {
+    const { writer, uow, sends, messages, credits, idempotency, dispatch } = setup(299);
+    const refusal = failure('insufficientCreditsFor', '3', '2.99');
+    let builtIn: { tx: Tx; state: FakeTx['state'] } | undefined;
+    const insufficientCredits = async (tx: Tx) => {
+      builtIn = { tx, state: (tx as FakeTx).state };
+      return refusal;
+    };
+
+    await expect(writer.persist(aPricedSend(), options({ insufficientCredits }))).rejects.toBe(refusal);
+
+    expect(builtIn).toEqual({ tx: uow.onlyTransaction, state: 'open' });
+    expect(uow.onlyTransaction.state).toBe('rolledBack');
+    expect(messages.inserts).toEqual([]);
+    expect(messages.messages).toEqual([]);
+    expect(sends.rows).toEqual([]);
+    expect(credits.balanceOf(1)).toBe(299);
+    expect(idempotency.completed).toEqual([]);
+    expect(dispatch.enqueued).toEqual([]);
+  });
+
+  it('neither claims nor completes a key when the request carried none', async () => {
+    const { writer, journal } = setup();
+
+    await writer.persist(aPricedSend(), options({ claim: undefined }));
+
+    expect(journal.entries).not.toContain('idempotency.claim');
+    expect(journal.entries).not.toContain('idempotency.complete');
+  });
+
+  it('lets IdempotencyKeyTaken through, writing nothing, when another request completed the key', async () => {
+    const { writer, journal, idempotency, dispatch } = setup();
+    idempotency.takenByAnother(claim.key);
+
+    await expect(writer.persist(aPricedSend(), options())).rejects.toBeInstanceOf(IdempotencyKeyTaken);
+
+    expect(journal.entries).toEqual(['begin tx1', 'idempotency.claim', 'rollback tx1']);
+    expect(dispatch.enqueued).toEqual([]);
+  });
+
+  it('lets a domain error through unchanged', async () => {
+    const { writer, messages } = setup();
+    const domainError = failure('serviceUnavailable');
+    messages.failInsertsWith(domainError);
+
+    await expect(writer.persist(aPricedSend(), options())).rejects.toBe(domainError);
+  });
+
+  it('lets a dependency failure through unchanged, so it is answered 503', async () => {
+    const { writer, messages } = setup();
+    const unreachable = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    messages.failInsertsWith(unreachable);
+
+    await expect(writer.persist(aPricedSend(), options())).rejects.toBe(unreachable);
+  });
+
+  it.each([
+    ['failedToProcessMessages', 'Failed to process messages'],
+    ['failedToSendToList', 'Failed to send to list'],
+  ] as const)('turns an unexpected failure into the operation’s %s condition, keeping the cause and enqueuing nothing', async (condition, text) => {
+    const { writer, messages, uow, dispatch } = setup();
+    const bug = new Error('column "sender_type" does not exist');
+    messages.failInsertsWith(bug);
+
+    const rejection = writer.persist(aPricedSend(), options({ failure: condition }));
+
+    await expect(rejection).rejects.toMatchObject({ condition, kind: 'internal', message: text, cause: bug });
+    expect(uow.onlyTransaction.state).toBe('rolledBack');
+    expect(dispatch.enqueued).toEqual([]);
+  });
+
+  it('enqueues the send once after the commit with every message’s due time', async () => {
+    const { writer, dispatch } = setup();
+
+    await writer.persist(aPricedSend(), options());
+
+    expect(dispatch.enqueued).toEqual([{ sendId: 501, dueTimes: [NOW, LATER] }]);
+  });
+
+  it('enqueues nothing for a send without messages', async () => {
+    const { writer, dispatch } = setup();
+    const empty = aPricedSend({}, []);
+
+    await writer.persist(empty, options());
+
+    expect(dispatch.enqueued).toEqual([]);
+  });
+
+  it('answers without waiting for the dispatch queue', async () => {
+    const { writer, dispatch } = setup();
+    dispatch.stall();
+
+    await expect(writer.persist(aPricedSend(), options())).resolves.toEqual({ send_id: 501, text: 'Grüße “quoted”' });
+  });
+});

@@ -5,12 +5,35 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 /** Top-level folders of src/ that hold a domain (business rules, their own tables). */
-const DOMAINS = ['accounts', 'billing', 'contacts', 'lists', 'unsubscribes', 'senders', 'messaging', 'inbound', 'webhooks', 'idempotency', 'users', 'dashboard', 'mail', 'payments', 'links', 'purchases', 'numbers'];
+const DOMAINS = [
+  'accounts',
+  'billing',
+  'contacts',
+  'lists',
+  'unsubscribes',
+  'senders',
+  'messaging',
+  'inbound',
+  'webhooks',
+  'idempotency',
+  'users',
+  'dashboard',
+  'mail',
+  'payments',
+  'links',
+  'purchases',
+  'numbers',
+];
 /** Worker code: the dispatch worker and the composition roots; no domain imports it. */
 const WORKER = ['dispatch'];
 
 const importOf = (folders) => `^(\\.\\./)+(${folders.join('|')})/`;
-const TYPEORM = { paths: [{ name: 'typeorm', message: 'Only repositories, entities and database/ touch TypeORM (design rule 3).' }, { name: '@nestjs/typeorm', message: 'Only repositories, entities and database/ touch TypeORM (design rule 3).' }] };
+const TYPEORM = {
+  paths: [
+    { name: 'typeorm', message: 'Only repositories, entities and database/ touch TypeORM (design rule 3).' },
+    { name: '@nestjs/typeorm', message: 'Only repositories, entities and database/ touch TypeORM (design rule 3).' },
+  ],
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-artifacts/**', 'eslint.config.mjs', 'jest.config.js'] },
@@ -37,12 +60,27 @@ export default tseslint.config(
     files: ['src/common/**/*.ts', 'src/queues/**/*.ts', 'src/config/**/*.ts', 'src/database/**/*.ts', 'src/metrics/**/*.ts'],
     ignores: ['src/database/**'],
     rules: {
-      'no-restricted-imports': ['error', { ...TYPEORM, patterns: [{ regex: importOf([...DOMAINS, ...WORKER, 'health', 'cli', 'bootstrap']), message: 'common/, queues/, config/ and metrics/ import no domain.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { ...TYPEORM, patterns: [{ regex: importOf([...DOMAINS, ...WORKER, 'health', 'cli', 'bootstrap']), message: 'common/, queues/, config/ and metrics/ import no domain.' }] },
+      ],
     },
   },
   {
     files: ['src/database/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: importOf([...DOMAINS, ...WORKER, 'health', 'cli', 'bootstrap']), message: 'database/ imports no domain; the composition root passes the entity and migration lists.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: importOf([...DOMAINS, ...WORKER, 'health', 'cli', 'bootstrap']),
+              message: 'database/ imports no domain; the composition root passes the entity and migration lists.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: DOMAINS.map((d) => `src/${d}/**/*.ts`),

@@ -31,7 +31,9 @@ async function main() {
     const cliMs = ms(t);
     if (cli.status !== 0) throw new Error(`import failed: ${cli.stderr}`);
     const report = JSON.parse(cli.stdout);
-    console.log(`import via CLI: ${count} rows in ${fmt(cliMs / 1000)} s wall (process start included) -> added ${report.added}, updated ${report.updated}, in list ${report.added_to_list}`);
+    console.log(
+      `import via CLI: ${count} rows in ${fmt(cliMs / 1000)} s wall (process start included) -> added ${report.added}, updated ${report.updated}, in list ${report.added_to_list}`,
+    );
 
     t = process.hrtime.bigint();
     const again = await bench.app.get(ImportContactsService).importCsv(accountId, 'Campaign', lines.join('\n'));

@@ -17,9 +17,13 @@ async function main() {
   const window = argValue('window', 100);
   const perRequest = 10_000;
 
-  const sim = spawn(process.execPath, [path.resolve(__dirname, '../src/smsc-sim/main.js'), '--port', '0', '--system-id', 'bench', '--password', 'benchpw', '--receipt-delay-ms', '1000'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const sim = spawn(
+    process.execPath,
+    [path.resolve(__dirname, '../src/smsc-sim/main.js'), '--port', '0', '--system-id', 'bench', '--password', 'benchpw', '--receipt-delay-ms', '1000'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const simPort = await new Promise<number>((resolve, reject) => {
     sim.stdout!.on('data', (chunk: Buffer) => {
       for (const line of chunk.toString().split('\n')) if (line.includes('"listening"')) resolve(JSON.parse(line).port);
@@ -63,7 +67,11 @@ async function main() {
         method: 'POST',
         headers: { authorization: auth, 'content-type': 'application/json' },
         body: JSON.stringify({
-          messages: Array.from({ length: perRequest }, (_, i) => ({ to: `04${String(10_000_000 + r * perRequest + i).slice(-8)}`, message: `Campaign message ${i}: your code is ${1000 + (i % 9000)}`, sender: '61400000001' })),
+          messages: Array.from({ length: perRequest }, (_, i) => ({
+            to: `04${String(10_000_000 + r * perRequest + i).slice(-8)}`,
+            message: `Campaign message ${i}: your code is ${1000 + (i % 9000)}`,
+            sender: '61400000001',
+          })),
         }),
       }).then(async (res) => {
         if (res.status !== 200) throw new Error(`send ${r}: ${res.status} ${await res.text()}`);

@@ -61,7 +61,15 @@ async function main() {
         `INSERT INTO messages (id, account_id, send_id, to_number, sender, sender_type, body, custom_ref, status, encoding, parts, cost, is_test, scheduled_for, dispatch_at)
          SELECT t.id, $1, $2, t.to_number, t.sender, 'alpha', t.body, t.custom_ref, 'pending', 'gsm7', 1, 100, false, NULL, now()
            FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t(id, to_number, sender, body, custom_ref)`,
-        [accountId, sendId, rows.map(() => randomUUID()), rows.map((r) => `61${r.to.slice(1)}`), rows.map((r) => r.sender), rows.map((r) => r.message), rows.map((r) => r.custom_ref)],
+        [
+          accountId,
+          sendId,
+          rows.map(() => randomUUID()),
+          rows.map((r) => `61${r.to.slice(1)}`),
+          rows.map((r) => r.sender),
+          rows.map((r) => r.message),
+          rows.map((r) => r.custom_ref),
+        ],
       );
       floors.push(ms(start));
     }

@@ -31,9 +31,18 @@ async function main(): Promise<void> {
     port = await simulator.start();
   }
   const carrier = new SmppCarrier({
-    host: '127.0.0.1', port, systemId, password, tls: false,
-    binds: Number(values.binds), window: Number(values.window), tpsPerBind: 0,
-    enquireLinkMs: 30_000, reconnectBaseMs: 100, reconnectMaxMs: 2_000, submitTimeoutMs: 10_000,
+    host: '127.0.0.1',
+    port,
+    systemId,
+    password,
+    tls: false,
+    binds: Number(values.binds),
+    window: Number(values.window),
+    tpsPerBind: 0,
+    enquireLinkMs: 30_000,
+    reconnectBaseMs: 100,
+    reconnectMaxMs: 2_000,
+    submitTimeoutMs: 10_000,
   });
   let receipts = 0;
   carrier.onReceipt(() => void receipts++);
@@ -41,7 +50,11 @@ async function main(): Promise<void> {
   while (carrier.state().bindsUp < Number(values.binds)) await new Promise((resolve) => setTimeout(resolve, 10));
 
   const messages: OutboundMessage[] = Array.from({ length: count }, (_, i) => ({
-    messageId: `b${i}`, from: 'Bench', to: `614${String(i).padStart(8, '0')}`, text: `Benchmark message ${i}`, encoding: 'gsm7',
+    messageId: `b${i}`,
+    from: 'Bench',
+    to: `614${String(i).padStart(8, '0')}`,
+    text: `Benchmark message ${i}`,
+    encoding: 'gsm7',
   }));
   const started = process.hrtime.bigint();
   const results = await carrier.submit(messages);
@@ -49,8 +62,14 @@ async function main(): Promise<void> {
   const failed = results.filter((r) => r.parts.some((p) => p.smscId === null)).length;
   process.stdout.write(
     `${JSON.stringify({
-      messages: count, binds: Number(values.binds), window: Number(values.window), simulator: simulator ? 'in-process' : `port ${port}`,
-      seconds: Number(seconds.toFixed(3)), perSecond: Math.round(count / seconds), failed, receiptsDuringRun: receipts,
+      messages: count,
+      binds: Number(values.binds),
+      window: Number(values.window),
+      simulator: simulator ? 'in-process' : `port ${port}`,
+      seconds: Number(seconds.toFixed(3)),
+      perSecond: Math.round(count / seconds),
+      failed,
+      receiptsDuringRun: receipts,
     })}\n`,
   );
   await carrier.close();

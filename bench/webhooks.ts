@@ -27,7 +27,15 @@ function startReceiver(port = 0): Promise<Receiver> {
   });
   return new Promise((resolve) =>
     child.on('message', (m: { listening?: number }) => {
-      if (m.listening) resolve({ ...receiver, port: m.listening, child, get counts() { return receiver.counts; } } as Receiver);
+      if (m.listening)
+        resolve({
+          ...receiver,
+          port: m.listening,
+          child,
+          get counts() {
+            return receiver.counts;
+          },
+        } as Receiver);
     }),
   );
 }
@@ -69,7 +77,9 @@ async function main() {
     await uow.run((tx) => events.partsChanged(changes(accountId, total, 'a'), tx));
     while (receiver.counts.distinct < total) await new Promise((r) => setTimeout(r, 50));
     const upMs = ms(start);
-    console.log(`run 1, receiver up: ${total} signed receipt webhooks delivered in ${fmt(upMs / 1000)} s = ${Math.round(total / (upMs / 1000))} per second (${receiver.counts.requests} requests)`);
+    console.log(
+      `run 1, receiver up: ${total} signed receipt webhooks delivered in ${fmt(upMs / 1000)} s = ${Math.round(total / (upMs / 1000))} per second (${receiver.counts.requests} requests)`,
+    );
 
     // Run 2: receiver down for the first half of the run (as long as run 1 took), then back.
     const port = receiver.port;

@@ -16,4 +16,21 @@ import { WebhookAttempt } from './webhooks/webhook-attempt.entity';
 import { WebhookEvent } from './webhooks/webhook-event.entity';
 
 /** Explicit entity list: no globbing, so the build and the tests see exactly the same schema. */
-export const ENTITIES = [Account, ApiKey, Sender, CreditLedgerEntry, Contact, ContactList, ListMember, Unsubscribe, Send, Message, IdempotencyKey, MessagePart, DeliveryReceiptRecord, InboundMessage, WebhookEvent, WebhookAttempt];
+export const ENTITIES = [
+  Account,
+  ApiKey,
+  Sender,
+  CreditLedgerEntry,
+  Contact,
+  ContactList,
+  ListMember,
+  Unsubscribe,
+  Send,
+  Message,
+  IdempotencyKey,
+  MessagePart,
+  DeliveryReceiptRecord,
+  InboundMessage,
+  WebhookEvent,
+  WebhookAttempt,
+];

@@ -49,4 +49,3 @@ export async function startWorker(config: AppConfig): Promise<WorkerProcess> {
   context.get(WorkerHttpCloser).attach(server);
   return { context, port: (server.address() as AddressInfo).port };
 }
-

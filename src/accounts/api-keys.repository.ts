@@ -52,11 +52,7 @@ export class ApiKeysRepository {
   }
 
   async revoke(username: string): Promise<ApiKey | null> {
-    const { rows } = await sql<{ id: number }>(
-      this.dataSource,
-      `UPDATE api_keys SET revoked_at = now() WHERE username = $1 AND revoked_at IS NULL RETURNING id`,
-      [username],
-    );
+    const { rows } = await sql<{ id: number }>(this.dataSource, `UPDATE api_keys SET revoked_at = now() WHERE username = $1 AND revoked_at IS NULL RETURNING id`, [username]);
     return rows.length ? this.findByUsername(username) : null;
   }
 

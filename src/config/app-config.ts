@@ -1,8 +1,7 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
 
-const toInt = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value;
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value);
 const toBool = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
 
@@ -13,20 +12,29 @@ export type AppRole = 'all' | 'api' | 'worker';
  * process.env (through loadConfig); tests build one with smaller tunables.
  */
 export class AppConfig {
-  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   port = 3000;
 
-  @IsString() @Matches(/^postgres(ql)?:\/\/.+/, { message: '$property must be a postgres:// URL' })
+  @IsString()
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: '$property must be a postgres:// URL' })
   databaseUrl = 'postgres://postgres@127.0.0.1:5432/sms';
 
-  @Transform(toInt) @IsInt() @Min(1) @Max(200)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(200)
   databasePoolSize = 20;
 
-  @IsString() @Matches(/^rediss?:\/\/[^/]+(\/\d+)?\/?$/, { message: '$property must be a redis:// URL with an optional /N database index' })
+  @IsString()
+  @Matches(/^rediss?:\/\/[^/]+(\/\d+)?\/?$/, { message: '$property must be a redis:// URL with an optional /N database index' })
   redisUrl = 'redis://127.0.0.1:6379';
 
   /** Prefix of every Redis key this service writes (queues, in-flight counters), so several deployments or test runs share one Redis. */
-  @IsString() @Matches(/^[A-Za-z0-9:_.-]{1,64}$/, { message: '$property must be 1-64 characters of letters, digits, : _ . -' })
+  @IsString()
+  @Matches(/^[A-Za-z0-9:_.-]{1,64}$/, { message: '$property must be 1-64 characters of letters, digits, : _ . -' })
   redisPrefix = 'sms';
 
   @IsIn(['all', 'api', 'worker'], { message: '$property must be one of all, api, worker' })
@@ -39,103 +47,168 @@ export class AppConfig {
   logLevel = 'info';
 
   /** Requests in flight per account across all instances (interface: Limits). */
-  @Transform(toInt) @IsInt() @Min(1) @Max(1000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   inflightLimit = 5;
 
   /** How long an in-flight slot survives without a heartbeat; bounds what a crashed instance can hold. */
-  @Transform(toInt) @IsInt() @Min(1000) @Max(3_600_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(3_600_000)
   inflightSlotTtlMs = 30_000;
 
   /** The supplement fixes the body limit at 32 MB, which admits a 10000-message batch. */
-  @Transform(toInt) @IsInt() @Min(1024) @Max(256 * 1024 * 1024)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  @Max(256 * 1024 * 1024)
   bodyLimitBytes = 32 * 1024 * 1024;
 
-  @Transform(toInt) @IsInt() @Min(100) @Max(60_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
   dependencyTimeoutMs = 3000;
 
-  @Transform(toBool) @IsOptional() @IsBoolean()
+  @Transform(toBool)
+  @IsOptional()
+  @IsBoolean()
   docsEnabled = true;
 
   /** Base of short links and the {optout} link (`{base}/o/{code}`); no trailing slash. */
-  @IsString() @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*[^/\s])?$/, { message: '$property must be an http(s) URL without a trailing slash' })
+  @IsString()
+  @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*[^/\s])?$/, { message: '$property must be an http(s) URL without a trailing slash' })
   shortLinkBase = 'http://localhost:3000';
 
   /** How long a successful response is replayed for its Idempotency-Key (interface: 24 hours). */
-  @Transform(toInt) @IsInt() @Min(1000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
   idempotencyTtlMs = 24 * 60 * 60 * 1000;
 
   // --- Carrier (SMPP). With no SMPP_HOST, live accounts use the simulator (development only). ---
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   smppHost?: string;
 
-  @Transform(toInt) @IsInt() @Min(1) @Max(65535)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
   smppPort = 2775;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   smppSystemId?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   smppPassword?: string;
 
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   smppTls = false;
 
   /** Concurrent binds; throughput ≈ binds × window ÷ round trip, capped by SMPP_TPS_PER_BIND each. */
-  @Transform(toInt) @IsInt() @Min(1) @Max(64)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
   smppBinds = 4;
 
   /** Outstanding submit_sm per bind. */
-  @Transform(toInt) @IsInt() @Min(1) @Max(1000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   smppWindow = 100;
 
   /** Submissions per second per bind (carriers cap binds at 30-150); 0 = uncapped. */
-  @Transform(toInt) @IsInt() @Min(0) @Max(100_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(100_000)
   smppTpsPerBind = 0;
 
   /** Delay of simulated receipts (test accounts; live accounts without an SMSC in development). */
-  @Transform(toInt) @IsInt() @Min(0) @Max(3_600_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
   testReceiptDelayMs = 5000;
 
   /** Messages claimed per dispatch step. */
-  @Transform(toInt) @IsInt() @Min(1) @Max(10_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
   dispatchBatchSize = 1000;
 
   /** Dispatch jobs one worker runs at once. */
-  @Transform(toInt) @IsInt() @Min(1) @Max(64)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
   dispatchConcurrency = 4;
 
   /** How often the sweeper looks for due messages without a job, stale claims and unapplied receipts. */
-  @Transform(toInt) @IsInt() @Min(100) @Max(600_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
   sweepIntervalMs = 2000;
 
   /** A claim older than this with no recorded outcome is taken back (its dispatcher died). */
-  @Transform(toInt) @IsInt() @Min(1000) @Max(3_600_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(3_600_000)
   claimTimeoutMs = 120_000;
 
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   metricsEnabled = true;
 
   // --- Webhooks (names are part of the contract) ---
   /** Admits plain http and private, loopback and link-local addresses (tests, private networks). */
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   webhookAllowPrivate = false;
 
   /** A delivery succeeds on any 2xx within this time (interface: 5 seconds). */
-  @Transform(toInt) @IsInt() @Min(100) @Max(60_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
   webhookTimeoutMs = 5000;
 
   /** Retries after the first attempt (supplement: up to 10, so 11 attempts at most). */
-  @Transform(toInt) @IsInt() @Min(0) @Max(100)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(100)
   webhookMaxRetries = 10;
 
-  @Transform(toInt) @IsInt() @Min(10) @Max(86_400_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(86_400_000)
   webhookRetryBaseMs = 60_000;
 
-  @Transform(toInt) @IsInt() @Min(10) @Max(86_400_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(86_400_000)
   webhookRetryMaxMs = 3_600_000;
 
   /** Deliveries in flight to one receiving host at once, so one slow receiver cannot hold back others. */
-  @Transform(toInt) @IsInt() @Min(1) @Max(1000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   webhookHostConcurrency = 32;
 }
 

@@ -5,16 +5,7 @@ import { CurrentCaller } from '../common/auth/current-caller.decorator';
 import { ApiErrors } from '../common/http/api-errors.decorator';
 import { pageOf } from '../common/http/pagination';
 import { ContactsService } from './contacts.service';
-import {
-  ContactCreatedDto,
-  ContactDeletedDto,
-  ContactsPageDto,
-  ContactsQuery,
-  ContactUpdatedDto,
-  CreateContactDto,
-  DeleteContactDto,
-  UpdateContactDto,
-} from './dto/contact.dto';
+import { ContactCreatedDto, ContactDeletedDto, ContactsPageDto, ContactsQuery, ContactUpdatedDto, CreateContactDto, DeleteContactDto, UpdateContactDto } from './dto/contact.dto';
 
 @ApiTags('contacts')
 @Controller('v1/contacts')

@@ -44,7 +44,7 @@ export class ContactsRepository {
       sql<ContactRecord>(
         this.dataSource,
         `SELECT ${COLUMNS} FROM contacts WHERE id IN (SELECT id FROM contacts WHERE ${condition} ORDER BY id DESC ${pageParams.clause}) ORDER BY id DESC`,
-        pageParams.params
+        pageParams.params,
       ),
     ]);
     return { total: count.rows[0].total, rows: rows.rows };
@@ -147,11 +147,11 @@ export class ContactsRepository {
   async update(accountId: number, contactId: number, changes: Partial<Record<'number' | ContactTextField, string>>): Promise<boolean> {
     const entries = Object.entries(changes);
     const sets = entries.map(([column], i) => `${column} = $${i + 3}`);
-    const { rowCount } = await sql(
-      this.dataSource,
-      `UPDATE contacts SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE account_id = $1 AND id = $2`,
-      [accountId, contactId, ...entries.map(([, v]) => v)],
-    );
+    const { rowCount } = await sql(this.dataSource, `UPDATE contacts SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE account_id = $1 AND id = $2`, [
+      accountId,
+      contactId,
+      ...entries.map(([, v]) => v),
+    ]);
     return rowCount > 0;
   }
 

@@ -126,7 +126,10 @@ export class DispatchRepository {
         receipts.map((r) => r.receivedAt.toISOString()),
       ],
     );
-    return this.applyStoredReceipts(receipts.map((r) => r.smscId), tx);
+    return this.applyStoredReceipts(
+      receipts.map((r) => r.smscId),
+      tx,
+    );
   }
 
   /** Applies stored, unapplied receipts for these SMSC ids to their parts, then settles the messages. */

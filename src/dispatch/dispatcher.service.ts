@@ -88,7 +88,14 @@ export class DispatcherService implements BeforeApplicationShutdown {
           const receiptDueAt = group.simulated ? new Date(this.clock.now().getTime() + this.config.testReceiptDelayMs) : null;
           await recorder.add(
             results.flatMap((result) =>
-              result.parts.map((part) => ({ messageId: result.messageId, partNumber: part.partNumber, totalParts: part.totalParts, smscId: part.smscId, error: part.error ?? null, receiptDueAt: part.smscId ? receiptDueAt : null })),
+              result.parts.map((part) => ({
+                messageId: result.messageId,
+                partNumber: part.partNumber,
+                totalParts: part.totalParts,
+                smscId: part.smscId,
+                error: part.error ?? null,
+                receiptDueAt: part.smscId ? receiptDueAt : null,
+              })),
             ),
           );
         }),

@@ -12,5 +12,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function fingerprintOf(body: unknown): Buffer {
-  return createHash('sha256').update(canonicalJson(body ?? {})).digest();
+  return createHash('sha256')
+    .update(canonicalJson(body ?? {}))
+    .digest();
 }

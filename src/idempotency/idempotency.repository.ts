@@ -57,11 +57,7 @@ export class IdempotencyRepository {
   }
 
   async purgeExpired(batch: number): Promise<number> {
-    const { rowCount } = await sql(
-      this.dataSource,
-      `DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at <= now() LIMIT $1)`,
-      [batch],
-    );
+    const { rowCount } = await sql(this.dataSource, `DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at <= now() LIMIT $1)`, [batch]);
     return rowCount;
   }
 }

@@ -51,7 +51,17 @@ export class InboundRepository {
   }
 
   async insert(
-    row: { id: string; accountId: number; from: string; to: string; body: string; type: InboundType; originalMessageId: string | null; originalCustomRef: string | null; receivedAt: Date },
+    row: {
+      id: string;
+      accountId: number;
+      from: string;
+      to: string;
+      body: string;
+      type: InboundType;
+      originalMessageId: string | null;
+      originalCustomRef: string | null;
+      receivedAt: Date;
+    },
     tx: Tx,
   ): Promise<void> {
     await sql(
@@ -85,7 +95,7 @@ export class InboundRepository {
         this.dataSource,
         `SELECT id, from_number, to_number, body, type, original_message_id, original_custom_ref, received_at FROM inbound_messages
           WHERE ${condition} ORDER BY received_at DESC, seq DESC ${pageParams.clause}`,
-        pageParams.params
+        pageParams.params,
       ),
     ]);
     return { total: count.rows[0].total, rows: rows.rows };

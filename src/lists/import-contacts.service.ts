@@ -22,9 +22,7 @@ export class ImportContactsService {
     const parsed = parseContactsCsv(csv);
     return this.uow.run(async (m) => {
       const list = await this.lists.getOrCreate(accountId, listName, m);
-      const { updatedIds, insertedIds } = parsed.rows.length
-        ? await this.contacts.importMany(accountId, parsed.rows, parsed.columns, m)
-        : { updatedIds: [], insertedIds: [] };
+      const { updatedIds, insertedIds } = parsed.rows.length ? await this.contacts.importMany(accountId, parsed.rows, parsed.columns, m) : { updatedIds: [], insertedIds: [] };
       const addedToList = await this.lists.addMembers(list.id, [...updatedIds, ...insertedIds], m);
       return toImportReport(accountId, list, parsed, { inserted: insertedIds.length, updated: updatedIds.length, addedToList });
     });

@@ -17,7 +17,12 @@ export const toListView = (row: { id: number; name: string; createdAt: Date; con
 });
 
 export const toListsResult = (rows: ListView[]) => ({ status: 'complete' as const, results: rows });
-export const toListCreated = (list: { id: number; name: string; existing: boolean }) => ({ status: 'complete' as const, list_id: list.id, name: list.name, existing: list.existing });
+export const toListCreated = (list: { id: number; name: string; existing: boolean }) => ({
+  status: 'complete' as const,
+  list_id: list.id,
+  name: list.name,
+  existing: list.existing,
+});
 export const toListRenamed = (listId: number, name: string) => ({ status: 'complete' as const, list_id: listId, name });
 export const toListDeleted = (listId: number, contactsDeleted: number) => ({ status: 'complete' as const, list_id: listId, contacts_deleted: contactsDeleted });
 

@@ -37,7 +37,10 @@ export class ListsRepository {
   /** Get-or-create in one statement pair; concurrent creators of one name all get the same list. */
   async getOrCreate(accountId: number, name: string, tx?: Tx): Promise<{ id: number; name: string; existing: boolean }> {
     const db = tx ?? this.dataSource;
-    const inserted = await sql<{ id: number }>(db, `INSERT INTO contact_lists (account_id, name) VALUES ($1, $2) ON CONFLICT (account_id, name) DO NOTHING RETURNING id`, [accountId, name]);
+    const inserted = await sql<{ id: number }>(db, `INSERT INTO contact_lists (account_id, name) VALUES ($1, $2) ON CONFLICT (account_id, name) DO NOTHING RETURNING id`, [
+      accountId,
+      name,
+    ]);
     if (inserted.rows[0]) return { id: inserted.rows[0].id, name, existing: false };
     const { rows } = await sql<{ id: number }>(db, `SELECT id FROM contact_lists WHERE account_id = $1 AND name = $2`, [accountId, name]);
     return { id: rows[0].id, name, existing: true };
@@ -57,11 +60,7 @@ export class ListsRepository {
   async delete(accountId: number, listId: number, deleteContacts: boolean, tx: Tx): Promise<number | null> {
     let contactsDeleted = 0;
     if (deleteContacts) {
-      const res = await sql(
-        tx,
-        `DELETE FROM contacts c USING list_members m WHERE m.list_id = $2 AND c.id = m.contact_id AND c.account_id = $1`,
-        [accountId, listId],
-      );
+      const res = await sql(tx, `DELETE FROM contacts c USING list_members m WHERE m.list_id = $2 AND c.id = m.contact_id AND c.account_id = $1`, [accountId, listId]);
       contactsDeleted = res.rowCount;
     }
     const { rowCount } = await sql(tx, `DELETE FROM contact_lists WHERE account_id = $1 AND id = $2`, [accountId, listId]);
@@ -79,7 +78,7 @@ export class ListsRepository {
            FROM (SELECT contact_id FROM list_members WHERE list_id = $1 ORDER BY contact_id DESC ${pageParams.clause}) m
            JOIN contacts c ON c.id = m.contact_id
           ORDER BY m.contact_id DESC`,
-        pageParams.params
+        pageParams.params,
       ),
     ]);
     return { total: count.rows[0].total, rows: rows.rows };
@@ -102,11 +101,7 @@ export class ListsRepository {
 
   /** Adds many contacts at once (imports); returns how many were not members yet. */
   async addMembers(listId: number, contactIds: number[], tx: Tx): Promise<number> {
-    const { rowCount } = await sql(
-      tx,
-      `INSERT INTO list_members (list_id, contact_id) SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING`,
-      [listId, contactIds],
-    );
+    const { rowCount } = await sql(tx, `INSERT INTO list_members (list_id, contact_id) SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING`, [listId, contactIds]);
     return rowCount;
   }
 
@@ -117,11 +112,10 @@ export class ListsRepository {
 
   /** Removes every contact of the account with this number from every list (an unsubscribe). */
   async removeNumberEverywhere(accountId: number, number: string, tx?: Tx): Promise<number> {
-    const { rowCount } = await sql(
-      tx ?? this.dataSource,
-      `DELETE FROM list_members m USING contacts c WHERE c.account_id = $1 AND c.number = $2 AND m.contact_id = c.id`,
-      [accountId, number],
-    );
+    const { rowCount } = await sql(tx ?? this.dataSource, `DELETE FROM list_members m USING contacts c WHERE c.account_id = $1 AND c.number = $2 AND m.contact_id = c.id`, [
+      accountId,
+      number,
+    ]);
     return rowCount;
   }
 

@@ -40,7 +40,15 @@ function asText(value: unknown): string {
 export function checkEntry(raw: unknown, senders: ReadonlyMap<string, SenderType>, now: Date): CheckedEntry | Extract<ComposedEntry, { ok: false }> {
   const entry = (raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
   const customRef = typeof entry.custom_ref === 'string' && entry.custom_ref !== '' ? entry.custom_ref : undefined;
-  const fail = (error: string, to = asText(entry.to)) => ({ ok: false as const, to, text: asText(entry.message), sender: asText(entry.sender), customRef, scheduledAt: null, error });
+  const fail = (error: string, to = asText(entry.to)) => ({
+    ok: false as const,
+    to,
+    text: asText(entry.message),
+    sender: asText(entry.sender),
+    customRef,
+    scheduledAt: null,
+    error,
+  });
 
   if (entry.to === undefined || entry.to === null || entry.to === '') return fail(ErrorText.required('to'));
   const to = typeof entry.to === 'string' ? normaliseAuMobile(entry.to) : null;

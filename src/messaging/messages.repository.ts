@@ -92,11 +92,11 @@ export class MessagesRepository {
   }
 
   async findRecentByCustomRef(accountId: number, customRef: string, limit: number): Promise<MessageRow[]> {
-    const { rows } = await sql<MessageRow>(
-      this.dataSource,
-      `SELECT ${ROW} FROM messages WHERE account_id = $1 AND custom_ref = $2 ORDER BY created_at DESC, seq DESC LIMIT $3`,
-      [accountId, customRef, limit],
-    );
+    const { rows } = await sql<MessageRow>(this.dataSource, `SELECT ${ROW} FROM messages WHERE account_id = $1 AND custom_ref = $2 ORDER BY created_at DESC, seq DESC LIMIT $3`, [
+      accountId,
+      customRef,
+      limit,
+    ]);
     return rows;
   }
 
@@ -124,7 +124,7 @@ export class MessagesRepository {
         `SELECT ${ROW} FROM messages WHERE id IN (
            SELECT id FROM messages WHERE ${condition} ORDER BY created_at DESC, seq DESC ${pageParams.clause}
          ) ORDER BY created_at DESC, seq DESC`,
-        pageParams.params
+        pageParams.params,
       ),
     ]);
     return { total: count.rows[0].total, rows: rows.rows };
@@ -156,11 +156,7 @@ export class MessagesRepository {
    * Cancels the matching messages that are still scheduled, in one conditional UPDATE, so a dispatch
    * racing for the same message cannot also win. Returns what was cancelled, with the credits to refund.
    */
-  async cancelScheduled(
-    accountId: number,
-    match: { messageId: string } | { sendId: number } | { customRef: string },
-    tx: Tx,
-  ): Promise<CancelledMessageRecord[]> {
+  async cancelScheduled(accountId: number, match: { messageId: string } | { sendId: number } | { customRef: string }, tx: Tx): Promise<CancelledMessageRecord[]> {
     const [column, value] = 'messageId' in match ? ['id', match.messageId] : 'sendId' in match ? ['send_id', match.sendId] : ['custom_ref', match.customRef];
     const { rows } = await sql<CancelledMessageRecord>(
       tx,

@@ -80,7 +80,15 @@ export class SendBatchService {
 
     return this.writer.persist(
       {
-        send: { accountId: caller.accountId, apiKeyId: caller.apiKeyId, kind: 'batch', ignoreUnsubscribes, shortenUrls: command.shortenUrls ?? false, messageCount: rows.length, totalCost },
+        send: {
+          accountId: caller.accountId,
+          apiKeyId: caller.apiKeyId,
+          kind: 'batch',
+          ignoreUnsubscribes,
+          shortenUrls: command.shortenUrls ?? false,
+          messageCount: rows.length,
+          totalCost,
+        },
         messages: rows,
         isTest: account.isTest,
         debitReason: 'send',
@@ -113,7 +121,16 @@ export class SendBatchService {
     if (unsubscribed.size === 0) return;
     composed.forEach((entry, i) => {
       if (entry.ok && unsubscribed.has(entry.to)) {
-        composed[i] = { ok: false, to: entry.to, text: entry.text, sender: entry.sender, customRef: entry.customRef, scheduledAt: null, error: ErrorText.recipientUnsubscribed, blocked: true };
+        composed[i] = {
+          ok: false,
+          to: entry.to,
+          text: entry.text,
+          sender: entry.sender,
+          customRef: entry.customRef,
+          scheduledAt: null,
+          error: ErrorText.recipientUnsubscribed,
+          blocked: true,
+        };
       }
     });
   }

@@ -59,7 +59,14 @@ export class SendWriter {
         const response = options.respond(sendId);
         if (options.claim) await this.idempotency.complete(options.claim, tx, 200, JSON.stringify(response));
         // The response does not wait for Redis: a staggered send enqueues one job per due second.
-        if (messages.length) tx.afterCommit(() => void this.dispatch.sendCommitted(sendId, messages.map((m) => m.dispatchAt)));
+        if (messages.length)
+          tx.afterCommit(
+            () =>
+              void this.dispatch.sendCommitted(
+                sendId,
+                messages.map((m) => m.dispatchAt),
+              ),
+          );
         return response;
       });
     } catch (err) {

@@ -30,7 +30,10 @@ export class SendersRepository {
   }
 
   async markRemoved(accountId: number, value: string): Promise<boolean> {
-    const { rowCount } = await sql(this.dataSource, `UPDATE senders SET status = 'removed', is_default = false WHERE account_id = $1 AND value = $2 AND status <> 'removed'`, [accountId, value]);
+    const { rowCount } = await sql(this.dataSource, `UPDATE senders SET status = 'removed', is_default = false WHERE account_id = $1 AND value = $2 AND status <> 'removed'`, [
+      accountId,
+      value,
+    ]);
     return rowCount > 0;
   }
 }

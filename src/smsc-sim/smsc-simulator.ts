@@ -23,8 +23,17 @@ const BIND_MODES: Readonly<Record<string, BindMode>> = {
 };
 const silent: SimLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const zeroCounters = (): SimCounters => ({
-  connections: 0, binds: 0, bindFailures: 0, submits: 0, throttled: 0, receiptsSent: 0,
-  receiptsAcked: 0, deliversRefused: 0, moSent: 0, moAcked: 0, enquireLinks: 0,
+  connections: 0,
+  binds: 0,
+  bindFailures: 0,
+  submits: 0,
+  throttled: 0,
+  receiptsSent: 0,
+  receiptsAcked: 0,
+  deliversRefused: 0,
+  moSent: 0,
+  moAcked: 0,
+  enquireLinks: 0,
 });
 
 export class SmscSimulator {
@@ -61,7 +70,11 @@ export class SmscSimulator {
     };
     this.tls = options.tls;
     this.logger = options.logger ?? silent;
-    this.outbox = new DeliverOutbox(() => this.sessions.values(), () => this.options.deliverRetryMs, this.logger);
+    this.outbox = new DeliverOutbox(
+      () => this.sessions.values(),
+      () => this.options.deliverRetryMs,
+      this.logger,
+    );
   }
 
   /** Listens on host:port and resolves with the port. */
@@ -149,7 +162,11 @@ export class SmscSimulator {
 
   sessionStats(): SimSessionStats[] {
     return [...this.sessions.values()].map((s) => ({
-      sessionId: s.id, systemId: s.systemId, bound: s.mode !== null && !s.closed, submits: s.submits, maxUnanswered: s.maxUnanswered,
+      sessionId: s.id,
+      systemId: s.systemId,
+      bound: s.mode !== null && !s.closed,
+      submits: s.submits,
+      maxUnanswered: s.maxUnanswered,
     }));
   }
 

@@ -26,13 +26,21 @@ export class UnsubscribesRepository {
     const pageParams = paged(params, page);
     const [count, rows] = await Promise.all([
       sql<{ total: number }>(this.dataSource, `SELECT count(*) AS total FROM unsubscribes WHERE ${where}`, params),
-      sql<UnsubscribeRow>(this.dataSource, `SELECT number, source, created_at FROM unsubscribes WHERE ${where} ORDER BY created_at DESC, number ${pageParams.clause}`, pageParams.params),
+      sql<UnsubscribeRow>(
+        this.dataSource,
+        `SELECT number, source, created_at FROM unsubscribes WHERE ${where} ORDER BY created_at DESC, number ${pageParams.clause}`,
+        pageParams.params,
+      ),
     ]);
     return { total: count.rows[0].total, rows: rows.rows };
   }
 
   async insert(accountId: number, number: string, source: UnsubscribeSource, tx?: Tx): Promise<boolean> {
-    const { rowCount } = await sql(tx ?? this.dataSource, `INSERT INTO unsubscribes (account_id, number, source) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [accountId, number, source]);
+    const { rowCount } = await sql(tx ?? this.dataSource, `INSERT INTO unsubscribes (account_id, number, source) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
+      accountId,
+      number,
+      source,
+    ]);
     return rowCount > 0;
   }
 
@@ -44,11 +52,10 @@ export class UnsubscribesRepository {
   /** Which of these numbers have unsubscribed from the account: one query for a whole batch. */
   async filterUnsubscribed(accountId: number, numbers: string[], tx?: Tx): Promise<Set<string>> {
     if (numbers.length === 0) return new Set();
-    const { rows } = await sql<{ number: string }>(
-      tx ?? this.dataSource,
-      `SELECT number FROM unsubscribes WHERE account_id = $1 AND number = ANY($2::text[])`,
-      [accountId, numbers],
-    );
+    const { rows } = await sql<{ number: string }>(tx ?? this.dataSource, `SELECT number FROM unsubscribes WHERE account_id = $1 AND number = ANY($2::text[])`, [
+      accountId,
+      numbers,
+    ]);
     return new Set(rows.map((r) => r.number));
   }
 }

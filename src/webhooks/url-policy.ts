@@ -15,7 +15,8 @@ for (const [net, prefix] of [
   ['198.18.0.0', 15],
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
-] as const) BLOCKED.addSubnet(net, prefix, 'ipv4');
+] as const)
+  BLOCKED.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
   ['::', 128],
   ['::1', 128],
@@ -23,7 +24,8 @@ for (const [net, prefix] of [
   ['fe80::', 10],
   ['ff00::', 8],
   ['64:ff9b::', 96],
-] as const) BLOCKED.addSubnet(net, prefix, 'ipv6');
+] as const)
+  BLOCKED.addSubnet(net, prefix, 'ipv6');
 
 export function isBlockedAddress(address: string): boolean {
   const family = isIP(address);

@@ -114,7 +114,8 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
       .then((sent) => {
         if (sent.ok) return outcome('delivered', sent.status, '', sent.durationMs, null);
         const retry = event.attempts + 1; // the retry this failure leads to
-        const next = retry <= this.config.webhookMaxRetries ? new Date(this.clock.now().getTime() + retryDelayMs(retry, this.config.webhookRetryBaseMs, this.config.webhookRetryMaxMs)) : null;
+        const next =
+          retry <= this.config.webhookMaxRetries ? new Date(this.clock.now().getTime() + retryDelayMs(retry, this.config.webhookRetryBaseMs, this.config.webhookRetryMaxMs)) : null;
         return outcome('failed', sent.status, sent.error, sent.durationMs, next);
       })
       .finally(() => this.inFlight--);
@@ -133,13 +134,15 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     const batch = this.pending;
     this.pending = [];
     if (batch.length === 0) return this.flushing;
-    this.flushing = this.flushing.then(async () => {
-      // If this fails the leases run out and the events are attempted again: at least once, as promised.
-      await this.repo.recordOutcomes(batch);
-      for (const o of batch) this.attempts.inc({ outcome: o.result });
-      const retries = batch.filter((o) => o.result !== 'delivered' && o.result !== 'discarded' && o.nextAttemptAt).map((o) => o.nextAttemptAt!.getTime());
-      if (retries.length) await this.queue.wakeAt(new Date(Math.min(...retries)));
-    }).catch((err: Error) => this.logger.warn({ msg: 'recording webhook outcomes failed; the leases will expire and the events be attempted again', err: err.message }));
+    this.flushing = this.flushing
+      .then(async () => {
+        // If this fails the leases run out and the events are attempted again: at least once, as promised.
+        await this.repo.recordOutcomes(batch);
+        for (const o of batch) this.attempts.inc({ outcome: o.result });
+        const retries = batch.filter((o) => o.result !== 'delivered' && o.result !== 'discarded' && o.nextAttemptAt).map((o) => o.nextAttemptAt!.getTime());
+        if (retries.length) await this.queue.wakeAt(new Date(Math.min(...retries)));
+      })
+      .catch((err: Error) => this.logger.warn({ msg: 'recording webhook outcomes failed; the leases will expire and the events be attempted again', err: err.message }));
     return this.flushing;
   }
 }

@@ -21,9 +21,7 @@ export const NOT_ALLOWED = 'Webhook URL is not allowed';
 export class WebhookSender {
   private readonly agent: Agent;
 
-  constructor(
-    private readonly options: { timeoutMs: number; allowPrivate: boolean; connectionsPerHost: number },
-  ) {
+  constructor(private readonly options: { timeoutMs: number; allowPrivate: boolean; connectionsPerHost: number }) {
     this.agent = new Agent({
       connections: options.connectionsPerHost,
       keepAliveTimeout: 10_000,

@@ -22,7 +22,10 @@ class WebhookProcessor implements OnModuleInit, OnApplicationBootstrap, OnApplic
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.delivery.deliverDue().catch((err: Error) => this.logger.warn({ msg: 'webhook sweep failed', err: err.message })), this.config.sweepIntervalMs);
+    this.timer = setInterval(
+      () => void this.delivery.deliverDue().catch((err: Error) => this.logger.warn({ msg: 'webhook sweep failed', err: err.message })),
+      this.config.sweepIntervalMs,
+    );
     this.timer.unref();
   }
 

@@ -26,7 +26,16 @@ export const toWebhookSettingsView = (s: { inbound: string; status: string; hasS
 
 export const toSigningSecret = (secret: string) => ({ status: 'complete' as const, signing_secret: secret });
 
-export const toWebhookDeliveryView = (r: { event_id: number; kind: WebhookKind; url: string; attempt: number; response_status: number | null; error: string; delivered: boolean; created_at: Date }): WebhookDeliveryView => ({
+export const toWebhookDeliveryView = (r: {
+  event_id: number;
+  kind: WebhookKind;
+  url: string;
+  attempt: number;
+  response_status: number | null;
+  error: string;
+  delivered: boolean;
+  created_at: Date;
+}): WebhookDeliveryView => ({
   event_id: r.event_id,
   event: r.kind,
   url: r.url,

@@ -50,11 +50,11 @@ export class WebhooksRepository {
   }
 
   async updateUrls(accountId: number, urls: { inbound?: string; status?: string }): Promise<void> {
-    await sql(
-      this.dataSource,
-      `UPDATE accounts SET webhook_inbound_url = COALESCE($2, webhook_inbound_url), webhook_status_url = COALESCE($3, webhook_status_url) WHERE id = $1`,
-      [accountId, urls.inbound ?? null, urls.status ?? null],
-    );
+    await sql(this.dataSource, `UPDATE accounts SET webhook_inbound_url = COALESCE($2, webhook_inbound_url), webhook_status_url = COALESCE($3, webhook_status_url) WHERE id = $1`, [
+      accountId,
+      urls.inbound ?? null,
+      urls.status ?? null,
+    ]);
   }
 
   async setSecret(accountId: number, secret: string): Promise<void> {
@@ -70,11 +70,11 @@ export class WebhooksRepository {
 
   async insertEvents(events: NewWebhookEvent[], tx: Tx): Promise<number> {
     if (events.length === 0) return 0;
-    const { rowCount } = await sql(
-      tx,
-      `INSERT INTO webhook_events (account_id, kind, body) SELECT * FROM unnest($1::int[], $2::text[], $3::text[])`,
-      [events.map((e) => e.accountId), events.map((e) => e.kind), events.map((e) => e.body)],
-    );
+    const { rowCount } = await sql(tx, `INSERT INTO webhook_events (account_id, kind, body) SELECT * FROM unnest($1::int[], $2::text[], $3::text[])`, [
+      events.map((e) => e.accountId),
+      events.map((e) => e.kind),
+      events.map((e) => e.body),
+    ]);
     return rowCount;
   }
 
@@ -119,8 +119,7 @@ export class WebhooksRepository {
           ],
         );
       }
-      const state = (o: AttemptOutcome) =>
-        o.result === 'delivered' ? 'delivered' : o.result === 'discarded' ? 'discarded' : o.nextAttemptAt === null ? 'failed' : 'pending';
+      const state = (o: AttemptOutcome) => (o.result === 'delivered' ? 'delivered' : o.result === 'discarded' ? 'discarded' : o.nextAttemptAt === null ? 'failed' : 'pending');
       await sql(
         m,
         `UPDATE webhook_events e
@@ -152,7 +151,7 @@ export class WebhooksRepository {
       sql<{ event_id: number; kind: WebhookKind; url: string; attempt: number; response_status: number | null; error: string; delivered: boolean; created_at: Date }>(
         this.dataSource,
         `SELECT event_id, kind, url, attempt, response_status, error, delivered, created_at FROM webhook_attempts WHERE ${where} ORDER BY id DESC ${pageParams.clause}`,
-        pageParams.params
+        pageParams.params,
       ),
     ]);
     return { total: count.rows[0].total, rows: rows.rows };

@@ -78,7 +78,8 @@ describe('At most 5 requests in flight per account', () => {
 
   it('frees the slot when the handler throws', async () => {
     for (let i = 0; i < 8; i++) expect((await t.api.post('/v1/test-probe/fail', { auth: a.auth, body: {} })).status).toBe(500);
-    for (let i = 0; i < 8; i++) expect((await t.api.post('/v1/test-probe/echo', { auth: a.auth, rawBody: '{bad', headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    for (let i = 0; i < 8; i++)
+      expect((await t.api.post('/v1/test-probe/echo', { auth: a.auth, rawBody: '{bad', headers: { 'content-type': 'application/json' } })).status).toBe(400);
     expect((await t.api.get('/v1/account', { auth: a.auth })).status).toBe(200);
   });
 

@@ -17,21 +17,14 @@ describe('/v1/contacts', () => {
   const post = (body: unknown, a = acct) => t.api.post('/v1/contacts', { auth: a.auth, body });
 
   describe('POST', () => {
-    it.each([
-      ['0412345678'],
-      ['412345678'],
-      ['61412345678'],
-      ['+61412345678'],
-      ['610412345678'],
-      ['0412 345 678'],
-      ['(04) 1234-5678'],
-      ['0412.345.678'],
-      ['+61 (0) 412-345-678'],
-    ])('accepts %s and stores it normalised as 61412345678', async (number) => {
-      const res = await post({ number });
-      expect(res.status).toBe(200);
-      expect(res.body).toEqual({ status: 'complete', contact_id: expect.any(Number), number: '61412345678' });
-    });
+    it.each([['0412345678'], ['412345678'], ['61412345678'], ['+61412345678'], ['610412345678'], ['0412 345 678'], ['(04) 1234-5678'], ['0412.345.678'], ['+61 (0) 412-345-678']])(
+      'accepts %s and stores it normalised as 61412345678',
+      async (number) => {
+        const res = await post({ number });
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual({ status: 'complete', contact_id: expect.any(Number), number: '61412345678' });
+      },
+    );
 
     it.each([
       ['a landline', '0298765432'],
@@ -63,7 +56,19 @@ describe('/v1/contacts', () => {
       const created = await post({ number: '0412000001', first_name: 'Ann', field_3: 'vip' });
       const list = await t.api.get('/v1/contacts', { auth: acct.auth });
       expect(list.body.results).toEqual([
-        { contact_id: created.body.contact_id, number: '61412000001', first_name: 'Ann', last_name: '', company: '', other: '', field_1: '', field_2: '', field_3: 'vip', field_4: '', field_5: '' },
+        {
+          contact_id: created.body.contact_id,
+          number: '61412000001',
+          first_name: 'Ann',
+          last_name: '',
+          company: '',
+          other: '',
+          field_1: '',
+          field_2: '',
+          field_3: 'vip',
+          field_4: '',
+          field_5: '',
+        },
       ]);
     });
 

@@ -95,7 +95,9 @@ describe('Delivery to an SMSC over SMPP (live accounts)', () => {
     smsc.failNext(1, 0x0b); // ESME_RINVDSTADR
     const { results } = await send([{ to: '0412100801', message: 'refused', sender: 'Brand' }]);
     await until(async () => (await statusOf(results[0].message_id)) === 'failed', 'the refusal');
-    const [part]: Array<{ status: string; error: string; smsc_id: string | null }> = await t.app.get(DataSource).query('SELECT status, error, smsc_id FROM message_parts WHERE message_id = $1', [results[0].message_id]);
+    const [part]: Array<{ status: string; error: string; smsc_id: string | null }> = await t.app
+      .get(DataSource)
+      .query('SELECT status, error, smsc_id FROM message_parts WHERE message_id = $1', [results[0].message_id]);
     expect(part).toMatchObject({ status: 'failed', smsc_id: null, error: expect.stringContaining('ESME_RINVDSTADR') });
     await until(() => receiver.received.some((h) => h.body.message_id === results[0].message_id), 'the status webhook');
     expect(receiver.received.find((h) => h.body.message_id === results[0].message_id)!.body).toMatchObject({ status: 'failed', part_number: 1, total_parts: 1 });
@@ -106,7 +108,12 @@ describe('Delivery to an SMSC over SMPP (live accounts)', () => {
     try {
       const { send_id } = await send([1, 2, 3, 4, 5].map((i) => ({ to: `041210020${i}`, message: `early ${i}`, sender: 'Brand' })));
       await until(async () => (await statusCounts(t, send_id)).delivered === 5, 'all five delivered');
-      const [{ unapplied }] = await t.app.get(DataSource).query('SELECT count(*)::int AS unapplied FROM delivery_receipts WHERE applied_at IS NULL AND smsc_id IN (SELECT smsc_id FROM message_parts p JOIN messages m ON m.id = p.message_id WHERE m.send_id = $1)', [send_id]);
+      const [{ unapplied }] = await t.app
+        .get(DataSource)
+        .query(
+          'SELECT count(*)::int AS unapplied FROM delivery_receipts WHERE applied_at IS NULL AND smsc_id IN (SELECT smsc_id FROM message_parts p JOIN messages m ON m.id = p.message_id WHERE m.send_id = $1)',
+          [send_id],
+        );
       expect(unapplied).toBe(0);
     } finally {
       smsc.setReceiptBeforeResp(false);
@@ -139,7 +146,9 @@ describe('Delivery to an SMSC over SMPP (live accounts)', () => {
     const list_id = (await t.api.post('/v1/lists', { auth: acct.auth, body: { name: 'Stagger' } })).body.list_id;
     for (let i = 0; i < 3; i++) await t.api.post('/v1/list-contacts', { auth: acct.auth, body: { list_id, number: `041210050${i}` } });
     const res = await t.api.post('/v1/list-send', { auth: acct.auth, body: { list_id, sender: 'Brand', message: 'wave', stagger_minutes: 1, custom_ref: 'stagger-e2e' } });
-    const planned: Array<{ id: string; dispatch_at: Date; to_number: string }> = await t.app.get(DataSource).query('SELECT id, dispatch_at, to_number FROM messages WHERE send_id = $1 ORDER BY dispatch_at', [res.body.send_id]);
+    const planned: Array<{ id: string; dispatch_at: Date; to_number: string }> = await t.app
+      .get(DataSource)
+      .query('SELECT id, dispatch_at, to_number FROM messages WHERE send_id = $1 ORDER BY dispatch_at', [res.body.send_id]);
     await until(async () => (await statusOf(planned[0].id)) === 'delivered', 'the first message');
     expect(await statusOf(planned[1].id)).toBe('scheduled');
     expect(await statusOf(planned[2].id)).toBe('scheduled');
@@ -166,10 +175,14 @@ describe('Delivery to an SMSC over SMPP (live accounts)', () => {
       const cancel = await t.api.delete('/v1/messages', { auth: acct.auth, body: { send_id } });
       expect(cancel.status).toBe(200);
       cancelled = cancel.body.cancelled_count as number;
-      await until(async () => {
-        const c = await statusCounts(t, send_id);
-        return (c.cancelled ?? 0) + (c.delivered ?? 0) === count;
-      }, 'every message cancelled or delivered', 20_000);
+      await until(
+        async () => {
+          const c = await statusCounts(t, send_id);
+          return (c.cancelled ?? 0) + (c.delivered ?? 0) === count;
+        },
+        'every message cancelled or delivered',
+        20_000,
+      );
     } finally {
       smsc.setRespDelay(0);
     }
@@ -177,10 +190,12 @@ describe('Delivery to an SMSC over SMPP (live accounts)', () => {
     expect(cancelled).toBeLessThan(count);
     const counts = await statusCounts(t, send_id);
     expect(counts.cancelled ?? 0).toBe(cancelled);
-    const [{ cancelled_with_parts }] = await t.app.get(DataSource).query(
-      `SELECT count(*)::int AS cancelled_with_parts FROM messages m WHERE m.send_id = $1 AND m.status = 'cancelled' AND EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id)`,
-      [send_id],
-    );
+    const [{ cancelled_with_parts }] = await t.app
+      .get(DataSource)
+      .query(
+        `SELECT count(*)::int AS cancelled_with_parts FROM messages m WHERE m.send_id = $1 AND m.status = 'cancelled' AND EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id)`,
+        [send_id],
+      );
     expect(cancelled_with_parts).toBe(0);
     const destinations = submitsByDestination(smsc);
     const rows: Array<{ to_number: string; status: string }> = await t.app.get(DataSource).query('SELECT to_number, status FROM messages WHERE send_id = $1', [send_id]);
@@ -205,7 +220,9 @@ describe('Delivery to an SMSC over SMPP (live accounts)', () => {
 
   it('recovers every due message after Redis loses its queue (keys flushed mid-run)', async () => {
     const at = new Date(Date.now() + 1500);
-    const { send_id } = await send(Array.from({ length: 40 }, (_, i) => ({ to: `0412${String(400001 + i).padStart(6, '0')}`, message: 'survive', sender: 'Brand', scheduled_for: at.toISOString() })));
+    const { send_id } = await send(
+      Array.from({ length: 40 }, (_, i) => ({ to: `0412${String(400001 + i).padStart(6, '0')}`, message: 'survive', sender: 'Brand', scheduled_for: at.toISOString() })),
+    );
     await deleteRedisKeys(process.env.REDIS_URL!, t.config.redisPrefix);
     await until(async () => (await statusCounts(t, send_id)).delivered === 40, 'the sweeper to recover the send', 20_000);
     for (let i = 0; i < 40; i++) expect(submitsByDestination(smsc).get(`61412${String(400001 + i).padStart(6, '0')}`)).toBe(1);

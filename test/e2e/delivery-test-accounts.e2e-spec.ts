@@ -24,7 +24,12 @@ describe('Delivery on test accounts (simulated receipts, no carrier)', () => {
     const sandbox = await createAccount(t.app, { test: true, senders: ['Brand'] });
     const res = await t.api.post('/v1/messages', {
       auth: sandbox.auth,
-      body: { messages: [{ to: '0412345678', message: 'a'.repeat(200), sender: 'Brand' }, { to: '0412345000', message: 'fails', sender: 'Brand' }] },
+      body: {
+        messages: [
+          { to: '0412345678', message: 'a'.repeat(200), sender: 'Brand' },
+          { to: '0412345000', message: 'fails', sender: 'Brand' },
+        ],
+      },
     });
     const [ok, bad] = res.body.results.map((r: { message_id: string }) => r.message_id);
     const statusOf = async (id: string) => (await t.api.get('/v1/messages', { auth: sandbox.auth, query: { message_id: id } })).body.results[0].status;
@@ -33,10 +38,9 @@ describe('Delivery on test accounts (simulated receipts, no carrier)', () => {
     await t.app.get(SweeperService).sweep();
     expect(await statusOf(ok)).toBe('sent'); // the receipt waits for the configured delay
     await until(async () => (await statusCounts(t, res.body.send_id)).delivered === 1 && (await statusCounts(t, res.body.send_id)).failed === 1, 'simulated receipts', 10_000);
-    const parts: Array<{ message_id: string; status: string; smsc_id: string }> = await t.app.get(DataSource).query(
-      'SELECT message_id, status, smsc_id FROM message_parts WHERE message_id = ANY($1::uuid[]) ORDER BY message_id, part_number',
-      [[ok, bad]],
-    );
+    const parts: Array<{ message_id: string; status: string; smsc_id: string }> = await t.app
+      .get(DataSource)
+      .query('SELECT message_id, status, smsc_id FROM message_parts WHERE message_id = ANY($1::uuid[]) ORDER BY message_id, part_number', [[ok, bad]]);
     expect(parts.filter((p) => p.message_id === ok).map((p) => p.status)).toEqual(['delivered', 'delivered']);
     expect(parts.filter((p) => p.message_id === bad).map((p) => p.status)).toEqual(['failed']);
     expect(parts.every((p) => p.smsc_id.startsWith('sim-'))).toBe(true);

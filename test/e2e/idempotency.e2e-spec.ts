@@ -6,7 +6,12 @@ import { basicAuth, createAccount, startTestApp, TestAccount, TestApp } from '..
 describe('Idempotency-Key on POST /v1/messages', () => {
   let t: TestApp;
   let acct: TestAccount;
-  const batch = { messages: [{ to: '0412000001', message: 'Hello', sender: 'Brand' }, { to: '0412000002', message: 'World', sender: 'Brand' }] };
+  const batch = {
+    messages: [
+      { to: '0412000001', message: 'Hello', sender: 'Brand' },
+      { to: '0412000002', message: 'World', sender: 'Brand' },
+    ],
+  };
 
   beforeAll(async () => {
     // Acceptance only: no delivery workers in this process, so statuses stay as the send left them.
@@ -106,10 +111,17 @@ describe('Idempotency-Key on POST /v1/messages', () => {
     // Expiry is PostgreSQL's now() against expires_at: rather than wait out the TTL, move this
     // account's record back by exactly its TTL, as if that much time had passed.
     const expire = (key: string) =>
-      ds.query(`UPDATE idempotency_keys SET created_at = created_at - $3 * interval '1 millisecond', expires_at = expires_at - $3 * interval '1 millisecond' WHERE ${mine}`, [acct.accountId, key, ttlMs]);
+      ds.query(`UPDATE idempotency_keys SET created_at = created_at - $3 * interval '1 millisecond', expires_at = expires_at - $3 * interval '1 millisecond' WHERE ${mine}`, [
+        acct.accountId,
+        key,
+        ttlMs,
+      ]);
     try {
       const first = await post('short-lived');
-      const [{ ttl }] = await ds.query(`SELECT round(extract(epoch FROM expires_at - created_at) * 1000)::int AS ttl FROM idempotency_keys WHERE ${mine}`, [acct.accountId, 'short-lived']);
+      const [{ ttl }] = await ds.query(`SELECT round(extract(epoch FROM expires_at - created_at) * 1000)::int AS ttl FROM idempotency_keys WHERE ${mine}`, [
+        acct.accountId,
+        'short-lived',
+      ]);
       expect(ttl).toBe(ttlMs); // the record lives for the configured TTL
       expect((await post('short-lived')).headers['idempotency-replay']).toBe('true'); // and replays until then
       await expire('short-lived');

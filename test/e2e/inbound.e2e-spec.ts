@@ -21,7 +21,10 @@ describe('Inbound replies, opt-outs, GET /v1/inbound and POST /v1/test-inbound',
 
   it('stores a reply correlated with the most recent message from that number to that mobile', async () => {
     await t.api.post('/v1/messages', { auth: sandbox.auth, body: { messages: [{ to: '0412000001', message: 'first', sender: '61400000001', custom_ref: 'old' }] } });
-    const latest = await t.api.post('/v1/messages', { auth: sandbox.auth, body: { messages: [{ to: '0412000001', message: 'second', sender: '61400000001', custom_ref: 'new' }] } });
+    const latest = await t.api.post('/v1/messages', {
+      auth: sandbox.auth,
+      body: { messages: [{ to: '0412000001', message: 'second', sender: '61400000001', custom_ref: 'new' }] },
+    });
     await t.api.post('/v1/messages', { auth: sandbox.auth, body: { messages: [{ to: '0412000001', message: 'other number', sender: '61400000002', custom_ref: 'other' }] } });
     const res = await inbound({ from: '0412 000 001', message: 'Thanks!', to: '61400000001' });
     expect(res.status).toBe(200);
@@ -84,7 +87,9 @@ describe('Inbound replies, opt-outs, GET /v1/inbound and POST /v1/test-inbound',
     expect(unsub).toEqual([{ number: '61412000005', source: 'reply', unsubscribed_at: expect.any(String) }]);
     expect((await t.api.get('/v1/list-contacts', { auth: live.auth, query: { list_id } })).body.results.map((c: { number: string }) => c.number)).toEqual(['61412000006']);
     const statuses = await Promise.all(
-      sent.body.results.map(async (r: { message_id: string }) => (await t.api.get('/v1/messages', { auth: live.auth, query: { message_id: r.message_id } })).body.results[0].status),
+      sent.body.results.map(
+        async (r: { message_id: string }) => (await t.api.get('/v1/messages', { auth: live.auth, query: { message_id: r.message_id } })).body.results[0].status,
+      ),
     );
     expect(statuses).toEqual(['cancelled', 'cancelled', 'scheduled']);
     expect((await t.api.get('/v1/account', { auth: live.auth })).body.credit_balance).toBe(99);

@@ -53,7 +53,8 @@ describe('POST /v1/list-send', () => {
   it('filters unsubscribed numbers, duplicate numbers and texts over the part cap, counting each', async () => {
     const dup = await createAccount(t.app, { credits: 100, senders: ['Brand'], allowDuplicateContacts: true });
     const list_id = (await t.api.post('/v1/lists', { auth: dup.auth, body: { name: 'Mixed' } })).body.list_id;
-    const add = (body: Record<string, string>) => t.api.post('/v1/contacts', { auth: dup.auth, body }).then((r) => t.api.post('/v1/list-contacts', { auth: dup.auth, body: { list_id, contact_id: r.body.contact_id } }));
+    const add = (body: Record<string, string>) =>
+      t.api.post('/v1/contacts', { auth: dup.auth, body }).then((r) => t.api.post('/v1/list-contacts', { auth: dup.auth, body: { list_id, contact_id: r.body.contact_id } }));
     await add({ number: '0412000011', first_name: 'Ann' });
     await add({ number: '0412000012', first_name: 'x'.repeat(800) });
     await t.api.post('/v1/unsubscribes', { auth: dup.auth, body: { number: '0412000013' } });
@@ -75,7 +76,10 @@ describe('POST /v1/list-send', () => {
   });
 
   it('uses UCS-2 for a contact whose rendered text needs it, and respects max_parts', async () => {
-    const list_id = await listWith([{ number: '0412000021', first_name: 'Zoë' }, { number: '0412000022', first_name: 'Жанна' }]);
+    const list_id = await listWith([
+      { number: '0412000021', first_name: 'Zoë' },
+      { number: '0412000022', first_name: 'Жанна' },
+    ]);
     const res = await listSend({ list_id, sender: 'Brand', message: `${'a'.repeat(60)} {first_name}`, custom_ref: 'ucs' });
     expect(res.body).toMatchObject({ total_recipients: 2, total_cost: 2 });
     const tight = await listSend({ list_id, sender: 'Brand', message: `${'a'.repeat(66)} {first_name}`, max_parts: 1 });

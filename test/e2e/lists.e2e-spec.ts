@@ -13,7 +13,8 @@ describe('/v1/lists and /v1/list-contacts', () => {
   afterAll(() => t.close());
 
   const createList = async (name: string) => (await t.api.post('/v1/lists', { auth: acct.auth, body: { name } })).body.list_id as number;
-  const addContact = async (number: string, extra: Record<string, string> = {}) => (await t.api.post('/v1/contacts', { auth: acct.auth, body: { number, ...extra } })).body.contact_id as number;
+  const addContact = async (number: string, extra: Record<string, string> = {}) =>
+    (await t.api.post('/v1/contacts', { auth: acct.auth, body: { number, ...extra } })).body.contact_id as number;
 
   describe('lists', () => {
     it('creates a list, then returns the same one for the same name with existing true', async () => {
@@ -158,10 +159,30 @@ describe('/v1/lists and /v1/list-contacts', () => {
       const list = await createList('Remove');
       const a = (await t.api.post('/v1/list-contacts', { auth: acct.auth, body: { list_id: list, number: '0412200201' } })).body.contact_id;
       const b = (await t.api.post('/v1/list-contacts', { auth: acct.auth, body: { list_id: list, number: '0412200202' } })).body.contact_id;
-      expect((await t.api.delete('/v1/list-contacts', { auth: acct.auth, body: { list_id: list, contact_id: a } })).body).toEqual({ status: 'complete', list_id: list, contact_id: a, removed: true });
-      expect((await t.api.delete('/v1/list-contacts', { auth: acct.auth, body: { list_id: list, number: '0412 200 202' } })).body).toEqual({ status: 'complete', list_id: list, contact_id: b, removed: true });
-      expect((await t.api.delete('/v1/list-contacts', { auth: acct.auth, body: { list_id: list, contact_id: a } })).body).toEqual({ status: 'complete', list_id: list, contact_id: a, removed: false });
-      expect((await t.api.delete('/v1/list-contacts', { auth: acct.auth, body: { list_id: list, number: '0412200299' } })).body).toEqual({ status: 'complete', list_id: list, contact_id: null, removed: false });
+      expect((await t.api.delete('/v1/list-contacts', { auth: acct.auth, body: { list_id: list, contact_id: a } })).body).toEqual({
+        status: 'complete',
+        list_id: list,
+        contact_id: a,
+        removed: true,
+      });
+      expect((await t.api.delete('/v1/list-contacts', { auth: acct.auth, body: { list_id: list, number: '0412 200 202' } })).body).toEqual({
+        status: 'complete',
+        list_id: list,
+        contact_id: b,
+        removed: true,
+      });
+      expect((await t.api.delete('/v1/list-contacts', { auth: acct.auth, body: { list_id: list, contact_id: a } })).body).toEqual({
+        status: 'complete',
+        list_id: list,
+        contact_id: a,
+        removed: false,
+      });
+      expect((await t.api.delete('/v1/list-contacts', { auth: acct.auth, body: { list_id: list, number: '0412200299' } })).body).toEqual({
+        status: 'complete',
+        list_id: list,
+        contact_id: null,
+        removed: false,
+      });
       expect((await t.api.get('/v1/contacts', { auth: acct.auth })).body.total).toBe(2);
     });
 

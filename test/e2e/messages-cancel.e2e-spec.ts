@@ -20,7 +20,15 @@ describe('DELETE /v1/messages', () => {
   async function schedule(messages: Array<{ to: string; parts?: number; custom_ref?: string; now?: boolean }>) {
     const res = await t.api.post('/v1/messages', {
       auth: acct.auth,
-      body: { messages: messages.map((m) => ({ to: m.to, message: 'a'.repeat(m.parts && m.parts > 1 ? 153 * m.parts : 10), sender: 'Brand', custom_ref: m.custom_ref, scheduled_for: m.now ? undefined : tomorrow() })) },
+      body: {
+        messages: messages.map((m) => ({
+          to: m.to,
+          message: 'a'.repeat(m.parts && m.parts > 1 ? 153 * m.parts : 10),
+          sender: 'Brand',
+          custom_ref: m.custom_ref,
+          scheduled_for: m.now ? undefined : tomorrow(),
+        })),
+      },
     });
     expect(res.status).toBe(200);
     return { sendId: res.body.send_id as number, ids: res.body.results.map((r: { message_id: string }) => r.message_id) as string[] };
@@ -59,14 +67,20 @@ describe('DELETE /v1/messages', () => {
 
   it('cancels by custom_ref across sends', async () => {
     await schedule([{ to: '0412000008', custom_ref: 'promo' }]);
-    await schedule([{ to: '0412000009', custom_ref: 'promo' }, { to: '0412000010', custom_ref: 'keep' }]);
+    await schedule([
+      { to: '0412000009', custom_ref: 'promo' },
+      { to: '0412000010', custom_ref: 'keep' },
+    ]);
     const res = await t.api.delete('/v1/messages', { auth: acct.auth, body: { custom_ref: 'promo' } });
     expect(res.body).toEqual({ status: 'complete', custom_ref: 'promo', cancelled_count: 2, credits_refunded: 2 });
     expect(await balance()).toBe(99);
   });
 
   it('uses the first identifier in precedence order and never falls through', async () => {
-    const { ids, sendId } = await schedule([{ to: '0412000011', custom_ref: 'p' }, { to: '0412000012', custom_ref: 'p' }]);
+    const { ids, sendId } = await schedule([
+      { to: '0412000011', custom_ref: 'p' },
+      { to: '0412000012', custom_ref: 'p' },
+    ]);
     const byId = await t.api.delete('/v1/messages', { auth: acct.auth, body: { custom_ref: 'p', send_id: sendId, message_id: ids[0] } });
     expect(byId.body).toMatchObject({ message_id: ids[0], cancelled: true });
     const bySend = await t.api.delete('/v1/messages', { auth: acct.auth, body: { custom_ref: 'p', send_id: sendId } });
@@ -127,11 +141,16 @@ describe('DELETE /v1/messages', () => {
       ['send_id', (_ids: string[], sendId: number) => ({ send_id: sendId }), 'Failed to cancel send'],
       ['custom_ref', () => ({ custom_ref: 'doomed' }), 'Failed to cancel messages'],
     ])('is rolled back completely and answered 500 (by %s)', async (_by, body, error) => {
-      const { ids, sendId } = await schedule([{ to: '0412000015', custom_ref: 'doomed' }, { to: '0412000016', custom_ref: 'doomed' }]);
+      const { ids, sendId } = await schedule([
+        { to: '0412000015', custom_ref: 'doomed' },
+        { to: '0412000016', custom_ref: 'doomed' },
+      ]);
       const before = await balance();
       // A real failure inside the transaction: the refund's ledger insert raises, after the UPDATE of the messages.
       await ds().query(`CREATE FUNCTION fail_refund() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected ledger failure'; END $$`);
-      await ds().query(`CREATE TRIGGER fail_refund BEFORE INSERT ON credit_ledger FOR EACH ROW WHEN (NEW.kind = 'refund' AND NEW.account_id = ${acct.accountId}) EXECUTE FUNCTION fail_refund()`);
+      await ds().query(
+        `CREATE TRIGGER fail_refund BEFORE INSERT ON credit_ledger FOR EACH ROW WHEN (NEW.kind = 'refund' AND NEW.account_id = ${acct.accountId}) EXECUTE FUNCTION fail_refund()`,
+      );
       const res = await t.api.delete('/v1/messages', { auth: acct.auth, body: body(ids, sendId) });
       expect(res.status).toBe(500);
       expect(res.body).toEqual({ error });

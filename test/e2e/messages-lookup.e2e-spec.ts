@@ -27,7 +27,10 @@ describe('GET /v1/messages', () => {
     // 2099 is more than 365 days ahead: that entry is an error, so three messages exist.
     ids = res.body.results.filter((r: { status: string }) => r.status === 'success').map((r: { message_id: string }) => r.message_id);
     const later = new Date(Date.now() + 86_400_000).toISOString().slice(0, 19);
-    const scheduled = await t.api.post('/v1/messages', { auth: acct.auth, body: { messages: [{ to: '0412000005', message: 'five', sender: 'Brand', custom_ref: 'other', scheduled_for: later }] } });
+    const scheduled = await t.api.post('/v1/messages', {
+      auth: acct.auth,
+      body: { messages: [{ to: '0412000005', message: 'five', sender: 'Brand', custom_ref: 'other', scheduled_for: later }] },
+    });
     ids.push(scheduled.body.results[0].message_id);
   });
   afterAll(() => t.close());
@@ -83,15 +86,14 @@ describe('GET /v1/messages', () => {
     expect(res.body.results[99].message).toBe('m5');
   });
 
-  it.each([
-    [{ message_id: 'not-a-uuid' }],
-    [{ message_id: '00000000-0000-4000-8000-000000000000' }],
-    [{ custom_ref: 'nothing-here' }],
-  ])('answers 404 No message(s) found with the given ID or reference for %j', async (query) => {
-    const res = await t.api.get('/v1/messages', { auth: acct.auth, query });
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: 'No message(s) found with the given ID or reference' });
-  });
+  it.each([[{ message_id: 'not-a-uuid' }], [{ message_id: '00000000-0000-4000-8000-000000000000' }], [{ custom_ref: 'nothing-here' }]])(
+    'answers 404 No message(s) found with the given ID or reference for %j',
+    async (query) => {
+      const res = await t.api.get('/v1/messages', { auth: acct.auth, query });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: 'No message(s) found with the given ID or reference' });
+    },
+  );
 
   it('browses the history newest first in the history shape with pagination', async () => {
     const res = await t.api.get('/v1/messages', { auth: acct.auth, query: { limit: 2 } });

@@ -74,7 +74,17 @@ describe('POST /v1/messages', () => {
     expect(res.status).toBe(200);
     const r = res.body.results;
     expect(res.body).toMatchObject({ status: 'complete', send_id: expect.any(Number), ignore_unsubscribes: false, total_cost: 5 });
-    expect(r[0]).toEqual({ to: '61412000001', message: 'Hello', sender: 'Brand', custom_ref: 'ref-1', status: 'success', cost: 1, message_id: expect.stringMatching(/^[0-9a-f-]{36}$/), conversation: 0, scheduled_for: null });
+    expect(r[0]).toEqual({
+      to: '61412000001',
+      message: 'Hello',
+      sender: 'Brand',
+      custom_ref: 'ref-1',
+      status: 'success',
+      cost: 1,
+      message_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      conversation: 0,
+      scheduled_for: null,
+    });
     expect(Object.keys(r[0])).toEqual(['to', 'message', 'sender', 'custom_ref', 'status', 'cost', 'message_id', 'conversation', 'scheduled_for']);
     expect(r[1]).toEqual({ to: '61412000009', message: 'Hello', sender: 'Brand', status: 'blocked', conversation: 0, scheduled_for: null, error: 'Recipient has unsubscribed' });
     expect(r.slice(2, 12).map((e: { status: string; error: string }) => [e.status, e.error])).toEqual([
@@ -234,7 +244,12 @@ describe('POST /v1/messages', () => {
     });
 
     it('treats null and "" as not scheduled', async () => {
-      const res = await send({ messages: [{ to: '0412000034', message: 'x', sender: 'Brand', scheduled_for: null }, { to: '0412000034', message: 'x', sender: 'Brand', scheduled_for: '' }] });
+      const res = await send({
+        messages: [
+          { to: '0412000034', message: 'x', sender: 'Brand', scheduled_for: null },
+          { to: '0412000034', message: 'x', sender: 'Brand', scheduled_for: '' },
+        ],
+      });
       expect(res.body.results.map((r: { scheduled_for: null }) => r.scheduled_for)).toEqual([null, null]);
     });
 

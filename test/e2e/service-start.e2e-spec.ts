@@ -30,7 +30,10 @@ describe('Starting the service (dist/src/main.js, as npm start runs it)', () => 
     const service = start({ DATABASE_URL: url.toString(), PORT: '0', LOG_LEVEL: 'info' });
     try {
       const port = await waitFor(() => {
-        const line = service.output().split('\n').find((l) => l.includes('"msg":"listening"'));
+        const line = service
+          .output()
+          .split('\n')
+          .find((l) => l.includes('"msg":"listening"'));
         return line ? (JSON.parse(line).port as number) : undefined;
       }, 20_000);
       expect(service.output()).toContain('"created":true');
@@ -50,7 +53,10 @@ describe('Starting the service (dist/src/main.js, as npm start runs it)', () => 
     const service = start({ APP_ROLE: 'worker', LOG_LEVEL: 'info', PORT: '0' });
     try {
       const port = await waitFor(() => {
-        const line = service.output().split('\n').find((l) => l.includes('"msg":"worker started"'));
+        const line = service
+          .output()
+          .split('\n')
+          .find((l) => l.includes('"msg":"worker started"'));
         return line ? (JSON.parse(line).port as number) : undefined;
       }, 20_000);
       expect(service.output()).not.toContain('"msg":"listening"');

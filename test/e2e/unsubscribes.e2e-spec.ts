@@ -60,8 +60,16 @@ describe('/v1/unsubscribes', () => {
 
   it('deletes a number; deleting again is removed false', async () => {
     await t.api.post('/v1/unsubscribes', { auth: acct.auth, body: { number: '0412300021' } });
-    expect((await t.api.delete('/v1/unsubscribes', { auth: acct.auth, body: { number: '0412300021' } })).body).toEqual({ status: 'complete', number: '61412300021', removed: true });
-    expect((await t.api.delete('/v1/unsubscribes', { auth: acct.auth, body: { number: '0412300021' } })).body).toEqual({ status: 'complete', number: '61412300021', removed: false });
+    expect((await t.api.delete('/v1/unsubscribes', { auth: acct.auth, body: { number: '0412300021' } })).body).toEqual({
+      status: 'complete',
+      number: '61412300021',
+      removed: true,
+    });
+    expect((await t.api.delete('/v1/unsubscribes', { auth: acct.auth, body: { number: '0412300021' } })).body).toEqual({
+      status: 'complete',
+      number: '61412300021',
+      removed: false,
+    });
   });
 
   it.each([

@@ -172,7 +172,11 @@ describe('Webhooks', () => {
     const sent = await send(acct, [{ to: '0412000013', message: 'y'.repeat(200), sender: 'Brand', scheduled_for: tomorrow() }]);
     await t.api.delete('/v1/messages', { auth: acct.auth, body: { message_id: sent.results[0].message_id } });
     await until(() => forMessage(sent.results[0].message_id).length === 2, 'two cancellation webhooks');
-    expect(forMessage(sent.results[0].message_id).map((h) => [h.body.status, h.body.part_number, h.body.total_parts]).sort()).toEqual([
+    expect(
+      forMessage(sent.results[0].message_id)
+        .map((h) => [h.body.status, h.body.part_number, h.body.total_parts])
+        .sort(),
+    ).toEqual([
       ['cancelled', 1, 2],
       ['cancelled', 2, 2],
     ]);
@@ -189,8 +193,24 @@ describe('Webhooks', () => {
     const hooks = mine();
     expect(hooks.map((h) => h.body)).toEqual(
       expect.arrayContaining([
-        { to: '61400000001', sender: '61412000014', message: 'Sure', received_at: expect.any(String), type: 'inbound', original_message_id: out.results[0].message_id, original_custom_ref: 'q1' },
-        { to: '61400000001', sender: '61412000014', message: 'STOP', received_at: expect.any(String), type: 'unsubscribe', original_message_id: out.results[0].message_id, original_custom_ref: 'q1' },
+        {
+          to: '61400000001',
+          sender: '61412000014',
+          message: 'Sure',
+          received_at: expect.any(String),
+          type: 'inbound',
+          original_message_id: out.results[0].message_id,
+          original_custom_ref: 'q1',
+        },
+        {
+          to: '61400000001',
+          sender: '61412000014',
+          message: 'STOP',
+          received_at: expect.any(String),
+          type: 'unsubscribe',
+          original_message_id: out.results[0].message_id,
+          original_custom_ref: 'q1',
+        },
       ]),
     );
     for (const h of hooks) expect(verifyWebhookSignature(acct.secret!, h.headers['x-mm-timestamp'] as string, h.raw, h.headers['x-mm-signature'] as string)).toBe(true);
@@ -242,7 +262,10 @@ describe('Webhooks', () => {
       const port = await down.start();
       await down.stop();
       const acct = await accountWithHooks({ status: `http://127.0.0.1:${port}/status` });
-      const sent = await send(acct, Array.from({ length: 10 }, (_, i) => ({ to: `04120001${String(i).padStart(2, '0')}`, message: 'batch', sender: 'Brand' })));
+      const sent = await send(
+        acct,
+        Array.from({ length: 10 }, (_, i) => ({ to: `04120001${String(i).padStart(2, '0')}`, message: 'batch', sender: 'Brand' })),
+      );
       await until(async () => (await deliveries(acct)).length >= 10, 'failed first attempts');
       await down.start(port);
       try {
@@ -268,7 +291,10 @@ describe('Webhooks', () => {
         await t.api.post('/v1/test-inbound', { auth: off.auth, body: { from: '0412000019', message: 'drop me' } });
         await until(async () => (await deliveries(off)).length >= 1, 'a failed attempt');
         await t.api.patch('/v1/webhooks', { auth: off.auth, body: { inbound: '' } });
-        await until(async () => (await t.app.get(DataSource).query(`SELECT state FROM webhook_events WHERE account_id = $1`, [off.accountId]))[0].state === 'discarded', 'the event to be dropped');
+        await until(
+          async () => (await t.app.get(DataSource).query(`SELECT state FROM webhook_events WHERE account_id = $1`, [off.accountId]))[0].state === 'discarded',
+          'the event to be dropped',
+        );
       } finally {
         await other.stop();
       }
@@ -282,9 +308,15 @@ describe('Webhooks', () => {
     try {
       const patient = await accountWithHooks({ status: slow.url('/slow') });
       const hurried = await accountWithHooks({ status: receiver.url('/fast') });
-      await send(patient, Array.from({ length: 120 }, (_, i) => ({ to: `0412002${String(i).padStart(3, '0')}`, message: 'slow lane', sender: 'Brand' })));
+      await send(
+        patient,
+        Array.from({ length: 120 }, (_, i) => ({ to: `0412002${String(i).padStart(3, '0')}`, message: 'slow lane', sender: 'Brand' })),
+      );
       await until(() => slow.received.length >= 1, 'the slow receiver to get work');
-      const fast = await send(hurried, Array.from({ length: 5 }, (_, i) => ({ to: `041200300${i}`, message: 'fast lane', sender: 'Brand' })));
+      const fast = await send(
+        hurried,
+        Array.from({ length: 5 }, (_, i) => ({ to: `041200300${i}`, message: 'fast lane', sender: 'Brand' })),
+      );
       const ids = new Set(fast.results.map((r: { message_id: string }) => r.message_id));
       await until(() => receiver.received.filter((h) => ids.has(h.body?.message_id)).length === 5, 'the other account’s webhooks');
       // The slow receiver (32 at a time, 0.7 s each) still has most of its 120 to go.
@@ -300,8 +332,15 @@ describe('Webhooks', () => {
     await send(acct, [{ to: '0412000021', message: 'two', sender: 'Brand' }]);
     await until(async () => (await t.api.get('/v1/webhook-deliveries', { auth: acct.auth })).body.total === 2, 'both deliveries');
     expect((await t.api.get('/v1/webhook-deliveries', { auth: acct.auth, query: { event: 'inbound' } })).body.results.map((d: { event: string }) => d.event)).toEqual(['inbound']);
-    expect((await t.api.get('/v1/webhook-deliveries', { auth: acct.auth, query: { limit: 1 } })).body).toMatchObject({ total: 2, limit: 1, offset: 0, results: [{ event: 'status' }] });
-    expect((await t.api.get('/v1/webhook-deliveries', { auth: acct.auth, query: { event: 'receipt' } })).body).toEqual({ error: 'Invalid event filter. Valid values: status, inbound' });
+    expect((await t.api.get('/v1/webhook-deliveries', { auth: acct.auth, query: { limit: 1 } })).body).toMatchObject({
+      total: 2,
+      limit: 1,
+      offset: 0,
+      results: [{ event: 'status' }],
+    });
+    expect((await t.api.get('/v1/webhook-deliveries', { auth: acct.auth, query: { event: 'receipt' } })).body).toEqual({
+      error: 'Invalid event filter. Valid values: status, inbound',
+    });
     const other = await createAccount(t.app);
     expect((await t.api.get('/v1/webhook-deliveries', { auth: other.auth })).body.total).toBe(0);
   });

@@ -30,7 +30,9 @@ export function smppSettings(port: number, extra: Partial<AppConfig> = {}): Part
 }
 
 export async function statusCounts(t: TestApp, sendId: number): Promise<Record<string, number>> {
-  const rows: Array<{ status: string; n: number }> = await t.app.get(DataSource).query('SELECT status, count(*)::int AS n FROM messages WHERE send_id = $1 GROUP BY status', [sendId]);
+  const rows: Array<{ status: string; n: number }> = await t.app
+    .get(DataSource)
+    .query('SELECT status, count(*)::int AS n FROM messages WHERE send_id = $1 GROUP BY status', [sendId]);
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
 

@@ -7,11 +7,7 @@ export class ErrorEnvelopeDto {
   error: string;
 }
 
-
 /** Documents an authenticated endpoint's error statuses, each answered with the `{"error": "..."}` envelope. */
 export function ApiErrors(...statuses: number[]) {
-  return applyDecorators(
-    ApiBasicAuth('basic'),
-    ...statuses.map((status) => ApiResponse({ status, description: StatusDescription[status] ?? 'Error', type: ErrorEnvelopeDto })),
-  );
+  return applyDecorators(ApiBasicAuth('basic'), ...statuses.map((status) => ApiResponse({ status, description: StatusDescription[status] ?? 'Error', type: ErrorEnvelopeDto })));
 }

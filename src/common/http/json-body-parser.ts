@@ -1,7 +1,6 @@
 import sjson from 'secure-json-parse';
 import { failure } from '../errors/error-catalogue';
 
-
 /**
  * Parses every request body as JSON (the interface speaks only JSON). An empty body is no body, so a
  * bodiless GET or DELETE carrying `Content-Type: application/json` works as real clients expect.

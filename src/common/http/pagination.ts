@@ -27,7 +27,10 @@ export class LaxPageQuery {
 
 /** Checks and converts raw limit/offset where they do apply. */
 export function parsePage(raw: { limit?: string; offset?: string }): Page {
-  for (const [name, spec] of [['limit', LIMIT], ['offset', OFFSET]] as const) {
+  for (const [name, spec] of [
+    ['limit', LIMIT],
+    ['offset', OFFSET],
+  ] as const) {
     const error = checkField(name, spec, raw[name]);
     if (error) throw failure('invalidField', error);
   }

@@ -1,8 +1,1 @@
-export {
-  INVALID_PHONE_NUMBER_FORMAT,
-  describeNonMobile,
-  isAuMobile,
-  normaliseAuMobile,
-  normaliseAuMobiles,
-  type NonMobileReason,
-} from './au-mobile';
+export { INVALID_PHONE_NUMBER_FORMAT, describeNonMobile, isAuMobile, normaliseAuMobile, normaliseAuMobiles, type NonMobileReason } from './au-mobile';

@@ -140,7 +140,7 @@ function countUcs2Parts(text: string): number {
   if (text.length <= UCS2_SINGLE_PART_UNITS) return 1;
   let used = 0;
   let parts = 1;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const width = ucs2Width(text, i);
     if (used + width > UCS2_MULTIPART_UNITS) {
       parts++;
@@ -157,7 +157,7 @@ function splitUcs2(text: string): string[] {
   const segments: string[] = [];
   let start = 0;
   let used = 0;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const width = ucs2Width(text, i);
     if (used + width > UCS2_MULTIPART_UNITS) {
       segments.push(text.slice(start, i));

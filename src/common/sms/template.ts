@@ -16,18 +16,7 @@
  * holds no contact data.
  */
 
-export const CONTACT_PLACEHOLDER_FIELDS = [
-  'first_name',
-  'last_name',
-  'company',
-  'other',
-  'field_1',
-  'field_2',
-  'field_3',
-  'field_4',
-  'field_5',
-  'number',
-] as const;
+export const CONTACT_PLACEHOLDER_FIELDS = ['first_name', 'last_name', 'company', 'other', 'field_1', 'field_2', 'field_3', 'field_4', 'field_5', 'number'] as const;
 
 export type ContactField = (typeof CONTACT_PLACEHOLDER_FIELDS)[number];
 

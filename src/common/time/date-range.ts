@@ -1,4 +1,3 @@
-
 import { failure } from '../errors/error-catalogue';
 
 const DAY_MS = 86_400_000;

@@ -15,8 +15,22 @@ describe(loadConfig.name, () => {
   });
 
   it('reads each variable from the environment, converting numbers', () => {
-    const config = loadConfig({ PORT: '8080', DATABASE_URL: 'postgresql://u@db:5432/x', REDIS_URL: 'redis://cache:6380/3', REDIS_PREFIX: 'prod:sms', APP_ROLE: 'worker', INFLIGHT_LIMIT: '7' });
-    expect(config).toMatchObject({ port: 8080, databaseUrl: 'postgresql://u@db:5432/x', redisUrl: 'redis://cache:6380/3', redisPrefix: 'prod:sms', appRole: 'worker', inflightLimit: 7 });
+    const config = loadConfig({
+      PORT: '8080',
+      DATABASE_URL: 'postgresql://u@db:5432/x',
+      REDIS_URL: 'redis://cache:6380/3',
+      REDIS_PREFIX: 'prod:sms',
+      APP_ROLE: 'worker',
+      INFLIGHT_LIMIT: '7',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      databaseUrl: 'postgresql://u@db:5432/x',
+      redisUrl: 'redis://cache:6380/3',
+      redisPrefix: 'prod:sms',
+      appRole: 'worker',
+      inflightLimit: 7,
+    });
   });
 
   it.each([

@@ -1,10 +1,4 @@
-import {
-  formatReceiptText,
-  parseReceiptDate,
-  parseReceiptText,
-  receiptOutcome,
-  statFromMessageState,
-} from '../../../src/dispatch/carriers/smpp/receipt';
+import { formatReceiptText, parseReceiptDate, parseReceiptText, receiptOutcome, statFromMessageState } from '../../../src/dispatch/carriers/smpp/receipt';
 
 describe(parseReceiptText.name, () => {
   it('reads every field of the standard receipt text', () => {
@@ -42,14 +36,26 @@ describe(parseReceiptText.name, () => {
 
   it('gives null for fields that are missing', () => {
     expect(parseReceiptText('stat:EXPIRED')).toEqual({
-      id: null, sub: null, dlvrd: null, submitDate: null, doneDate: null, stat: 'EXPIRED', err: null, text: null,
+      id: null,
+      sub: null,
+      dlvrd: null,
+      submitDate: null,
+      doneDate: null,
+      stat: 'EXPIRED',
+      err: null,
+      text: null,
     });
   });
 
   it('reads back what formatReceiptText writes', () => {
     const text = formatReceiptText({
-      id: 'a1', delivered: false, stat: 'UNDELIV', err: '001',
-      submitDate: new Date(Date.UTC(2025, 0, 2, 3, 4)), doneDate: new Date(Date.UTC(2025, 0, 2, 3, 5)), text: 'a message longer than twenty characters',
+      id: 'a1',
+      delivered: false,
+      stat: 'UNDELIV',
+      err: '001',
+      submitDate: new Date(Date.UTC(2025, 0, 2, 3, 4)),
+      doneDate: new Date(Date.UTC(2025, 0, 2, 3, 5)),
+      text: 'a message longer than twenty characters',
     });
     expect(text).toBe('id:a1 sub:001 dlvrd:000 submit date:2501020304 done date:2501020305 stat:UNDELIV err:001 text:a message longer tha');
     expect(parseReceiptText(text).doneDate).toEqual(new Date(Date.UTC(2025, 0, 2, 3, 5)));

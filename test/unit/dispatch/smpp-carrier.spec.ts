@@ -93,7 +93,11 @@ describe(SmppCarrier.name, () => {
       expect(records.map((r) => r.text).join('')).toBe(text);
       expect(records.every((r) => r.shortMessage.length <= 153)).toBe(true);
       expect(result.parts.map((p) => p.smscId)).toEqual(records.map((r) => r.smscId));
-      expect(result.parts.map((p) => [p.partNumber, p.totalParts])).toEqual([[1, 3], [2, 3], [3, 3]]);
+      expect(result.parts.map((p) => [p.partNumber, p.totalParts])).toEqual([
+        [1, 3],
+        [2, 3],
+        [3, 3],
+      ]);
     });
 
     it('sends UCS-2 parts as UTF-16BE with data_coding 8 and never splits an emoji', async () => {

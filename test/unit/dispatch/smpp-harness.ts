@@ -16,10 +16,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(
-  carrierOptions: Partial<SmppCarrierOptions> = {},
-  simulatorOptions: Partial<SmscSimulatorOptions> = {},
-): Promise<Harness> {
+export async function startHarness(carrierOptions: Partial<SmppCarrierOptions> = {}, simulatorOptions: Partial<SmscSimulatorOptions> = {}): Promise<Harness> {
   const simulator = new SmscSimulator({ systemId: SYSTEM_ID, password: PASSWORD, receiptDelayMs: 20, deliverRetryMs: 50, ...simulatorOptions });
   const port = await simulator.start();
   const carrier = new SmppCarrier({

@@ -36,8 +36,14 @@ describe(parseShortMessageBody.name, () => {
   it('reads the raw fields of a submit_sm the smpp package encoded', () => {
     const udhAndText = Buffer.from([5, 0, 3, 9, 2, 1, 0x48, 0x69]);
     const pdu = new PDU('submit_sm', {
-      source_addr: 'MyBrand', destination_addr: '61412345678', esm_class: 0x40, registered_delivery: 1,
-      data_coding: 0, schedule_delivery_time: '', short_message: udhAndText, message_payload: Buffer.from('xy'),
+      source_addr: 'MyBrand',
+      destination_addr: '61412345678',
+      esm_class: 0x40,
+      registered_delivery: 1,
+      data_coding: 0,
+      schedule_delivery_time: '',
+      short_message: udhAndText,
+      message_payload: Buffer.from('xy'),
     });
     pdu.sequence_number = 5;
     const body = pdu.toBuffer().subarray(4);

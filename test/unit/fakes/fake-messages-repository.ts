@@ -67,7 +67,9 @@ export class FakeMessagesRepository implements Pick<MessagesRepository, 'insertM
     this.journal.record('messages.insertMany');
     if (this.insertFailure !== undefined) throw this.insertFailure;
     this.inserts.push({ accountId, sendId, isTest, rows });
-    const added = rows.map((r) => this.seed({ id: r.id, accountId, sendId, to: r.to, sender: r.sender, body: r.body, customRef: r.customRef, status: r.status, cost: r.cost, parts: r.parts, isTest }));
+    const added = rows.map((r) =>
+      this.seed({ id: r.id, accountId, sendId, to: r.to, sender: r.sender, body: r.body, customRef: r.customRef, status: r.status, cost: r.cost, parts: r.parts, isTest }),
+    );
     open.onRollback(() => added.forEach((m) => this.messages.splice(this.messages.indexOf(m), 1)));
   }
 
@@ -85,8 +87,7 @@ export class FakeMessagesRepository implements Pick<MessagesRepository, 'insertM
     const open = openTx('MessagesRepository.cancelScheduled', tx);
     if (Object.keys(match).length !== 1) throw new UnexpectedCall('MessagesRepository.cancelScheduled', `match on one identifier, got ${JSON.stringify(match)}`);
     this.cancelMatches.push(match);
-    const matches = (m: StoredMessage) =>
-      'messageId' in match ? m.id === match.messageId : 'sendId' in match ? m.sendId === match.sendId : m.customRef === match.customRef;
+    const matches = (m: StoredMessage) => ('messageId' in match ? m.id === match.messageId : 'sendId' in match ? m.sendId === match.sendId : m.customRef === match.customRef);
     return this.cancel(open, (m) => m.accountId === accountId && matches(m) && m.status === 'scheduled' && !m.dispatched);
   }
 

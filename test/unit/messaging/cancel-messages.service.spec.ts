@@ -81,7 +81,10 @@ describe(CancelMessagesService.name, () => {
     it.each([{}, { customRef: '' }, { messageId: '', customRef: '' }])('refuses %j with cancelIdentifierRequired, opening no transaction', async (command) => {
       const { service, uow } = setup();
 
-      await expect(async () => service.cancel(1, command)).rejects.toMatchObject({ condition: 'cancelIdentifierRequired', message: 'message_id, custom_ref, or send_id is required' });
+      await expect(async () => service.cancel(1, command)).rejects.toMatchObject({
+        condition: 'cancelIdentifierRequired',
+        message: 'message_id, custom_ref, or send_id is required',
+      });
       expect(uow.transactions).toEqual([]);
     });
   });

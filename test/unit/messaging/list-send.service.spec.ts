@@ -39,7 +39,13 @@ interface Setup {
   writer?: FakeSendWriter;
 }
 
-function setup({ account = anAccount(), members = FOUR, unsubscribed = [], senders = { Acme: 'alpha', '61400000001': 'dedicated' }, writer = new FakeSendWriter(501) }: Setup = {}) {
+function setup({
+  account = anAccount(),
+  members = FOUR,
+  unsubscribed = [],
+  senders = { Acme: 'alpha', '61400000001': 'dedicated' },
+  writer = new FakeSendWriter(501),
+}: Setup = {}) {
   const accounts = new FakeAccountsService(account);
   const unsubscribes = new FakeUnsubscribesService(1, unsubscribed);
   const config = Object.assign(new AppConfig(), { shortLinkBase: 'https://sms.example' });
@@ -62,7 +68,11 @@ describe(ListSendService.name, () => {
   describe('one message per number', () => {
     it('sends once per number, with the fields of the most recently updated contact', async () => {
       const { service, writer } = setup({
-        members: [member(1, ANN, { first_name: 'New' }, '2029-07-01T00:00:00Z'), member(2, BOB, { first_name: 'Bob' }), member(3, ANN, { first_name: 'Old' }, '2029-01-01T00:00:00Z')],
+        members: [
+          member(1, ANN, { first_name: 'New' }, '2029-07-01T00:00:00Z'),
+          member(2, BOB, { first_name: 'Bob' }),
+          member(3, ANN, { first_name: 'Old' }, '2029-01-01T00:00:00Z'),
+        ],
       });
 
       const result = await service.send(caller, command());
@@ -157,7 +167,13 @@ describe(ListSendService.name, () => {
   describe('refusals', () => {
     it.each<[string, string, string, Setup, Partial<ListSendCommand>]>([
       ['an empty list', 'listEmpty', 'The list has no contacts', { members: [] }, {}],
-      ['a list whose every number is unsubscribed', 'noRecipientsAfterUnsubscribes', 'No recipients remain after filtering unsubscribes', { unsubscribed: [ANN, BOB, CAT, DAN] }, {}],
+      [
+        'a list whose every number is unsubscribed',
+        'noRecipientsAfterUnsubscribes',
+        'No recipients remain after filtering unsubscribes',
+        { unsubscribed: [ANN, BOB, CAT, DAN] },
+        {},
+      ],
       ['a list whose every text is too long', 'noRecipientsAfterFiltering', 'No recipients remain after filtering', {}, { message: 'x'.repeat(161), maxParts: 1 }],
       ['a sender the account may not use', 'invalidSender', 'Invalid sender. You do not have permission to use this sender', {}, { sender: 'Other' }],
       ['an unreadable scheduled_for', 'invalidScheduledFor', 'scheduled_for is not a valid datetime', {}, { scheduledFor: '15/01/2030' }],
@@ -224,7 +240,16 @@ describe(ListSendService.name, () => {
       await service.send(caller, command({ message: '{first_name}: sale{optout}', sender: '61400000001', customRef: 'promo' }));
 
       expect(writer.only.priced.messages).toEqual([
-        expect.objectContaining({ to: ANN, sender: '61400000001', senderType: 'dedicated', body: 'Ann: sale Opt out: Reply Stop', customRef: 'promo', encoding: 'gsm7', parts: 1, cost: 30 }),
+        expect.objectContaining({
+          to: ANN,
+          sender: '61400000001',
+          senderType: 'dedicated',
+          body: 'Ann: sale Opt out: Reply Stop',
+          customRef: 'promo',
+          encoding: 'gsm7',
+          parts: 1,
+          cost: 30,
+        }),
         expect.objectContaining({ to: BOB, body: 'Bob: sale Opt out: Reply Stop', customRef: 'promo', cost: 30 }),
       ]);
     });

@@ -35,7 +35,8 @@ describe(checkEntry.name, () => {
 });
 
 describe(composeEntry.name, () => {
-  const entry = (template: string, sender = 'Brand') => checkEntry({ to: '0412345678', message: template, sender }, senders, now) as Exclude<ReturnType<typeof checkEntry>, { ok: false }>;
+  const entry = (template: string, sender = 'Brand') =>
+    checkEntry({ to: '0412345678', message: template, sender }, senders, now) as Exclude<ReturnType<typeof checkEntry>, { ok: false }>;
 
   it('renders fields then {optout}, and prices the final text', () => {
     const e = entry(`${'a'.repeat(140)} {first_name}{optout}`, '61400000001');

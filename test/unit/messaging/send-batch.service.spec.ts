@@ -59,7 +59,13 @@ describe(SendBatchService.name, () => {
 
       const result = await service.send(
         caller,
-        batch([to('0412 345 678'), { message: 'Hi', sender: 'Acme' }, to('0412345679', 'Hi', { sender: 'Other' }), to('0412345680'), to('0412345679', 'Bye', { custom_ref: 'r-5' })]),
+        batch([
+          to('0412 345 678'),
+          { message: 'Hi', sender: 'Acme' },
+          to('0412345679', 'Hi', { sender: 'Other' }),
+          to('0412345680'),
+          to('0412345679', 'Bye', { custom_ref: 'r-5' }),
+        ]),
       );
 
       const [first, second] = writer.only.priced.messages;

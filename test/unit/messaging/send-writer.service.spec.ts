@@ -19,7 +19,20 @@ const LATER = new Date('2030-01-15T10:05:00Z');
 const claim: IdempotencyClaim = { apiKeyId: 7, key: 'retry-1', fingerprint: Buffer.from('fingerprint') };
 
 function aMessage(id: string, cost: number, dispatchAt = NOW): NewMessage {
-  return { id, to: '61412345678', sender: 'Acme', senderType: 'alpha', body: 'Hi', customRef: null, status: 'pending', encoding: 'gsm7', parts: cost / 100, cost, scheduledFor: null, dispatchAt };
+  return {
+    id,
+    to: '61412345678',
+    sender: 'Acme',
+    senderType: 'alpha',
+    body: 'Hi',
+    customRef: null,
+    status: 'pending',
+    encoding: 'gsm7',
+    parts: cost / 100,
+    cost,
+    scheduledFor: null,
+    dispatchAt,
+  };
 }
 
 function aPricedSend(overrides: Partial<PricedSend> = {}, messages = [aMessage('m-1', 100), aMessage('m-2', 200, LATER)]): PricedSend {

@@ -63,8 +63,7 @@ function readRaw(body: Buffer): { esmClass: number; text: string } {
 
 /** Fallback when the raw body is unavailable: the package's own decoding ({ udh?, message }). */
 function readDecoded(pdu: PDU): { esmClass: number; text: string } {
-  const messageOf = (value: unknown): unknown =>
-    value && typeof value === 'object' && 'message' in value ? (value as { message: unknown }).message : value;
+  const messageOf = (value: unknown): unknown => (value && typeof value === 'object' && 'message' in value ? (value as { message: unknown }).message : value);
   const short = messageOf(pdu.short_message);
   const chosen = (typeof short === 'string' || Buffer.isBuffer(short)) && short.length > 0 ? short : messageOf(pdu.message_payload);
   const text = typeof chosen === 'string' ? chosen : Buffer.isBuffer(chosen) ? chosen.toString('latin1') : '';
@@ -82,13 +81,7 @@ export interface DeliverHandlers {
  * yet. Intermediate and unreadable ones are acknowledged at once: there is nothing to store, and a
  * refusal would make the SMSC redeliver them forever.
  */
-export function handleDeliver(
-  delivered: DeliverKind,
-  handlers: DeliverHandlers,
-  respond: (status: number) => void,
-  logger: CarrierLogger,
-  meta: Record<string, unknown>,
-): void {
+export function handleDeliver(delivered: DeliverKind, handlers: DeliverHandlers, respond: (status: number) => void, logger: CarrierLogger, meta: Record<string, unknown>): void {
   if (delivered.kind === 'unreadable' || delivered.kind === 'intermediate') {
     if (delivered.kind === 'unreadable') logger.warn('smpp deliver_sm not understood', { ...meta, reason: delivered.reason });
     respond(ESME_ROK);

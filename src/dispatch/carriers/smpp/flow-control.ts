@@ -13,7 +13,11 @@ export class TokenBucket {
   private readonly unlimited: boolean;
   private readonly burst: number;
 
-  constructor(private readonly ratePerSecond: number, burst?: number, now = Date.now()) {
+  constructor(
+    private readonly ratePerSecond: number,
+    burst?: number,
+    now = Date.now(),
+  ) {
     this.unlimited = !(ratePerSecond > 0) || !Number.isFinite(ratePerSecond);
     this.burst = burst ?? Math.max(1, Math.ceil(ratePerSecond / 10));
     this.tokens = this.burst;

@@ -97,13 +97,7 @@ export function parseReceiptDate(value: string, utcOffsetMinutes = 0): Date | nu
 export function formatReceiptDate(date: Date, utcOffsetMinutes = 0): string {
   const shifted = new Date(date.getTime() + utcOffsetMinutes * 60_000);
   const two = (n: number): string => String(n).padStart(2, '0');
-  return (
-    two(shifted.getUTCFullYear() % 100) +
-    two(shifted.getUTCMonth() + 1) +
-    two(shifted.getUTCDate()) +
-    two(shifted.getUTCHours()) +
-    two(shifted.getUTCMinutes())
-  );
+  return two(shifted.getUTCFullYear() % 100) + two(shifted.getUTCMonth() + 1) + two(shifted.getUTCDate()) + two(shifted.getUTCHours()) + two(shifted.getUTCMinutes());
 }
 
 export interface ReceiptTextFields {

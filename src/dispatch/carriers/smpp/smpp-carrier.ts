@@ -211,11 +211,14 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
     if (this.pumpTimer && this.pumpTimerAt <= at) return;
     if (this.pumpTimer) clearTimeout(this.pumpTimer);
     this.pumpTimerAt = at;
-    this.pumpTimer = setTimeout(() => {
-      this.pumpTimer = null;
-      this.pumpTimerAt = Infinity;
-      this.pump();
-    }, Math.max(1, ms));
+    this.pumpTimer = setTimeout(
+      () => {
+        this.pumpTimer = null;
+        this.pumpTimerAt = Infinity;
+        this.pump();
+      },
+      Math.max(1, ms),
+    );
   }
 
   private pendingCount(): number {

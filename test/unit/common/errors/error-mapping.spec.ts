@@ -66,6 +66,10 @@ describe(mapError.name, () => {
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(res.body.error.length).toBeGreaterThan(0);
     }
-    expect(failure('insufficientCredits')).toMatchObject({ name: 'InsufficientCredits', condition: 'insufficientCredits', message: 'Insufficient credits to send the batch of messages' });
+    expect(failure('insufficientCredits')).toMatchObject({
+      name: 'InsufficientCredits',
+      condition: 'insufficientCredits',
+      message: 'Insufficient credits to send the batch of messages',
+    });
   });
 });

@@ -23,9 +23,7 @@ describe('normaliseAuMobile fast path', () => {
 
   it('normalises 10000 common-form numbers without loading libphonenumber-js', () => {
     const forms = ['04%', '4%', '614%', '+614%', '6104%', '+61 (0) 4%', '0061 4%', '(04) %'];
-    const inputs = Array.from({ length: 10_000 }, (_, i) =>
-      forms[i % forms.length].replace('%', String(10_000_000 + i * 7_919).slice(-8)),
-    );
+    const inputs = Array.from({ length: 10_000 }, (_, i) => forms[i % forms.length].replace('%', String(10_000_000 + i * 7_919).slice(-8)));
     const results = phone.normaliseAuMobiles(inputs);
     expect(results.filter((r) => r === null)).toEqual([]);
     expect(results.every((r) => phone.isAuMobile(r!))).toBe(true);

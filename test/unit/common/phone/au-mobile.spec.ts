@@ -1,17 +1,10 @@
-import {
-  INVALID_PHONE_NUMBER_FORMAT,
-  describeNonMobile,
-  isAuMobile,
-  normaliseAuMobile,
-  normaliseAuMobiles,
-} from '../../../../src/common/phone';
+import { INVALID_PHONE_NUMBER_FORMAT, describeNonMobile, isAuMobile, normaliseAuMobile, normaliseAuMobiles } from '../../../../src/common/phone';
 
 const EXPECTED = '61412345678';
 
 describe(normaliseAuMobile.name, () => {
-  it.each(['0412345678', '412345678', '61412345678', '+61412345678', '610412345678', '+610412345678'])(
-    'accepts the canonical form %s',
-    (input) => expect(normaliseAuMobile(input)).toBe(EXPECTED),
+  it.each(['0412345678', '412345678', '61412345678', '+61412345678', '610412345678', '+610412345678'])('accepts the canonical form %s', (input) =>
+    expect(normaliseAuMobile(input)).toBe(EXPECTED),
   );
 
   it.each([
@@ -31,9 +24,8 @@ describe(normaliseAuMobile.name, () => {
     expect(normaliseAuMobile(input)).toBe(EXPECTED);
   });
 
-  it.each(['0061412345678', '0061 412 345 678', '0061 (0) 412 345 678'])(
-    'accepts the 0061 international access code: %s',
-    (input) => expect(normaliseAuMobile(input)).toBe(EXPECTED),
+  it.each(['0061412345678', '0061 412 345 678', '0061 (0) 412 345 678'])('accepts the 0061 international access code: %s', (input) =>
+    expect(normaliseAuMobile(input)).toBe(EXPECTED),
   );
 
   it.each([
@@ -105,19 +97,12 @@ describe(normaliseAuMobile.name, () => {
   });
 
   it('normalises a batch in order, with null for the invalid entries', () => {
-    expect(normaliseAuMobiles(['0412 345 678', '0298765432', '+61 499 999 999', ''])).toEqual([
-      EXPECTED,
-      null,
-      '61499999999',
-      null,
-    ]);
+    expect(normaliseAuMobiles(['0412 345 678', '0298765432', '+61 499 999 999', ''])).toEqual([EXPECTED, null, '61499999999', null]);
     expect(normaliseAuMobiles([])).toEqual([]);
   });
 
   it('only ever produces output that isAuMobile recognises', () => {
-    expect(normaliseAuMobiles(['0412345678', '+61 (0) 400 000 000', '0061499999999']).every((n) => isAuMobile(n!))).toBe(
-      true,
-    );
+    expect(normaliseAuMobiles(['0412345678', '+61 (0) 400 000 000', '0061499999999']).every((n) => isAuMobile(n!))).toBe(true);
   });
 });
 

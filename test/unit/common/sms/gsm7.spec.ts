@@ -5,23 +5,87 @@ import { encodeGsm7Unpacked, gsm7CharCost, gsm7Length, isGsm7 } from '../../../.
  * test: [character, septet]. Slot 0x1B (escape) is not a character.
  */
 const BASIC: ReadonlyArray<readonly [string, number]> = [
-  ['@', 0x00], ['£', 0x01], ['$', 0x02], ['¥', 0x03], ['è', 0x04], ['é', 0x05], ['ù', 0x06], ['ì', 0x07],
-  ['ò', 0x08], ['Ç', 0x09], ['\n', 0x0a], ['Ø', 0x0b], ['ø', 0x0c], ['\r', 0x0d], ['Å', 0x0e], ['å', 0x0f],
-  ['Δ', 0x10], ['_', 0x11], ['Φ', 0x12], ['Γ', 0x13], ['Λ', 0x14], ['Ω', 0x15], ['Π', 0x16], ['Ψ', 0x17],
-  ['Σ', 0x18], ['Θ', 0x19], ['Ξ', 0x1a], ['Æ', 0x1c], ['æ', 0x1d], ['ß', 0x1e], ['É', 0x1f],
-  [' ', 0x20], ['!', 0x21], ['"', 0x22], ['#', 0x23], ['¤', 0x24], ['%', 0x25], ['&', 0x26], ["'", 0x27],
-  ['(', 0x28], [')', 0x29], ['*', 0x2a], ['+', 0x2b], [',', 0x2c], ['-', 0x2d], ['.', 0x2e], ['/', 0x2f],
-  [':', 0x3a], [';', 0x3b], ['<', 0x3c], ['=', 0x3d], ['>', 0x3e], ['?', 0x3f], ['¡', 0x40],
-  ['Ä', 0x5b], ['Ö', 0x5c], ['Ñ', 0x5d], ['Ü', 0x5e], ['§', 0x5f], ['¿', 0x60],
-  ['ä', 0x7b], ['ö', 0x7c], ['ñ', 0x7d], ['ü', 0x7e], ['à', 0x7f],
+  ['@', 0x00],
+  ['£', 0x01],
+  ['$', 0x02],
+  ['¥', 0x03],
+  ['è', 0x04],
+  ['é', 0x05],
+  ['ù', 0x06],
+  ['ì', 0x07],
+  ['ò', 0x08],
+  ['Ç', 0x09],
+  ['\n', 0x0a],
+  ['Ø', 0x0b],
+  ['ø', 0x0c],
+  ['\r', 0x0d],
+  ['Å', 0x0e],
+  ['å', 0x0f],
+  ['Δ', 0x10],
+  ['_', 0x11],
+  ['Φ', 0x12],
+  ['Γ', 0x13],
+  ['Λ', 0x14],
+  ['Ω', 0x15],
+  ['Π', 0x16],
+  ['Ψ', 0x17],
+  ['Σ', 0x18],
+  ['Θ', 0x19],
+  ['Ξ', 0x1a],
+  ['Æ', 0x1c],
+  ['æ', 0x1d],
+  ['ß', 0x1e],
+  ['É', 0x1f],
+  [' ', 0x20],
+  ['!', 0x21],
+  ['"', 0x22],
+  ['#', 0x23],
+  ['¤', 0x24],
+  ['%', 0x25],
+  ['&', 0x26],
+  ["'", 0x27],
+  ['(', 0x28],
+  [')', 0x29],
+  ['*', 0x2a],
+  ['+', 0x2b],
+  [',', 0x2c],
+  ['-', 0x2d],
+  ['.', 0x2e],
+  ['/', 0x2f],
+  [':', 0x3a],
+  [';', 0x3b],
+  ['<', 0x3c],
+  ['=', 0x3d],
+  ['>', 0x3e],
+  ['?', 0x3f],
+  ['¡', 0x40],
+  ['Ä', 0x5b],
+  ['Ö', 0x5c],
+  ['Ñ', 0x5d],
+  ['Ü', 0x5e],
+  ['§', 0x5f],
+  ['¿', 0x60],
+  ['ä', 0x7b],
+  ['ö', 0x7c],
+  ['ñ', 0x7d],
+  ['ü', 0x7e],
+  ['à', 0x7f],
   ...Array.from({ length: 10 }, (_, i) => [String(i), 0x30 + i] as const),
   ...Array.from({ length: 26 }, (_, i) => [String.fromCharCode(65 + i), 0x41 + i] as const),
   ...Array.from({ length: 26 }, (_, i) => [String.fromCharCode(97 + i), 0x61 + i] as const),
 ];
 
 const EXTENSION: ReadonlyArray<readonly [string, number]> = [
-  ['\f', 0x0a], ['^', 0x14], ['{', 0x28], ['}', 0x29], ['\\', 0x2f],
-  ['[', 0x3c], ['~', 0x3d], [']', 0x3e], ['|', 0x40], ['€', 0x65],
+  ['\f', 0x0a],
+  ['^', 0x14],
+  ['{', 0x28],
+  ['}', 0x29],
+  ['\\', 0x2f],
+  ['[', 0x3c],
+  ['~', 0x3d],
+  [']', 0x3e],
+  ['|', 0x40],
+  ['€', 0x65],
 ];
 
 /** Characters people type that look close to GSM but are not in it. */
@@ -32,13 +96,10 @@ describe(isGsm7.name, () => {
     expect(new Set(BASIC.map(([ch]) => ch)).size).toBe(127);
   });
 
-  it.each(BASIC.map(([ch, septet]) => [JSON.stringify(ch), ch, septet] as const))(
-    'accepts basic-table character %s',
-    (_label, ch) => {
-      expect(isGsm7(ch)).toBe(true);
-      expect(isGsm7(`a${ch}b`)).toBe(true);
-    },
-  );
+  it.each(BASIC.map(([ch, septet]) => [JSON.stringify(ch), ch, septet] as const))('accepts basic-table character %s', (_label, ch) => {
+    expect(isGsm7(ch)).toBe(true);
+    expect(isGsm7(`a${ch}b`)).toBe(true);
+  });
 
   it.each(EXTENSION.map(([ch]) => [JSON.stringify(ch), ch] as const))('accepts extension-table character %s', (_label, ch) => {
     expect(isGsm7(ch)).toBe(true);

@@ -1,12 +1,5 @@
 import { gsm7Length } from '../../../../src/common/sms/gsm7';
-import {
-  DEFAULT_MAX_PARTS,
-  analyseMessage,
-  chooseEncoding,
-  countParts,
-  splitParts,
-  type SmsEncoding,
-} from '../../../../src/common/sms/parts';
+import { DEFAULT_MAX_PARTS, analyseMessage, chooseEncoding, countParts, splitParts, type SmsEncoding } from '../../../../src/common/sms/parts';
 
 const gsm = (n: number): string => 'a'.repeat(n);
 /** Cyrillic я: one UTF-16 code unit, not GSM-7. */

@@ -1,21 +1,10 @@
-import {
-  CONTACT_PLACEHOLDER_FIELDS,
-  applyOptout,
-  compileTemplate,
-  hasPlaceholders,
-  optoutText,
-  renderTemplate,
-  type ContactFields,
-} from '../../../../src/common/sms/template';
+import { CONTACT_PLACEHOLDER_FIELDS, applyOptout, compileTemplate, hasPlaceholders, optoutText, renderTemplate, type ContactFields } from '../../../../src/common/sms/template';
 
 const ann: ContactFields = { first_name: 'Ann', last_name: 'Lee', company: 'Acme' };
 
 describe('CONTACT_PLACEHOLDER_FIELDS', () => {
   it('lists exactly the ten lowercase contact field names', () => {
-    expect([...CONTACT_PLACEHOLDER_FIELDS]).toEqual([
-      'first_name', 'last_name', 'company', 'other',
-      'field_1', 'field_2', 'field_3', 'field_4', 'field_5', 'number',
-    ]);
+    expect([...CONTACT_PLACEHOLDER_FIELDS]).toEqual(['first_name', 'last_name', 'company', 'other', 'field_1', 'field_2', 'field_3', 'field_4', 'field_5', 'number']);
   });
 });
 

@@ -110,9 +110,9 @@ export class ContactsService {
   }
 
   /** Set-based upsert of clean, unique rows (CSV imports), inside the caller's transaction. */
-  async importMany(accountId: number, rows: Array<{ number: string; fields: Record<ContactTextField, string> }>, columns: readonly ContactTextField[], manager: Tx) {
-    const { allowDuplicateContacts } = await this.accounts.get(accountId);
-    return this.contacts.upsertMany(accountId, rows, columns, allowDuplicateContacts, manager);
+  async importMany(accountId: number, rows: Array<{ number: string; fields: Record<ContactTextField, string> }>, columns: readonly ContactTextField[], tx: Tx) {
+    const { allowDuplicateContacts } = await this.accounts.get(accountId, tx);
+    return this.contacts.upsertMany(accountId, rows, columns, allowDuplicateContacts, tx);
   }
 
   /** Placeholder values per number for a batch (one query): the contact's fields plus nothing else. */

@@ -42,11 +42,6 @@ function dedupeByNumber<T extends ContactRecord & { updated_at: Date }>(members:
  * removing unsubscribed numbers, duplicate numbers and texts over the part cap; optionally scheduled
  * and staggered. Pricing, the debit and the inserts are one transaction, as for a batch.
  */
-/**
- * POST /v1/list-send: one message per list member, personalised from the member's own fields, after
- * removing unsubscribed numbers, duplicate numbers and texts over the part cap; optionally scheduled
- * and staggered. Pricing, the debit and the inserts are one transaction, as for a batch.
- */
 @Injectable()
 export class ListSendService {
   constructor(
@@ -63,8 +58,9 @@ export class ListSendService {
     const now = this.clock.now();
     const schedule = parseScheduledFor(command.scheduledFor, now);
     if (!schedule.ok) throw failure('invalidScheduledFor');
-    const senderType = (await this.senders.activeTypes(caller.accountId)).get(command.sender);
-    if (!senderType) throw failure('invalidSender');
+    const sender = (await this.senders.active(caller.accountId)).match(command.sender);
+    if (!sender) throw failure('invalidSender');
+    const senderType = sender.type;
     const account = await this.accounts.get(caller.accountId);
 
     let members = await this.lists.membersForSend(caller.accountId, command.listId);
@@ -104,7 +100,7 @@ export class ListSendService {
       return {
         id: randomUUID(),
         to: r.to,
-        sender: command.sender,
+        sender: sender.value,
         senderType,
         body: r.text,
         customRef: command.customRef ?? null,

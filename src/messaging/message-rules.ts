@@ -2,6 +2,7 @@ import { ErrorText } from '../common/errors/error-catalogue';
 import { normaliseAuMobile } from '../common/phone';
 import { analyseMessage, CompiledTemplate, compileTemplate, ContactFields, optoutText, SenderType, SmsEncoding } from '../common/sms';
 import { parseScheduledFor } from '../common/time/schedule';
+import type { ActiveSenders } from '../senders/active-senders';
 
 export const CUSTOM_REF_MAX = 255;
 
@@ -35,16 +36,17 @@ function asText(value: unknown): string {
 
 /**
  * Checks one message object of a batch (supplement, per-message errors) in a fixed order: to,
- * message, sender, custom_ref, scheduled_for. Returns the checked entry or its error result.
+ * message, sender, custom_ref, scheduled_for. Returns the checked entry or its error result. Once the
+ * sender matched one of the account's, results show its stored (normalised) form.
  */
-export function checkEntry(raw: unknown, senders: ReadonlyMap<string, SenderType>, now: Date): CheckedEntry | Extract<ComposedEntry, { ok: false }> {
+export function checkEntry(raw: unknown, senders: ActiveSenders, now: Date): CheckedEntry | Extract<ComposedEntry, { ok: false }> {
   const entry = (raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
   const customRef = typeof entry.custom_ref === 'string' && entry.custom_ref !== '' ? entry.custom_ref : undefined;
-  const fail = (error: string, to = asText(entry.to)) => ({
+  const fail = (error: string, to = asText(entry.to), sender = asText(entry.sender)) => ({
     ok: false as const,
     to,
     text: asText(entry.message),
-    sender: asText(entry.sender),
+    sender,
     customRef,
     scheduledAt: null,
     error,
@@ -55,13 +57,13 @@ export function checkEntry(raw: unknown, senders: ReadonlyMap<string, SenderType
   if (!to) return fail(ErrorText.invalidPhoneNumber);
   if (typeof entry.message !== 'string' || entry.message === '') return fail(ErrorText.required('message'), to);
   if (entry.sender === undefined || entry.sender === null || entry.sender === '') return fail(ErrorText.required('sender'), to);
-  const senderType = typeof entry.sender === 'string' ? senders.get(entry.sender) : undefined;
-  if (!senderType) return fail(ErrorText.invalidSender, to);
-  if (entry.custom_ref !== undefined && entry.custom_ref !== null && typeof entry.custom_ref !== 'string') return fail(ErrorText.mustBeString('custom_ref'), to);
-  if (customRef !== undefined && customRef.length > CUSTOM_REF_MAX) return fail(ErrorText.customRefTooLong, to);
+  const sender = senders.match(entry.sender);
+  if (!sender) return fail(ErrorText.invalidSender, to);
+  if (entry.custom_ref !== undefined && entry.custom_ref !== null && typeof entry.custom_ref !== 'string') return fail(ErrorText.mustBeString('custom_ref'), to, sender.value);
+  if (customRef !== undefined && customRef.length > CUSTOM_REF_MAX) return fail(ErrorText.customRefTooLong, to, sender.value);
   const schedule = parseScheduledFor(entry.scheduled_for, now);
-  if (!schedule.ok) return fail(ErrorText.invalidScheduledFor, to);
-  return { to, template: entry.message, sender: entry.sender as string, senderType, customRef, scheduledAt: schedule.at };
+  if (!schedule.ok) return fail(ErrorText.invalidScheduledFor, to, sender.value);
+  return { to, template: entry.message, sender: sender.value, senderType: sender.type, customRef, scheduledAt: schedule.at };
 }
 
 /**

@@ -3,11 +3,12 @@ import { Injectable } from '@nestjs/common';
 import { AccountsService } from '../accounts/accounts.service';
 import type { Caller } from '../common/auth/authenticated-request';
 import { ErrorText, failure } from '../common/errors/error-catalogue';
-import { DEFAULT_MAX_PARTS, SenderType } from '../common/sms';
+import { DEFAULT_MAX_PARTS } from '../common/sms';
 import { Clock } from '../common/time/clock';
 import { AppConfig } from '../config/app-config';
 import { ContactsService } from '../contacts/contacts.service';
 import type { IdempotencyClaim } from '../idempotency/idempotency.service';
+import type { ActiveSenders } from '../senders/active-senders';
 import { SendersService } from '../senders/senders.service';
 import { UnsubscribesService } from '../unsubscribes/unsubscribes.service';
 import { CheckedEntry, checkEntry, ComposedEntry, composeEntry, SendOptions, TemplateCache } from './message-rules';
@@ -42,7 +43,7 @@ export class SendBatchService {
 
   async send(caller: Caller, command: SendBatchCommand, claim?: IdempotencyClaim): Promise<SendBatchResult> {
     const account = await this.accounts.get(caller.accountId);
-    const senders = await this.senders.activeTypes(caller.accountId);
+    const senders = await this.senders.active(caller.accountId);
     if (senders.size === 0) throw failure('noAllowedSenders');
     const now = this.clock.now();
     const options: SendOptions = {
@@ -102,7 +103,7 @@ export class SendBatchService {
     );
   }
 
-  private async compose(accountId: number, raw: unknown[], senders: ReadonlyMap<string, SenderType>, options: SendOptions): Promise<ComposedEntry[]> {
+  private async compose(accountId: number, raw: unknown[], senders: ActiveSenders, options: SendOptions): Promise<ComposedEntry[]> {
     const templates = new TemplateCache();
     const checked = raw.map((entry) => checkEntry(entry, senders, options.now));
     const needFields = new Set<string>();

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { failure } from '../common/errors/error-catalogue';
-
+import { ActiveSenders } from './active-senders';
 import { Sender, SenderType } from './sender.entity';
 import { parseSenderValue } from './sender-value';
 import { SendersRepository } from './senders.repository';
@@ -16,9 +16,9 @@ export class SendersService {
     return { status: 'complete', results: senders.map(toSenderView) };
   }
 
-  /** Active senders' types by exact value, for validating a send's `sender`. */
-  async activeTypes(accountId: number): Promise<Map<string, SenderType>> {
-    return new Map((await this.senders.findActive(accountId)).map((s) => [s.value, s.type]));
+  /** The account's active senders, for matching a send's `sender` (numbers in any form, IDs exactly). */
+  async active(accountId: number): Promise<ActiveSenders> {
+    return new ActiveSenders(new Map((await this.senders.findActive(accountId)).map((s) => [s.value, s.type])));
   }
 
   async add(accountId: number, input: string, type?: SenderType, manager?: Tx): Promise<Sender> {

@@ -133,6 +133,14 @@ describe('POST /v1/list-send', () => {
     expect(res.body).toEqual({ error });
   });
 
+  it('accepts a numeric sender in any mobile form, sending from its normalised form; alphanumeric senders match exactly', async () => {
+    const list_id = await listWith([{ number: '0412000071' }], 'Forms');
+    expect((await listSend({ list_id, sender: '+61 400 000 001', message: 'Hi', custom_ref: 'forms' })).status).toBe(200);
+    expect((await byCustomRef('forms')).map((m) => m.sender)).toEqual(['61400000001']);
+    const refused = await listSend({ list_id, sender: 'brand', message: 'Hi' });
+    expect([refused.status, refused.body]).toEqual([403, { error: 'Invalid sender. You do not have permission to use this sender' }]);
+  });
+
   it('answers 400 for an empty list and for lists emptied by the filters', async () => {
     const empty = await listWith([], 'Empty');
     expect((await listSend({ list_id: empty, sender: 'Brand', message: 'x' })).body).toEqual({ error: 'The list has no contacts' });

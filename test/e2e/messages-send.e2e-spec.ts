@@ -105,6 +105,24 @@ describe('POST /v1/messages', () => {
     expect(await balance()).toBe(95);
   });
 
+  it('accepts a numeric sender in every form a recipient accepts and answers (and stores) its normalised form', async () => {
+    const forms = ['0400000001', '0400 000 001', '+61400000001', '61400000001', '(04) 0000-0001', '+61 400 000 001'];
+    const res = await send({ messages: forms.map((sender) => ({ to: '0412000011', message: 'Hi', sender, custom_ref: 'sender-forms' })) });
+    expect(res.status).toBe(200);
+    expect(res.body.results.map((r: { status: string; sender: string }) => [r.status, r.sender])).toEqual(forms.map(() => ['success', '61400000001']));
+    const stored = await t.api.get('/v1/messages', { auth: acct.auth, query: { custom_ref: 'sender-forms' } });
+    expect(new Set(stored.body.results.map((m: { sender: string }) => m.sender))).toEqual(new Set(['61400000001']));
+  });
+
+  it('matches alphanumeric senders exactly', async () => {
+    const res = await send({ messages: ['Brand', 'brand', 'Brand '].map((sender) => ({ to: '0412000012', message: 'Hi', sender })) });
+    expect(res.body.results.map((r: { status: string; sender: string; error?: string }) => [r.status, r.sender, r.error])).toEqual([
+      ['success', 'Brand', undefined],
+      ['error', 'brand', 'Invalid sender. You do not have permission to use this sender'],
+      ['error', 'Brand ', 'Invalid sender. You do not have permission to use this sender'],
+    ]);
+  });
+
   it('answers 500 Failed to process messages when storing fails, with nothing stored or charged', async () => {
     const restore = await failInsertsFor(t.app.get(DataSource), 'messages', acct.accountId);
     try {

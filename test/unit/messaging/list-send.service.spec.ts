@@ -254,6 +254,14 @@ describe(ListSendService.name, () => {
       ]);
     });
 
+    it('accepts a numeric sender in any mobile form and stores its normalised form', async () => {
+      const { service, writer } = setup({ members: FOUR.slice(0, 1) });
+
+      await service.send(caller, command({ message: 'Sale{optout}', sender: '+61 400 000 001' }));
+
+      expect(writer.only.priced.messages[0]).toMatchObject({ sender: '61400000001', senderType: 'dedicated', body: 'Sale Opt out: Reply Stop' });
+    });
+
     it('links alphanumeric senders to the account’s opt-out page', async () => {
       const { service, writer } = setup({ members: FOUR.slice(0, 1) });
 

@@ -1,12 +1,15 @@
 import { compileTemplate } from '../../../src/common/sms';
 import { checkEntry, composeEntry, SendOptions } from '../../../src/messaging/message-rules';
 import { parseDay } from '../../../src/common/time/date-range';
+import { ActiveSenders } from '../../../src/senders/active-senders';
 
 const now = new Date('2026-11-21T06:00:00Z');
-const senders = new Map([
-  ['Brand', 'alpha' as const],
-  ['61400000001', 'dedicated' as const],
-]);
+const senders = new ActiveSenders(
+  new Map([
+    ['Brand', 'alpha' as const],
+    ['61400000001', 'dedicated' as const],
+  ]),
+);
 const options: SendOptions = { allowUnicode: false, maxParts: 5, partRate: 100, optoutLink: 'https://s.example/o/abc', now };
 
 describe(checkEntry.name, () => {
@@ -18,6 +21,29 @@ describe(checkEntry.name, () => {
       senderType: 'alpha',
       customRef: 'r',
       scheduledAt: new Date('2026-12-01T00:00:00Z'),
+    });
+  });
+
+  it.each(['0400 000 001', '+61400000001', '61400000001', '(04) 0000-0001', '0400.000.001'])(
+    'accepts the numeric sender %j in any mobile form and answers its normalised form',
+    (sender) => {
+      expect(checkEntry({ to: '0412345678', message: 'Hi', sender }, senders, now)).toMatchObject({ sender: '61400000001', senderType: 'dedicated' });
+    },
+  );
+
+  it('shows the normalised sender on an entry that fails after the sender matched', () => {
+    expect(checkEntry({ to: '0412345678', message: 'Hi', sender: '0400 000 001', scheduled_for: 'soon' }, senders, now)).toMatchObject({
+      ok: false,
+      sender: '61400000001',
+      error: 'scheduled_for is not a valid datetime',
+    });
+  });
+
+  it.each(['brand', 'Brand ', ' Brand', 'BRAND'])('matches alphanumeric senders exactly: %j is refused', (sender) => {
+    expect(checkEntry({ to: '0412345678', message: 'Hi', sender }, senders, now)).toMatchObject({
+      ok: false,
+      sender,
+      error: 'Invalid sender. You do not have permission to use this sender',
     });
   });
 

@@ -168,6 +168,23 @@ describe(SendBatchService.name, () => {
     });
   });
 
+  describe('sender forms', () => {
+    it('matches a numeric sender in any mobile form, sends from and answers its normalised form', async () => {
+      const { service, writer } = setup();
+
+      const result = await service.send(caller, batch([to(ANN, 'Hi', { sender: '0400 000 001' }), to(BOB, 'Hi', { sender: '+61400000001' })]));
+
+      expect(result.results.map((r) => [r.status, r.sender])).toEqual([
+        ['success', '61400000001'],
+        ['success', '61400000001'],
+      ]);
+      expect(writer.only.priced.messages.map((m) => [m.sender, m.senderType])).toEqual([
+        ['61400000001', 'dedicated'],
+        ['61400000001', 'dedicated'],
+      ]);
+    });
+  });
+
   describe('pricing', () => {
     it('prices each message as its parts times the account’s part rate and totals the batch', async () => {
       const { service, writer } = setup({ account: anAccount({ partRate: 25 }) });

@@ -6,6 +6,7 @@ import { mapError } from './common/errors/error-mapping';
 import { ErrorText } from './common/errors/error-catalogue';
 import { createRootLogger, PinoNestLogger } from './common/logging/logger';
 import { AppConfig } from './config/app-config';
+import { toLivenessReport } from './health/health.mapper';
 import { HealthService } from './health/health.service';
 import { MetricsRegistry } from './metrics/metrics-registry';
 import { WorkerHttpCloser } from './worker-http-closer';
@@ -17,8 +18,9 @@ export interface WorkerProcess {
 }
 
 /**
- * Starts a worker process. It mounts no API: a plain HTTP listener on PORT answers GET /health (with this
- * process's SMPP binds and the backlog) and GET /metrics, so operators see what the worker sees.
+ * Starts a worker process. It mounts no API: a plain HTTP listener on PORT answers GET /health/live, GET
+ * /health (with this process's SMPP binds and the backlog) and GET /metrics, so operators see what the
+ * worker sees.
  */
 export async function startWorker(config: AppConfig): Promise<WorkerProcess> {
   const context = await NestFactory.createApplicationContext(WorkerModule.register(config), {
@@ -31,7 +33,9 @@ export async function startWorker(config: AppConfig): Promise<WorkerProcess> {
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body));
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
-    if (req.method === 'GET' && path === '/health') {
+    if (req.method === 'GET' && path === '/health/live') {
+      json(res, 200, toLivenessReport());
+    } else if (req.method === 'GET' && path === '/health') {
       health.check().then(
         (body) => json(res, 200, body),
         (err: unknown) => {

@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { DestinationStream } from 'pino';
+import { LogController } from 'fastify';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AuthenticatedRequest } from '../common/auth/authenticated-request';
@@ -8,8 +9,11 @@ import { AppConfig } from '../config/app-config';
 import { ErrorEnvelopeFilter } from '../common/errors/error-envelope.filter';
 import { parseJsonBody } from '../common/http/json-body-parser';
 import { RouteTable } from '../common/http/route-table';
+import { REQUEST_ID_HEADER, requestIdFor } from '../common/http/request-id';
+import { HttpMetrics } from '../metrics/http-metrics';
 import { ValidPipe } from '../common/validation/valid.pipe';
 import { createRootLogger, PinoNestLogger } from '../common/logging/logger';
+import { observeRequests } from './observe-requests';
 import { setupOpenApi } from './openapi';
 
 /**
@@ -25,16 +29,14 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
   const logger = createRootLogger(config.logLevel, options.logDestination);
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
+    // One line per request is written by observeRequests, once the account is known.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
-    genReqId: () => randomUUID(),
+    genReqId: (req: IncomingMessage) => requestIdFor(req.headers[REQUEST_ID_HEADER]),
   });
   const fastify = adapter.getInstance();
   const routes = new RouteTable();
   fastify.addHook('onRoute', (route) => routes.add(route.url, route.method));
-  fastify.addHook('onRequest', (request, reply, done) => {
-    reply.header('X-Request-Id', request.id);
-    done();
-  });
   fastify.addHook('onSend', async (request: AuthenticatedRequest) => {
     await request.inflightSlot?.release();
   });
@@ -54,6 +56,8 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
     bodyParser: false,
     logger: new PinoNestLogger(logger),
   });
+  // Routes are registered by init() below, so the hooks see every one of them.
+  observeRequests(fastify, app.get(HttpMetrics));
   app.useGlobalFilters(new ErrorEnvelopeFilter(routes));
   app.useGlobalPipes(new ValidPipe());
   app.enableShutdownHooks();

@@ -14,7 +14,7 @@ export class DeliveryMetrics {
   constructor(registry: MetricsRegistry) {
     this.submitted = registry.counter('sms_parts_submitted_total', 'Message parts accepted by a carrier');
     this.refused = registry.counter('sms_parts_refused_total', 'Message parts refused permanently at submission');
-    this.settled = registry.counter('sms_parts_settled_total', 'Message parts with a final receipt', ['status']);
+    this.settled = registry.counter('sms_parts_settled_total', 'Message parts with a final receipt', ['status'], [{ status: 'delivered' }, { status: 'failed' }]);
     this.receiptLag = registry.histogram('sms_receipt_lag_seconds', 'Time from submission to the part’s final receipt being applied', [0.5, 1, 2, 5, 10, 30, 60, 300, 1800]);
   }
 

@@ -64,6 +64,16 @@ export class DispatchRepository {
     return rows;
   }
 
+  /** Who a send belongs to and which request created it, for the dispatch log lines; null when it is gone. */
+  async sendTrace(sendId: number): Promise<{ accountId: number; requestId: string | null } | null> {
+    const { rows } = await sql<{ accountId: number; requestId: string | null }>(
+      this.dataSource,
+      `SELECT account_id AS "accountId", request_id AS "requestId" FROM sends WHERE id = $1`,
+      [sendId],
+    );
+    return rows[0] ?? null;
+  }
+
   /** Keeps claims of messages still being submitted from looking abandoned. */
   async touchClaims(ids: string[]): Promise<void> {
     await sql(this.dataSource, `UPDATE messages SET dispatched_at = now() WHERE id = ANY($1::uuid[]) AND status = 'pending'`, [ids]);

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { GroupCommit } from '../common/batching/group-commit';
+import { runInLogContext } from '../common/logging/log-context';
 import { Clock } from '../common/time/clock';
 import { AppConfig } from '../config/app-config';
 import type { SubmissionResult } from './carriers/carrier';
@@ -34,9 +35,18 @@ export class DispatcherService implements BeforeApplicationShutdown {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * Runs in the log context of the request that created the send (its X-Request-Id and account, read
+   * from the send row: the job may come from the sweeper, and the request's process may be gone), so
+   * every line about these messages can be found by the id the client saw.
+   */
   async dispatchSend(sendId: number): Promise<number> {
-    const lanes = Array.from({ length: LANES }, () => this.track(this.lane(sendId)));
-    return (await Promise.all(lanes)).reduce((a, b) => a + b, 0);
+    const trace = await this.repo.sendTrace(sendId);
+    const context = trace ? { reqId: trace.requestId ?? undefined, accountId: trace.accountId } : {};
+    return runInLogContext(context, async () => {
+      const lanes = Array.from({ length: LANES }, () => this.track(this.lane(sendId)));
+      return (await Promise.all(lanes)).reduce((a, b) => a + b, 0);
+    });
   }
 
   /** On shutdown: claim nothing new, let the batches already out finish and be recorded. */
@@ -57,7 +67,8 @@ export class DispatcherService implements BeforeApplicationShutdown {
     while (!this.stopping) {
       const batch = await this.repo.claimDue(sendId, this.config.dispatchBatchSize);
       if (batch.length === 0) break;
-      await this.deliver(batch);
+      const parts = await this.deliver(batch);
+      this.logger.log({ msg: 'dispatched', sendId, messages: batch.length, partsSubmitted: parts.submitted, partsRefused: parts.refused });
       sent += batch.length;
     }
     return sent;
@@ -68,8 +79,9 @@ export class DispatcherService implements BeforeApplicationShutdown {
    * carrier answers it (group commit: one transaction per few milliseconds of answers). A crash can then
    * only repeat what was on the wire or answered in the last few milliseconds, not the batch.
    */
-  private async deliver(batch: ClaimedMessage[]): Promise<void> {
+  private async deliver(batch: ClaimedMessage[]): Promise<{ submitted: number; refused: number }> {
     const ids = batch.map((m) => m.id);
+    const parts = { submitted: 0, refused: 0 };
     const heartbeat = setInterval(() => void this.repo.touchClaims(ids).catch(() => undefined), Math.max(250, Math.floor(this.config.claimTimeoutMs / 3)));
     const recorder = new GroupCommit<PartOutcome>((outcomes) => this.records.recordOutcomes(outcomes), { maxItems: RECORD_EVERY, maxWaitMs: RECORD_AFTER_MS });
     try {
@@ -86,6 +98,7 @@ export class DispatcherService implements BeforeApplicationShutdown {
           const { carrier } = this.carriers.forMessage(group.messages[0].isTest);
           const results: SubmissionResult[] = await carrier.submit(group.messages.map((m) => ({ messageId: m.id, from: m.sender, to: m.to, text: m.body, encoding: m.encoding })));
           const receiptDueAt = group.simulated ? new Date(this.clock.now().getTime() + this.config.testReceiptDelayMs) : null;
+          for (const result of results) for (const part of result.parts) parts[part.smscId ? 'submitted' : 'refused']++;
           await recorder.add(
             results.flatMap((result) =>
               result.parts.map((part) => ({
@@ -100,6 +113,7 @@ export class DispatcherService implements BeforeApplicationShutdown {
           );
         }),
       );
+      return parts;
     } finally {
       clearInterval(heartbeat);
     }

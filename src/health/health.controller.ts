@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiRespo
 import { Public } from '../common/auth/public.decorator';
 import { HealthDownDescription } from '../common/errors/error-catalogue';
 import { ErrorEnvelopeDto } from '../common/http/api-errors.decorator';
+import { toLivenessReport } from './health.mapper';
 import { HealthService } from './health.service';
 
 class QueueDepthDto {
@@ -22,6 +23,10 @@ class CarrierHealthDto {
   @ApiProperty() binds_configured: number;
   @ApiProperty() binds_up: number;
   @ApiProperty() in_flight: number;
+}
+
+class LivenessDto {
+  @ApiProperty({ enum: ['ok'] }) status: string;
 }
 
 class HealthDto {
@@ -45,5 +50,13 @@ export class HealthController {
   @ApiResponse({ status: 503, type: ErrorEnvelopeDto, description: HealthDownDescription })
   check() {
     return this.health.check();
+  }
+
+  @Public()
+  @Get('live')
+  @ApiOperation({ summary: 'The process is up (checks nothing else; no authentication)' })
+  @ApiOkResponse({ type: LivenessDto })
+  live() {
+    return toLivenessReport();
   }
 }

@@ -21,3 +21,12 @@ export function toHealthReport(dispatch: DispatchStatus, carrier: CarrierStatus 
     problems,
   };
 }
+
+/** GET /health/live: the process is up and answering; it checks nothing else (that is /health's job). */
+export interface LivenessReport {
+  status: 'ok';
+}
+
+export function toLivenessReport(): LivenessReport {
+  return { status: 'ok' };
+}

@@ -124,6 +124,7 @@ export class ListSendService {
       staggerMinutes: command.staggerMinutes ?? null,
       messageCount: rows.length,
       totalCost,
+      requestId: caller.requestId ?? null,
     };
     const counts = { recipients: rows.length, blockedUnsubscribed: blocked, skippedTooLong: tooLong, totalCost };
     return this.writer.persist(

@@ -89,6 +89,7 @@ export class SendBatchService {
           shortenUrls: command.shortenUrls ?? false,
           messageCount: rows.length,
           totalCost,
+          requestId: caller.requestId ?? null,
         },
         messages: rows,
         isTest: account.isTest,

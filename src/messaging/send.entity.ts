@@ -43,6 +43,10 @@ export class Send {
   @Column({ name: 'stagger_minutes', type: 'integer', nullable: true })
   staggerMinutes: number | null;
 
+  /** X-Request-Id of the request that created the send, for the worker's log lines. */
+  @Column({ name: 'request_id', type: 'text', nullable: true })
+  requestId: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

@@ -14,6 +14,8 @@ export interface NewSend {
   staggerMinutes?: number | null;
   messageCount: number;
   totalCost: number;
+  /** The request that created it (X-Request-Id), for tracing. */
+  requestId?: string | null;
 }
 
 @Injectable()
@@ -21,8 +23,8 @@ export class SendsRepository {
   async insert(send: NewSend, tx: Tx): Promise<number> {
     const { rows } = await sql<{ id: number }>(
       tx,
-      `INSERT INTO sends (account_id, api_key_id, kind, list_id, ignore_unsubscribes, shorten_urls, custom_ref, scheduled_for, stagger_minutes, message_count, total_cost)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+      `INSERT INTO sends (account_id, api_key_id, kind, list_id, ignore_unsubscribes, shorten_urls, custom_ref, scheduled_for, stagger_minutes, message_count, total_cost, request_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
       [
         send.accountId,
         send.apiKeyId,
@@ -35,6 +37,7 @@ export class SendsRepository {
         send.staggerMinutes ?? null,
         send.messageCount,
         send.totalCost,
+        send.requestId ?? null,
       ],
     );
     return rows[0].id;

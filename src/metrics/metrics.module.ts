@@ -1,6 +1,7 @@
 import { Controller, DynamicModule, Get, Global, Header, Module } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '../common/auth/public.decorator';
+import { HttpMetrics } from './http-metrics';
 import { MetricsRegistry } from './metrics-registry';
 
 @ApiExcludeController()
@@ -21,6 +22,6 @@ class MetricsController {
 @Module({})
 export class MetricsModule {
   static register(enabled: boolean): DynamicModule {
-    return { module: MetricsModule, controllers: enabled ? [MetricsController] : [], providers: [MetricsRegistry], exports: [MetricsRegistry] };
+    return { module: MetricsModule, controllers: enabled ? [MetricsController] : [], providers: [MetricsRegistry, HttpMetrics], exports: [MetricsRegistry, HttpMetrics] };
   }
 }

@@ -6,7 +6,7 @@ import { MetricsRegistry } from '../metrics/metrics-registry';
 import { HostLimiter } from './host-limiter';
 import { WebhookQueue } from '../queues/webhook-queue';
 import { WebhookSender } from './webhook-sender';
-import { AttemptOutcome, ClaimedEvent, WebhooksRepository } from './webhooks.repository';
+import { ATTEMPT_RESULTS, AttemptOutcome, ClaimedEvent, WebhooksRepository } from './webhooks.repository';
 
 const CLAIM_BATCH = 500;
 /** Deliveries in flight in this process at once (all hosts). */
@@ -49,7 +49,12 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
   ) {
     this.sender = new WebhookSender({ timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivate, connectionsPerHost: config.webhookHostConcurrency });
     this.hosts = new HostLimiter(config.webhookHostConcurrency, config.webhookHostConcurrency * 8);
-    this.attempts = registry.counter('sms_webhook_attempts_total', 'Webhook delivery attempts by outcome', ['outcome']);
+    this.attempts = registry.counter(
+      'sms_webhook_attempts_total',
+      'Webhook delivery attempts by outcome',
+      ['outcome'],
+      ATTEMPT_RESULTS.map((outcome) => ({ outcome })),
+    );
   }
 
   /** Delivers everything due; concurrent callers share one drain. */

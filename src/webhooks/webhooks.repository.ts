@@ -18,10 +18,12 @@ export interface ClaimedEvent {
   secret: string | null;
 }
 
+/** delivered: 2xx; failed: recorded and retried; discarded: URL switched off; deferred: host busy, try shortly without counting. */
+export const ATTEMPT_RESULTS = ['delivered', 'failed', 'discarded', 'deferred'] as const;
+
 export interface AttemptOutcome {
   event: ClaimedEvent;
-  /** delivered: 2xx; failed: recorded and retried; discarded: URL switched off; deferred: host busy, try shortly without counting. */
-  result: 'delivered' | 'failed' | 'discarded' | 'deferred';
+  result: (typeof ATTEMPT_RESULTS)[number];
   responseStatus: number | null;
   error: string;
   durationMs: number;

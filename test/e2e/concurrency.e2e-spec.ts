@@ -57,6 +57,7 @@ describe('At most 5 requests in flight per account', () => {
     const sixth = await t.api.get('/v1/account', { auth: a.auth });
     expect(sixth.status).toBe(429);
     expect(sixth.body).toEqual({ error: 'Too many concurrent requests. Please wait.' });
+    expect(sixth.headers['retry-after']).toBe('1');
 
     const other = await t.api.get('/v1/account', { auth: b.auth });
     expect(other.status).toBe(200);

@@ -13,6 +13,9 @@ describe('Unreachable dependencies', () => {
       const health = await t.api.get('/health');
       expect(health.status).toBe(503);
       expect(health.body).toEqual({ error: 'Service temporarily unavailable, please retry' });
+      // Liveness says only that the process answers: restarting it would not bring Redis back.
+      const live = await t.api.get('/health/live');
+      expect([live.status, live.body]).toEqual([200, { status: 'ok' }]);
     } finally {
       await t.close();
     }
@@ -44,6 +47,7 @@ describe('Unreachable dependencies', () => {
       expect(down.body).toEqual({ error: 'Service temporarily unavailable, please retry' });
       expect(down.headers['retry-after']).toBe('5');
       expect((await t.api.get('/health')).status).toBe(503);
+      expect((await t.api.get('/health/live')).status).toBe(200);
 
       await proxy.restore();
       let back = await t.api.get('/v1/account', { auth: account.auth });

@@ -2,11 +2,15 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { CallerVerifier } from './caller-verifier';
 import { failure } from '../errors/error-catalogue';
+import { attributeRequestToAccount } from '../logging/attribute';
 import type { AuthenticatedRequest } from './authenticated-request';
-import { parseBasicAuthorization } from './basic-credentials';
-import { IS_PUBLIC } from './public.decorator';
+import { BasicCredentials, parseBasicAuthorization, parseQueryCredentials } from './basic-credentials';
+import { ACCEPTS_QUERY_CREDENTIALS, IS_PUBLIC } from './public.decorator';
 
-/** HTTP Basic with an API username and password on every route not marked @Public(). */
+/**
+ * HTTP Basic with an API username and password on every route not marked @Public(); routes marked
+ * @AcceptsQueryCredentials() also take them from the query string when no usable Authorization header came.
+ */
 @Injectable()
 export class BasicAuthGuard implements CanActivate {
   constructor(
@@ -15,13 +19,16 @@ export class BasicAuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const parsed = parseBasicAuthorization(request.headers.authorization);
+    let parsed: BasicCredentials | null = parseBasicAuthorization(request.headers.authorization);
+    if (!parsed && this.reflector.getAllAndOverride<boolean>(ACCEPTS_QUERY_CREDENTIALS, targets)) parsed = parseQueryCredentials(request.query);
     if (!parsed) throw failure('authenticationRequired');
     const caller = await this.credentials.verify(parsed.username, parsed.password);
     if (!caller) throw failure('invalidCredentials');
-    request.caller = caller;
+    request.caller = { ...caller, requestId: request.id };
+    attributeRequestToAccount(request.log, caller.accountId);
     return true;
   }
 }

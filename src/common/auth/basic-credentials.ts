@@ -18,3 +18,11 @@ export function parseBasicAuthorization(header: string | undefined): BasicCreden
   if (colon <= 0 || colon === decoded.length - 1) return null;
   return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
+
+/** `api_username` and `api_password` from a parsed query string; null unless both are single non-empty values. */
+export function parseQueryCredentials(query: unknown): BasicCredentials | null {
+  if (query === null || typeof query !== 'object') return null;
+  const { api_username: username, api_password: password } = query as Record<string, unknown>;
+  if (typeof username !== 'string' || typeof password !== 'string' || username === '' || password === '') return null;
+  return { username, password };
+}

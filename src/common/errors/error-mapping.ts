@@ -28,6 +28,8 @@ const STATUS_OF: Record<DomainErrorKind, number> = {
 };
 
 const RETRY_AFTER_SECONDS = '5';
+/** A 429 clears as soon as one of the account's requests in flight finishes: retry almost at once. */
+const TOO_MANY_RETRY_AFTER_SECONDS = '1';
 
 /** Texts for errors raised by Fastify or Nest themselves (body parsing, limits), by status. */
 const FRAMEWORK_TEXT: Record<number, string> = {
@@ -53,6 +55,9 @@ export function mapError(error: unknown): ErrorResponse {
     }
     if (error.kind === 'unauthenticated') {
       return respond(status, error.message, false, { 'WWW-Authenticate': 'Basic realm="api"' });
+    }
+    if (error.kind === 'too_many_requests') {
+      return respond(status, error.message, false, { 'Retry-After': TOO_MANY_RETRY_AFTER_SECONDS });
     }
     return respond(status, error.message, status >= 500);
   }

@@ -1,11 +1,48 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger } from 'pino';
+import { currentLogContext } from './log-context';
+import { redactQueryCredentials } from './redact';
 
-/** Paths never written to a log: credentials travel in the Authorization header. */
-const REDACT = ['req.headers.authorization', 'headers.authorization', 'authorization', 'password', 'api_password', 'signing_secret'];
+/** Paths never written to a log: credentials travel in the Authorization header (or, for the simple send interface, the query). */
+const REDACT = [
+  'req.headers.authorization',
+  'headers.authorization',
+  'authorization',
+  'password',
+  '*.password',
+  'api_password',
+  '*.api_password',
+  'signing_secret',
+  '*.signing_secret',
+];
 
+/**
+ * The process's root logger. Lines written through it directly (Nest's Logger in services and workers)
+ * carry the request id and account id of the work in progress (log-context.ts); a request's own logger
+ * (Fastify's request.log, a child) is bound to them instead. Query-string credentials are cut from every
+ * serialised line.
+ */
 export function createRootLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' }, base: { service: 'sms-api' } }, destination);
+  const root: Logger = pino(
+    {
+      level,
+      redact: { paths: REDACT, censor: '[redacted]' },
+      base: { service: 'sms-api' },
+      mixin: (_line, _level, instance) => (instance === root ? contextFields() : {}),
+      hooks: { streamWrite: redactQueryCredentials },
+    },
+    destination,
+  );
+  return root;
+}
+
+function contextFields(): Record<string, unknown> {
+  const context = currentLogContext();
+  if (!context) return {};
+  const fields: Record<string, unknown> = {};
+  if (context.reqId !== undefined) fields.reqId = context.reqId;
+  if (context.accountId !== undefined) fields.accountId = context.accountId;
+  return fields;
 }
 
 /** Lets Nest's own Logger write structured JSON through the same pino instance. */

@@ -7,7 +7,11 @@ import { UnexpectedCall } from './strict';
 
 /** The parts of a Fastify request the guards and interceptors read or set. */
 export interface FakeRequest {
+  id?: string;
   headers: Record<string, string | string[] | undefined>;
+  query?: Record<string, unknown>;
+  /** The request's own logger: the guard binds the account to it. */
+  log?: { bindings: Record<string, unknown>; setBindings(bindings: Record<string, unknown>): void };
   body?: unknown;
   caller?: Caller;
   idempotency?: IdempotencyClaim;
@@ -16,7 +20,16 @@ export interface FakeRequest {
 }
 
 export function aRequest(overrides: Partial<FakeRequest> = {}): FakeRequest {
-  return { headers: {}, raw: { socket: { destroyed: false } }, ...overrides };
+  return { id: 'req-1', headers: {}, query: {}, log: aRequestLog(), raw: { socket: { destroyed: false } }, ...overrides };
+}
+
+function aRequestLog(): NonNullable<FakeRequest['log']> {
+  return {
+    bindings: {},
+    setBindings(bindings) {
+      Object.assign(this.bindings, bindings);
+    },
+  };
 }
 
 /** A Fastify reply: chainable header/type/status, and the raw response's events ('close'). */

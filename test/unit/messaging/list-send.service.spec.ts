@@ -18,7 +18,7 @@ import { FakeSendersService } from '../fakes/fake-senders-service';
 import { FakeUnsubscribesService } from '../fakes/fake-unsubscribes-service';
 
 const NOW = new Date('2030-01-15T10:00:00Z');
-const caller: Caller = { accountId: 1, apiKeyId: 7, isTest: false };
+const caller: Caller = { accountId: 1, apiKeyId: 7, isTest: false, requestId: 'req-42' };
 const LIST = 10;
 const ANN = '61412345678';
 const BOB = '61412345679';
@@ -270,7 +270,7 @@ describe(ListSendService.name, () => {
       expect(writer.only.priced.messages[0].body).toBe('Sale OptOut https://sms.example/o/oc1');
     });
 
-    it('hands over the list send row, the list-send debit reason and failure condition, and no idempotency claim', async () => {
+    it('hands over the list send row (with the request id), the list-send debit reason and failure condition, and no idempotency claim', async () => {
       const { service, writer } = setup({ account: anAccount({ isTest: true }) });
 
       await service.send(caller, command({ message: 'x'.repeat(200), customRef: 'promo', staggerMinutes: 5 }));
@@ -287,6 +287,7 @@ describe(ListSendService.name, () => {
         staggerMinutes: 5,
         messageCount: 4,
         totalCost: 800,
+        requestId: 'req-42',
       });
       expect(priced).toMatchObject({ isTest: true, debitReason: 'list send' });
       expect(options.failure).toBe('failedToSendToList');

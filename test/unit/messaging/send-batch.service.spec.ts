@@ -19,7 +19,7 @@ import { FakeSendersService } from '../fakes/fake-senders-service';
 import { FakeUnsubscribesService } from '../fakes/fake-unsubscribes-service';
 
 const NOW = new Date('2030-01-15T10:00:00Z');
-const caller: Caller = { accountId: 1, apiKeyId: 7, isTest: false };
+const caller: Caller = { accountId: 1, apiKeyId: 7, isTest: false, requestId: 'req-42' };
 const ANN = '61412345678';
 const BOB = '61412345679';
 const CAT = '61412345680';
@@ -243,14 +243,14 @@ describe(SendBatchService.name, () => {
   });
 
   describe('what it hands to the writer', () => {
-    it('hands over the send row, the debit reason, the claim and the batch’s failure condition', async () => {
+    it('hands over the send row (with the request id), the debit reason, the claim and the batch’s failure condition', async () => {
       const { service, writer } = setup();
       const claim: IdempotencyClaim = { apiKeyId: 7, key: 'k', fingerprint: Buffer.from('f') };
 
       await service.send(caller, batch([to(ANN), to(BOB, 'x'.repeat(200))], { shortenUrls: true }), claim);
 
       const { priced, options } = writer.only;
-      expect(priced.send).toEqual({ accountId: 1, apiKeyId: 7, kind: 'batch', ignoreUnsubscribes: false, shortenUrls: true, messageCount: 2, totalCost: 300 });
+      expect(priced.send).toEqual({ accountId: 1, apiKeyId: 7, kind: 'batch', ignoreUnsubscribes: false, shortenUrls: true, messageCount: 2, totalCost: 300, requestId: 'req-42' });
       expect(priced.debitReason).toBe('send');
       expect(priced.isTest).toBe(false);
       expect(options.claim).toBe(claim);

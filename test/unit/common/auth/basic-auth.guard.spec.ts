@@ -1,7 +1,8 @@
 import { Reflector } from '@nestjs/core';
 import type { Caller } from '../../../../src/common/auth/authenticated-request';
 import { BasicAuthGuard } from '../../../../src/common/auth/basic-auth.guard';
-import { Public } from '../../../../src/common/auth/public.decorator';
+import { AcceptsQueryCredentials, Public } from '../../../../src/common/auth/public.decorator';
+import { currentLogContext, runInLogContext } from '../../../../src/common/logging/log-context';
 import { FakeCallerVerifier } from '../../fakes/fake-caller-verifier';
 import { aRequest, FakeReply, FakeRequest, httpContext, Route } from '../../fakes/fake-http';
 
@@ -10,6 +11,9 @@ class MessagesController {
 
   @Public()
   health(): void {}
+
+  @AcceptsQueryCredentials()
+  simpleSend(): void {}
 }
 
 @Public()
@@ -18,6 +22,7 @@ class DocsController {
 }
 
 const SEND: Route = { controller: MessagesController, handler: MessagesController.prototype.send };
+const SIMPLE_SEND: Route = { controller: MessagesController, handler: MessagesController.prototype.simpleSend };
 const caller: Caller = { accountId: 1, apiKeyId: 7, isTest: false };
 const basic = (credentials: string) => `Basic ${Buffer.from(credentials).toString('base64')}`;
 
@@ -72,13 +77,70 @@ describe(BasicAuthGuard.name, () => {
     expect(request.caller).toBeUndefined();
   });
 
-  it('attaches the verified caller to the request, splitting the credentials at the first colon', async () => {
+  it('attaches the verified caller and the request id to the request, splitting the credentials at the first colon', async () => {
     const { check, verifier } = setup();
-    const request = aRequest({ headers: { authorization: basic('acme:pa:ss word') } });
+    const request = aRequest({ id: 'trace-7', headers: { authorization: basic('acme:pa:ss word') } });
 
     await expect(check(request)).resolves.toBe(true);
     expect(verifier.calls).toEqual([{ username: 'acme', password: 'pa:ss word' }]);
-    expect(request.caller).toBe(caller);
+    expect(request.caller).toEqual({ ...caller, requestId: 'trace-7' });
+  });
+
+  it('names the account on the request’s log lines and in the ambient log context', async () => {
+    const { check } = setup();
+    const request = aRequest({ headers: { authorization: basic('acme:pa:ss word') } });
+    const context = { reqId: 'req-1' };
+
+    await runInLogContext(context, () => check(request));
+
+    expect(request.log!.bindings).toEqual({ accountId: 1 });
+    expect(context).toEqual({ reqId: 'req-1', accountId: 1 });
+    expect(currentLogContext()).toBeUndefined();
+  });
+
+  describe('query credentials', () => {
+    const query = { api_username: 'acme', api_password: 'pa:ss word' };
+
+    it('are taken on a route that accepts them when no Authorization header came', async () => {
+      const { check, verifier } = setup();
+      const request = aRequest({ query });
+
+      await expect(check(request, SIMPLE_SEND)).resolves.toBe(true);
+      expect(verifier.calls).toEqual([{ username: 'acme', password: 'pa:ss word' }]);
+      expect(request.caller).toEqual({ ...caller, requestId: 'req-1' });
+    });
+
+    it('lose to a Basic header sent with them', async () => {
+      const { check, verifier } = setup();
+
+      await expect(check(aRequest({ query: { api_username: 'acme', api_password: 'wrong' }, headers: { authorization: basic('acme:pa:ss word') } }), SIMPLE_SEND)).resolves.toBe(
+        true,
+      );
+      expect(verifier.calls).toEqual([{ username: 'acme', password: 'pa:ss word' }]);
+    });
+
+    it('are ignored on every other route', async () => {
+      const { check, verifier } = setup();
+
+      await expect(check(aRequest({ query }))).rejects.toMatchObject({ condition: 'authenticationRequired' });
+      expect(verifier.calls).toEqual([]);
+    });
+
+    it.each([
+      ['only a username', { api_username: 'acme' }],
+      ['an empty password', { api_username: 'acme', api_password: '' }],
+      ['a repeated password', { api_username: 'acme', api_password: ['a', 'b'] }],
+    ])('answer authenticationRequired when they are incomplete: %s', async (_, partial) => {
+      const { check } = setup();
+
+      await expect(check(aRequest({ query: partial }), SIMPLE_SEND)).rejects.toMatchObject({ condition: 'authenticationRequired' });
+    });
+
+    it('answer invalidCredentials when wrong', async () => {
+      const { check } = setup();
+
+      await expect(check(aRequest({ query: { api_username: 'acme', api_password: 'nope' } }), SIMPLE_SEND)).rejects.toMatchObject({ condition: 'invalidCredentials' });
+    });
   });
 
   it('accepts the scheme name in any case', async () => {

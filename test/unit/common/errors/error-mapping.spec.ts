@@ -23,6 +23,15 @@ describe(mapError.name, () => {
     expect(mapError(failure('authenticationRequired')).headers).toEqual({ 'WWW-Authenticate': 'Basic realm="api"' });
   });
 
+  it('adds Retry-After: 1 to 429s (a slot frees as soon as one request in flight finishes)', () => {
+    expect(mapError(failure('tooManyConcurrentRequests'))).toEqual({
+      status: 429,
+      body: { error: 'Too many concurrent requests. Please wait.' },
+      headers: { 'Retry-After': '1' },
+      log: false,
+    });
+  });
+
   it('answers an unavailable dependency 503 with Retry-After and the fixed text', () => {
     const res = mapError(new DependencyUnavailableError('redis'));
     expect(res).toMatchObject({ status: 503, body: { error: 'Service temporarily unavailable, please retry' }, headers: { 'Retry-After': '5' }, log: true });

@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import { runInLogContext } from '../common/logging/log-context';
+import type { HttpMetrics } from '../metrics/http-metrics';
+
+const COUNTED_METHODS = new Set(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']);
+
+/**
+ * Request tracing and HTTP metrics. Every answer carries X-Request-Id (the caller's own, or one made for
+ * it: see requestIdFor); everything done for the request runs in a log context holding that id (and the
+ * account, once authenticated); one line per request is logged when it is answered (Fastify's own
+ * request lines are off: they come before authentication, so they could not name the account).
+ */
+export function observeRequests(fastify: FastifyInstance, metrics: HttpMetrics): void {
+  const routes: Array<{ route: string; method: string }> = [];
+  fastify.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (COUNTED_METHODS.has(method)) routes.push({ route: route.url, method });
+  });
+  fastify.addHook('onReady', (done) => {
+    metrics.routesKnown(routes);
+    done();
+  });
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.header('X-Request-Id', request.id);
+    runInLogContext({ reqId: request.id }, done);
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url;
+    metrics.observe(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    request.log.info({ method: request.method, url: request.url, route, status: reply.statusCode, durationMs: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
+    done();
+  });
+}

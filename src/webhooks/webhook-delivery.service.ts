@@ -110,7 +110,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     // The URL is read at attempt time: switched off means the event is dropped.
     if (!event.url) return Promise.resolve(outcome('discarded', null, 'webhook URL switched off', 0, null));
     this.inFlight++;
-    const run = this.hosts.tryRun(hostOf(event.url), () => this.sender.send(event.url, event.body, event.secret, this.clock.now()));
+    const run = this.hosts.tryRun(hostOf(event.url), () => this.sender.send(event.url, event.body, event.secret, this.clock.now(), event.id));
     if (!run) {
       this.inFlight--;
       return Promise.resolve(outcome('deferred', null, '', 0, new Date(now.getTime() + DEFER_MS)));

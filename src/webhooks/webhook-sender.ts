@@ -29,7 +29,11 @@ export class WebhookSender {
     });
   }
 
-  async send(url: string, body: string, secret: string | null, now: Date): Promise<SendResult> {
+  /**
+   * `eventId` is the webhook_events row id, sent as X-MM-Event-Id: the same on every retry of one event,
+   * so a receiver can drop a delivery it already processed (deliveries are at least once).
+   */
+  async send(url: string, body: string, secret: string | null, now: Date, eventId: number): Promise<SendResult> {
     const started = performance.now();
     const done = (ok: boolean, status: number | null, error: string): SendResult => ({ ok, status, error, durationMs: performance.now() - started });
     let target: URL;
@@ -44,7 +48,12 @@ export class WebhookSender {
       if (isIP(host) && isBlockedAddress(host)) return done(false, null, NOT_ALLOWED);
     }
     const timestamp = String(Math.floor(now.getTime() / 1000));
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'sms-api-webhooks/1', 'x-mm-timestamp': timestamp };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': 'sms-api-webhooks/1',
+      'x-mm-event-id': String(eventId),
+      'x-mm-timestamp': timestamp,
+    };
     if (secret) headers['x-mm-signature'] = signWebhook(secret, timestamp, body);
     try {
       const res = await request(target, {

@@ -115,6 +115,7 @@ describe('Webhooks', () => {
     const id = sent.results[0].message_id;
     await until(() => forMessage(id).length === 3, 'three part webhooks');
     const hooks = forMessage(id).sort((a, b) => a.body.part_number - b.body.part_number);
+    expect(new Set(hooks.map((h) => h.headers['x-mm-event-id'])).size).toBe(3); // one event per part
     for (const [i, hook] of hooks.entries()) {
       expect(hook.body).toEqual({
         to: '61412000011',
@@ -129,6 +130,7 @@ describe('Webhooks', () => {
       });
       expect(Object.keys(hook.body)).toEqual(['to', 'sender', 'message', 'custom_ref', 'status', 'message_id', 'received_at', 'part_number', 'total_parts']);
       expect(hook.headers['content-type']).toBe('application/json');
+      expect(hook.headers['x-mm-event-id']).toMatch(/^[1-9]\d*$/);
       const ts = hook.headers['x-mm-timestamp'] as string;
       const sig = hook.headers['x-mm-signature'] as string;
       expect(Math.abs(Number(ts) - Date.now() / 1000)).toBeLessThan(60);
@@ -236,6 +238,8 @@ describe('Webhooks', () => {
       const arrived = receiver.received.filter((h) => h.body?.message === 'again');
       expect(arrived).toHaveLength(3);
       expect(new Set(arrived.map((h) => h.raw)).size).toBe(1);
+      // One event id on every attempt, the one the deliveries list names, so the receiver can deduplicate.
+      expect(arrived.map((h) => h.headers['x-mm-event-id'])).toEqual([String(log[0].event_id), String(log[0].event_id), String(log[0].event_id)]);
       for (const h of arrived) expect(independentlyValid(acct.secret!, h.headers['x-mm-timestamp'] as string, h.raw, h.headers['x-mm-signature'] as string)).toBe(true);
       expect(Number(arrived[2].headers['x-mm-timestamp'])).toBeGreaterThanOrEqual(Number(arrived[0].headers['x-mm-timestamp']));
     });

@@ -15,6 +15,7 @@ import { ValidPipe } from '../common/validation/valid.pipe';
 import { createRootLogger, PinoNestLogger } from '../common/logging/logger';
 import { observeRequests } from './observe-requests';
 import { setupOpenApi } from './openapi';
+import { refuseHeadOnGetsWithEffects } from './refuse-head';
 
 /**
  * Builds the HTTP application exactly as production runs it; main.ts listens on it and the e2e tests
@@ -37,6 +38,7 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
   const fastify = adapter.getInstance();
   const routes = new RouteTable();
   fastify.addHook('onRoute', (route) => routes.add(route.url, route.method));
+  refuseHeadOnGetsWithEffects(fastify);
   fastify.addHook('onSend', async (request: AuthenticatedRequest) => {
     await request.inflightSlot?.release();
   });

@@ -6,6 +6,7 @@ import type { CancelCommand } from './cancel-messages.service';
 import type { CancelMessagesDto } from './dto/cancel-messages.dto';
 import type { ListSendDto } from './dto/list-send.dto';
 import type { SendMessagesDto } from './dto/send-messages.dto';
+import type { SimpleSendQuery } from './dto/simple-send.dto';
 import type { ListSendCommand } from './list-send.service';
 import type { MessageRow } from './messages.repository';
 import type { SendBatchCommand } from './send-batch.service';
@@ -13,6 +14,12 @@ import type { SendBatchCommand } from './send-batch.service';
 /** Wire requests (snake_case, validated by their DTOs) to the services' commands. */
 export function toSendBatchCommand(dto: SendMessagesDto): SendBatchCommand {
   return { messages: dto.messages, enableUnicode: dto.enable_unicode, maxParts: dto.max_parts, shortenUrls: dto.shorten_urls, ignoreUnsubscribes: dto.ignore_unsubscribes };
+}
+
+/** GET /simple/send-sms: its one message goes through exactly the checks of a batch entry. */
+export function toSimpleSendCommand(query: SimpleSendQuery): SendBatchCommand {
+  const { to, message, sender, custom_ref } = query;
+  return { messages: [{ to, message, sender, custom_ref }] };
 }
 
 export function toListSendCommand(dto: ListSendDto): ListSendCommand {

@@ -16,11 +16,12 @@ import { MessagesController } from './messages.controller';
 import { MessagesRepository } from './messages.repository';
 import { SendBatchService } from './send-batch.service';
 import { SendsRepository } from './sends.repository';
+import { SimpleSendController } from './simple-send.controller';
 import { SendWriter } from './send-writer.service';
 
 @Module({
   imports: [AccountsModule, SendersModule, ContactsModule, ListsModule, UnsubscribesModule, BillingModule, IdempotencyModule, QueuesModule, WebhooksModule],
-  controllers: [MessagesController, ListSendController],
+  controllers: [MessagesController, ListSendController, SimpleSendController],
   providers: [MessagesRepository, SendsRepository, SendWriter, SendBatchService, ListSendService, CancelMessagesService, MessageLookupService],
   exports: [CancelMessagesService],
 })

@@ -1,0 +1,32 @@
+import { Controller, Get, Header, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Caller } from '../common/auth/authenticated-request';
+import { CurrentCaller } from '../common/auth/current-caller.decorator';
+import { AcceptsQueryCredentials } from '../common/auth/public.decorator';
+import { ApiErrors } from '../common/http/api-errors.decorator';
+import { SendResultDto } from './dto/send-messages.dto';
+import { ApiSimpleSendQuery, type SimpleSendQuery } from './dto/simple-send.dto';
+import { toSimpleSendCommand } from './messages.mapper';
+import { SendBatchService } from './send-batch.service';
+
+/**
+ * The single-message interface outside v1 that client libraries call with everything in the query
+ * string. It is one message of POST /v1/messages: the same service, rules and result body.
+ */
+@ApiTags('simple')
+@Controller('simple')
+export class SimpleSendController {
+  constructor(private readonly sendBatch: SendBatchService) {}
+
+  @Get('send-sms')
+  @AcceptsQueryCredentials()
+  // A send must never be answered from a cache.
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({ summary: 'Send one message with every parameter in the query string' })
+  @ApiSimpleSendQuery()
+  @ApiOkResponse({ type: SendResultDto })
+  @ApiErrors(401, 403, 405, 429, 500, 503)
+  send(@CurrentCaller() caller: Caller, @Query() query: SimpleSendQuery) {
+    return this.sendBatch.send(caller, toSimpleSendCommand(query));
+  }
+}

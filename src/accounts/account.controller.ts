@@ -12,7 +12,11 @@ export class AccountController {
   constructor(private readonly accounts: AccountsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Read the credit balance' })
+  @ApiOperation({
+    operationId: 'getAccount',
+    summary: 'Read the credit balance',
+    description: 'The account’s credit balance (a number with at most two decimals), its name and whether it is a test account.',
+  })
   @ApiOkResponse({ type: AccountResponseDto })
   @ApiErrors(401, 405, 429, 503)
   show(@CurrentCaller() caller: Caller) {

@@ -1,14 +1,54 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { WEBHOOK_PAYLOAD_MODELS, webhooksOpenApi } from '../webhooks/webhooks.openapi';
+import { finishOpenApiDocument } from './openapi-finish';
+
+/**
+ * The OpenAPI document clients are generated from. Conventions every endpoint follows (the e2e suite
+ * and the linters check them):
+ * - an explicit `operationId` in @ApiOperation, lowerCamelCase verb + noun naming the operation, not the
+ *   handler: `sendMessages`, `queryMessages`, `cancelMessages`, `listContacts`, `createContact`,
+ *   `updateContact`, `deleteContact`, `getAccount` (get = one resource, list = a collection);
+ * - a `summary` (a line) and a `description` (the rules a caller needs);
+ * - one tag from TAGS below;
+ * - `type: 'integer'` for every id and count (money stays a number), `enum` on every closed set, the
+ *   fixed text forms from common/http/openapi-schemas.ts, and an `example` on each response property.
+ */
+export const TAGS: Array<{ name: string; description: string }> = [
+  { name: 'messages', description: 'Send batches of up to 10000 messages or to a whole list, look them up, browse the history and cancel scheduled ones.' },
+  { name: 'simple', description: 'One message with every parameter in the query string, for client libraries of the simple interface. Outside v1.' },
+  { name: 'contacts', description: 'The address book: contacts and their placeholder fields.' },
+  { name: 'lists', description: 'Named contact lists and their members, for list sends.' },
+  { name: 'unsubscribes', description: 'Numbers that opted out; sends skip them unless told to ignore unsubscribes.' },
+  { name: 'inbound', description: 'Replies and opt-outs received on the account’s numbers.' },
+  { name: 'webhooks', description: 'Where delivery receipts and inbound messages are POSTed, the signing secret, and the delivery log.' },
+  { name: 'account', description: 'The account’s credit balance and senders.' },
+  { name: 'operations', description: 'Health and liveness checks for operators and load balancers (no authentication).' },
+];
+
+const DESCRIPTION = [
+  'Send and receive SMS to Australian mobiles: batches of up to 10000 messages, list sends, scheduling with refundable cancellation, contacts and opt-outs, delivery receipts and replies by webhook.',
+  '',
+  'Every request authenticates with HTTP Basic (an API username and password). Bodies are JSON; every 4xx/5xx body is `{"error": "..."}`. Numbers are accepted in any Australian mobile form and answered normalised (`61412345678`); times are UTC.',
+].join('\n');
+
+/** Who answers for the API and on what terms: proprietary, no public licence (SPDX custom licence reference). */
+const INFO = { contact: { name: 'API support' }, license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } };
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
-  const config = new DocumentBuilder()
+  const builder = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
     .setTitle('SMS Messaging Service for Australia')
-    .setDescription('Send and receive SMS to Australian mobiles. Every 4xx/5xx body is {"error": "..."}.')
+    .setDescription(DESCRIPTION)
     .setVersion('2.0.0')
-    .addBasicAuth({ type: 'http', scheme: 'basic', description: 'API username and password' }, 'basic')
-    .build();
-  return SwaggerModule.createDocument(app, config);
+    .addServer('/', 'The service serving this document')
+    .addBasicAuth({ type: 'http', scheme: 'basic', description: 'API username and password (created by the operator CLI or the dashboard)' }, 'basic')
+    .addApiKey({ type: 'apiKey', in: 'query', name: 'api_username', description: 'Simple send interface only; prefer Basic auth' }, 'apiUsername')
+    .addApiKey({ type: 'apiKey', in: 'query', name: 'api_password', description: 'Simple send interface only; prefer Basic auth' }, 'apiPassword')
+    .addSecurityRequirements('basic');
+  for (const tag of TAGS) builder.addTag(tag.name, tag.description);
+  const generated = SwaggerModule.createDocument(app, builder.build(), { extraModels: WEBHOOK_PAYLOAD_MODELS });
+  return finishOpenApiDocument(generated, { webhooks: webhooksOpenApi(), info: INFO }) as OpenAPIObject;
 }
 
 /** Serves the document at /openapi.json and the browsable docs at /docs, both without authentication. */

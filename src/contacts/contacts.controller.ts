@@ -13,7 +13,11 @@ export class ContactsController {
   constructor(private readonly contacts: ContactsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'List contacts, newest first; filters combine with AND' })
+  @ApiOperation({
+    operationId: 'listContacts',
+    summary: 'List contacts',
+    description: 'Newest first. `number` matches exactly after normalisation; the text fields match case-insensitive substrings; filters combine with AND.',
+  })
   @ApiOkResponse({ type: ContactsPageDto })
   @ApiErrors(400, 401, 405, 429, 503)
   list(@CurrentCaller() caller: Caller, @Query() query: ContactsQuery) {
@@ -22,7 +26,12 @@ export class ContactsController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Add a contact' })
+  @ApiOperation({
+    operationId: 'createContact',
+    summary: 'Add a contact',
+    description:
+      'The number is normalised; a number already in the address book is refused with 409 unless the account allows duplicate contacts. Unset text fields read as empty strings.',
+  })
   @ApiOkResponse({ type: ContactCreatedDto })
   @ApiErrors(400, 401, 405, 409, 429, 500, 503)
   create(@CurrentCaller() caller: Caller, @Body() body: CreateContactDto) {
@@ -30,7 +39,11 @@ export class ContactsController {
   }
 
   @Patch()
-  @ApiOperation({ summary: 'Update a contact; only supplied fields change' })
+  @ApiOperation({
+    operationId: 'updateContact',
+    summary: 'Update a contact',
+    description: 'Only the fields supplied change; a new number is normalised and checked for duplicates.',
+  })
   @ApiOkResponse({ type: ContactUpdatedDto })
   @ApiErrors(400, 401, 404, 405, 409, 429, 503)
   update(@CurrentCaller() caller: Caller, @Body() body: UpdateContactDto) {
@@ -39,7 +52,11 @@ export class ContactsController {
 
   @Delete()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Delete a contact and its list memberships' })
+  @ApiOperation({
+    operationId: 'deleteContact',
+    summary: 'Delete a contact',
+    description: 'Also removes it from every list. Deleting a contact that does not exist is not an error (`removed: false`).',
+  })
   @ApiOkResponse({ type: ContactDeletedDto })
   @ApiErrors(400, 401, 405, 429, 503)
   delete(@CurrentCaller() caller: Caller, @Body() body: DeleteContactDto) {

@@ -1,42 +1,11 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '../common/auth/public.decorator';
-import { HealthDownDescription } from '../common/errors/error-catalogue';
+import { HealthDownDescription, StatusDescription } from '../common/errors/error-catalogue';
 import { ErrorEnvelopeDto } from '../common/http/api-errors.decorator';
 import { toLivenessReport } from './health.mapper';
+import { HealthDto, LivenessDto } from './dto/health.dto';
 import { HealthService } from './health.service';
-
-class QueueDepthDto {
-  @ApiProperty() waiting: number;
-  @ApiProperty() active: number;
-  @ApiProperty() delayed: number;
-  @ApiProperty() failed: number;
-}
-
-class DispatchHealthDto {
-  @ApiProperty({ type: QueueDepthDto }) queue: QueueDepthDto;
-  @ApiProperty({ description: 'Age of the oldest due message no dispatcher has taken' }) oldest_due_seconds: number;
-}
-
-class CarrierHealthDto {
-  @ApiProperty({ enum: ['smpp', 'simulator'] }) kind: string;
-  @ApiProperty() binds_configured: number;
-  @ApiProperty() binds_up: number;
-  @ApiProperty() in_flight: number;
-}
-
-class LivenessDto {
-  @ApiProperty({ enum: ['ok'] }) status: string;
-}
-
-class HealthDto {
-  @ApiProperty({ enum: ['ok', 'degraded'] }) status: string;
-  @ApiProperty({ enum: ['up'] }) database: string;
-  @ApiProperty({ enum: ['up'] }) redis: string;
-  @ApiProperty({ type: DispatchHealthDto }) dispatch: DispatchHealthDto;
-  @ApiPropertyOptional({ type: CarrierHealthDto, description: 'Present where the delivery workers run in this process' }) carrier?: CarrierHealthDto;
-  @ApiProperty({ type: [String] }) problems: string[];
-}
 
 @ApiTags('operations')
 @Controller('health')
@@ -45,8 +14,14 @@ export class HealthController {
 
   @Public()
   @Get()
-  @ApiOperation({ summary: 'Dependencies, dispatch backlog and carrier binds (no authentication)' })
+  @ApiOperation({
+    operationId: 'getHealth',
+    summary: 'Readiness: dependencies, backlog and carrier',
+    description:
+      '503 when PostgreSQL or Redis is down (the service cannot work). Otherwise 200, `ok` or `degraded` with the problems named (dispatch not draining, no SMPP bind up): the API still accepts messages. No authentication.',
+  })
   @ApiOkResponse({ type: HealthDto })
+  @ApiResponse({ status: 405, type: ErrorEnvelopeDto, description: StatusDescription[405] })
   @ApiResponse({ status: 503, type: ErrorEnvelopeDto, description: HealthDownDescription })
   check() {
     return this.health.check();
@@ -54,8 +29,13 @@ export class HealthController {
 
   @Public()
   @Get('live')
-  @ApiOperation({ summary: 'The process is up (checks nothing else; no authentication)' })
+  @ApiOperation({
+    operationId: 'getLiveness',
+    summary: 'Liveness: the process answers',
+    description: 'Checks nothing else, so a dependency outage does not get the process restarted. No authentication.',
+  })
   @ApiOkResponse({ type: LivenessDto })
+  @ApiResponse({ status: 405, type: ErrorEnvelopeDto, description: StatusDescription[405] })
   live() {
     return toLivenessReport();
   }

@@ -55,7 +55,14 @@ export const IdempotencyKey = createParamDecorator((_: unknown, context: Executi
 export function Idempotent() {
   return applyDecorators(
     UseInterceptors(IdempotencyInterceptor),
-    ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Up to 255 characters; a retry with the same key and body within 24 h replays the original response' }),
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description:
+        'One key per logical request, reused on each retry: the same key and body within 24 h replays the original response (Idempotency-Replay: true); the same key with another body is 422. Keys are scoped to the API key.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+      example: 'order-1001',
+    }),
     ApiResponse({ status: 422, type: ErrorEnvelopeDto, description: StatusDescription[422] }),
   );
 }

@@ -13,7 +13,11 @@ export class InboundController {
   constructor(private readonly inbound: InboundService) {}
 
   @Get('inbound')
-  @ApiOperation({ summary: 'Replies and opt-outs received on the account’s numbers, newest first' })
+  @ApiOperation({
+    operationId: 'listInbound',
+    summary: 'List replies and opt-outs',
+    description: 'Received on the account’s numbers, newest first; each names the most recent message sent to that mobile from that number.',
+  })
   @ApiOkResponse({ type: InboundPageDto })
   @ApiErrors(400, 401, 405, 429, 503)
   page(@CurrentCaller() caller: Caller, @Query() query: InboundQuery) {
@@ -22,7 +26,11 @@ export class InboundController {
 
   @Post('test-inbound')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Simulate a reply on a test account (same path as a real one)' })
+  @ApiOperation({
+    operationId: 'simulateInbound',
+    summary: 'Simulate a reply (test accounts)',
+    description: 'The message takes the path of a real reply: opt-out detection, storage and the inbound webhook. Live accounts: 403.',
+  })
   @ApiOkResponse({ type: TestInboundResultDto })
   @ApiErrors(400, 401, 403, 405, 429, 503)
   simulate(@CurrentCaller() caller: Caller, @Body() body: TestInboundDto) {

@@ -13,7 +13,11 @@ export class ListContactsController {
   constructor(private readonly members: ListMembersService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Contacts in a list, newest first' })
+  @ApiOperation({
+    operationId: 'listListContacts',
+    summary: 'List the contacts in a list',
+    description: 'Newest first, paginated.',
+  })
   @ApiOkResponse({ type: ListContactsPageDto })
   @ApiErrors(400, 401, 404, 405, 429, 503)
   page(@CurrentCaller() caller: Caller, @Query() query: ListContactsQuery) {
@@ -22,7 +26,11 @@ export class ListContactsController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Add a contact to a list by contact_id, or by number (creating the contact when new)' })
+  @ApiOperation({
+    operationId: 'addListContact',
+    summary: 'Add a contact to a list',
+    description: 'By `contact_id`, or by `number` (the contact is created, with the fields given, when the number is new). Adding a member twice is not an error (`added: false`).',
+  })
   @ApiOkResponse({ type: ListContactAddedDto })
   @ApiErrors(400, 401, 404, 405, 429, 503)
   add(@CurrentCaller() caller: Caller, @Body() body: AddListContactDto) {
@@ -31,7 +39,11 @@ export class ListContactsController {
 
   @Delete()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Remove a contact from a list by contact_id or number' })
+  @ApiOperation({
+    operationId: 'removeListContact',
+    summary: 'Remove a contact from a list',
+    description: 'By `contact_id` or `number`; the contact itself stays in the address book.',
+  })
   @ApiOkResponse({ type: ListContactRemovedDto })
   @ApiErrors(400, 401, 404, 405, 429, 503)
   remove(@CurrentCaller() caller: Caller, @Body() body: RemoveListContactDto) {

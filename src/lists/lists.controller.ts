@@ -12,7 +12,11 @@ export class ListsController {
   constructor(private readonly lists: ListsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'All contact lists, newest first (not paginated)' })
+  @ApiOperation({
+    operationId: 'listLists',
+    summary: 'List contact lists',
+    description: 'Every list of the account with its member count, newest first. Not paginated.',
+  })
   @ApiOkResponse({ type: ListsDto })
   @ApiErrors(401, 405, 429, 503)
   list(@CurrentCaller() caller: Caller) {
@@ -21,7 +25,11 @@ export class ListsController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create a list, or return the existing one of that name' })
+  @ApiOperation({
+    operationId: 'createList',
+    summary: 'Create a list (get-or-create)',
+    description: 'Returns the existing list of that name (`existing: true`) instead of making a second one.',
+  })
   @ApiOkResponse({ type: ListCreatedDto })
   @ApiErrors(400, 401, 405, 429, 503)
   create(@CurrentCaller() caller: Caller, @Body() body: CreateListDto) {
@@ -29,7 +37,11 @@ export class ListsController {
   }
 
   @Patch()
-  @ApiOperation({ summary: 'Rename a list' })
+  @ApiOperation({
+    operationId: 'renameList',
+    summary: 'Rename a list',
+    description: '404 when the list does not exist or the name is unchanged; 409 when another list has the name.',
+  })
   @ApiOkResponse({ type: ListRenamedDto })
   @ApiErrors(400, 401, 404, 405, 409, 429, 503)
   rename(@CurrentCaller() caller: Caller, @Body() body: RenameListDto) {
@@ -38,7 +50,11 @@ export class ListsController {
 
   @Delete()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Delete a list, and with delete_contacts its member contacts' })
+  @ApiOperation({
+    operationId: 'deleteList',
+    summary: 'Delete a list',
+    description: 'Deletes the list and its memberships; the contacts stay unless `delete_contacts` is true, which deletes them permanently.',
+  })
   @ApiOkResponse({ type: ListDeletedDto })
   @ApiErrors(400, 401, 404, 405, 429, 503)
   delete(@CurrentCaller() caller: Caller, @Body() body: DeleteListDto) {

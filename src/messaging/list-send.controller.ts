@@ -15,7 +15,12 @@ export class ListSendController {
   /** No Idempotency-Key handling here (interface: the header is ignored). */
   @Post()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Send one message to every contact of a list' })
+  @ApiOperation({
+    operationId: 'sendToList',
+    summary: 'Send to a list',
+    description:
+      'One message per member, personalised from the member’s fields, after removing unsubscribed numbers, duplicate numbers and texts over the part cap (each counted). Optionally scheduled and staggered. Takes no Idempotency-Key.',
+  })
   @ApiOkResponse({ type: ListSendResultDto })
   @ApiErrors(400, 401, 403, 404, 405, 429, 500, 503)
   send(@CurrentCaller() caller: Caller, @Body() body: ListSendDto) {

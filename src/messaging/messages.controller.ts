@@ -25,7 +25,12 @@ export class MessagesController {
   @Post()
   @HttpCode(200)
   @Idempotent()
-  @ApiOperation({ summary: 'Send up to 10000 messages; each is validated on its own' })
+  @ApiOperation({
+    operationId: 'sendMessages',
+    summary: 'Send messages',
+    description:
+      'Up to 10000 messages; each is checked on its own, so a 200 can hold success, blocked (unsubscribed) and error entries. The whole batch is paid for together (403 when it cannot be). Retry safely with an Idempotency-Key: the same key and body within 24 hours replays the first answer (Idempotency-Replay: true); the same key with another body is 422.',
+  })
   @ApiOkResponse({ type: SendResultDto })
   @ApiErrors(400, 401, 403, 405, 413, 422, 429, 500, 503)
   send(@CurrentCaller() caller: Caller, @Body() body: SendMessagesDto, @IdempotencyKey() claim?: IdempotencyClaim) {
@@ -33,7 +38,12 @@ export class MessagesController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'Look up by message_id or custom_ref, or browse the history' })
+  @ApiOperation({
+    operationId: 'queryMessages',
+    summary: 'Look up messages or browse the history',
+    description:
+      'With `message_id` (first) or `custom_ref` (the 100 most recent): the lookup shape, 404 when nothing matches. Without either: the paginated history, filtered by `status` and the `from`/`to` days.',
+  })
   @ApiMessagesQueryOk()
   @ApiErrors(400, 401, 404, 405, 429, 503)
   query(@CurrentCaller() caller: Caller, @Query() query: MessagesQuery) {
@@ -42,7 +52,12 @@ export class MessagesController {
 
   @Delete()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Cancel scheduled messages by message_id, send_id or custom_ref, refunding their credits' })
+  @ApiOperation({
+    operationId: 'cancelMessages',
+    summary: 'Cancel scheduled messages',
+    description:
+      'By the first identifier given of `message_id`, `send_id`, `custom_ref` (never falling through to the next). Only scheduled messages are cancelled; their credits are refunded in full.',
+  })
   @ApiCancelOk()
   @ApiErrors(400, 401, 404, 405, 409, 429, 500, 503)
   cancel(@CurrentCaller() caller: Caller, @Body() body: CancelMessagesDto) {

@@ -1,5 +1,5 @@
 import { Controller, Get, Header, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Caller } from '../common/auth/authenticated-request';
 import { CurrentCaller } from '../common/auth/current-caller.decorator';
 import { AcceptsQueryCredentials } from '../common/auth/public.decorator';
@@ -22,9 +22,15 @@ export class SimpleSendController {
   @AcceptsQueryCredentials()
   // A send must never be answered from a cache.
   @Header('Cache-Control', 'no-store')
-  @ApiOperation({ summary: 'Send one message with every parameter in the query string' })
+  @ApiOperation({
+    operationId: 'sendSimpleMessage',
+    summary: 'Send one message (query-string interface)',
+    description:
+      'One message of POST /v1/messages with every parameter in the query string: the same rules, charges and result body. Credentials: Basic auth (preferred: a query string ends up in logs and proxies) or `api_username` and `api_password` in the query; when both come, Basic auth is used.',
+  })
   @ApiSimpleSendQuery()
   @ApiOkResponse({ type: SendResultDto })
+  @ApiSecurity({ apiUsername: [], apiPassword: [] })
   @ApiErrors(401, 403, 405, 429, 500, 503)
   send(@CurrentCaller() caller: Caller, @Query() query: SimpleSendQuery) {
     return this.sendBatch.send(caller, toSimpleSendCommand(query));

@@ -6,13 +6,17 @@ import { ApiErrors } from '../common/http/api-errors.decorator';
 import { SendersResponseDto } from './dto/senders-response.dto';
 import { SendersService } from './senders.service';
 
-@ApiTags('senders')
+@ApiTags('account')
 @Controller('v1/senders')
 export class SendersController {
   constructor(private readonly senders: SendersService) {}
 
   @Get()
-  @ApiOperation({ summary: "List the account's active senders" })
+  @ApiOperation({
+    operationId: 'listSenders',
+    summary: "List the account's active senders",
+    description: 'The values a send may name as `sender`: alphanumeric Sender IDs (matched exactly) and numbers (matched in any form a recipient may take, shown normalised).',
+  })
   @ApiOkResponse({ type: SendersResponseDto })
   @ApiErrors(401, 405, 429, 503)
   list(@CurrentCaller() caller: Caller) {

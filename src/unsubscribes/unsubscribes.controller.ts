@@ -13,7 +13,11 @@ export class UnsubscribesController {
   constructor(private readonly unsubscribes: UnsubscribesService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Opted-out numbers, newest first' })
+  @ApiOperation({
+    operationId: 'listUnsubscribes',
+    summary: 'List opted-out numbers',
+    description: 'Newest first, with how each opted out (`reply`, `link` or `api`).',
+  })
   @ApiOkResponse({ type: UnsubscribesPageDto })
   @ApiErrors(400, 401, 405, 429, 503)
   page(@CurrentCaller() caller: Caller, @Query() query: UnsubscribesQuery) {
@@ -22,7 +26,11 @@ export class UnsubscribesController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Unsubscribe a number; it also leaves every list' })
+  @ApiOperation({
+    operationId: 'addUnsubscribe',
+    summary: 'Unsubscribe a number',
+    description: 'Sends to it are blocked unless a send ignores unsubscribes; it also leaves every list. Already unsubscribed: `added: false`.',
+  })
   @ApiOkResponse({ type: UnsubscribeAddedDto })
   @ApiErrors(400, 401, 405, 429, 503)
   add(@CurrentCaller() caller: Caller, @Body() body: UnsubscribeNumberDto) {
@@ -31,7 +39,11 @@ export class UnsubscribesController {
 
   @Delete()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Remove a number from the unsubscribe list' })
+  @ApiOperation({
+    operationId: 'removeUnsubscribe',
+    summary: 'Remove a number from the unsubscribe list',
+    description: 'Sends reach it again. Not unsubscribed: `removed: false`.',
+  })
   @ApiOkResponse({ type: UnsubscribeRemovedDto })
   @ApiErrors(400, 401, 405, 429, 503)
   remove(@CurrentCaller() caller: Caller, @Body() body: UnsubscribeNumberDto) {

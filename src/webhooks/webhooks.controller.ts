@@ -13,7 +13,11 @@ export class WebhooksController {
   constructor(private readonly settings: WebhookSettingsService) {}
 
   @Get('webhooks')
-  @ApiOperation({ summary: 'The account’s webhook URLs (the secret is never returned)' })
+  @ApiOperation({
+    operationId: 'getWebhooks',
+    summary: 'Read the webhook URLs',
+    description: 'The status and inbound URLs (empty when off) and whether a signing secret is set; the secret itself is never returned.',
+  })
   @ApiOkResponse({ type: WebhooksDto })
   @ApiErrors(401, 405, 429, 503)
   get(@CurrentCaller() caller: Caller) {
@@ -21,7 +25,12 @@ export class WebhooksController {
   }
 
   @Patch('webhooks')
-  @ApiOperation({ summary: 'Set or switch off the inbound and status URLs' })
+  @ApiOperation({
+    operationId: 'updateWebhooks',
+    summary: 'Set the webhook URLs',
+    description:
+      'Each URL must be https and must not resolve to a private, loopback or link-local address; an empty string switches that kind off. Fields left out keep their value.',
+  })
   @ApiOkResponse({ type: WebhooksDto })
   @ApiErrors(400, 401, 405, 429, 503)
   update(@CurrentCaller() caller: Caller, @Body() body: UpdateWebhooksDto) {
@@ -30,7 +39,11 @@ export class WebhooksController {
 
   @Post('webhooks/signing-secret')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create or rotate the signing secret (shown once)' })
+  @ApiOperation({
+    operationId: 'rotateSigningSecret',
+    summary: 'Create or rotate the signing secret',
+    description: 'Returned once. From then on every webhook carries X-MM-Timestamp and X-MM-Signature (hex HMAC-SHA256 of timestamp, ".", raw body).',
+  })
   @ApiOkResponse({ type: SigningSecretDto })
   @ApiErrors(401, 405, 429, 503)
   rotate(@CurrentCaller() caller: Caller) {
@@ -38,7 +51,11 @@ export class WebhooksController {
   }
 
   @Get('webhook-deliveries')
-  @ApiOperation({ summary: 'Recent delivery attempts, newest first' })
+  @ApiOperation({
+    operationId: 'listWebhookDeliveries',
+    summary: 'List webhook delivery attempts',
+    description: 'Every attempt, newest first: its event id (the X-MM-Event-Id header), URL, attempt number, answer and error.',
+  })
   @ApiOkResponse({ type: WebhookDeliveriesDto })
   @ApiErrors(400, 401, 405, 429, 503)
   deliveries(@CurrentCaller() caller: Caller, @Query() query: DeliveriesQuery) {

@@ -129,6 +129,7 @@ describe('Webhooks', () => {
         total_parts: 3,
       });
       expect(Object.keys(hook.body)).toEqual(['to', 'sender', 'message', 'custom_ref', 'status', 'message_id', 'received_at', 'part_number', 'total_parts']);
+      expect(t.api.webhookProblem('messageStatus', hook.body)).toBeNull();
       expect(hook.headers['content-type']).toBe('application/json');
       expect(hook.headers['x-mm-event-id']).toMatch(/^[1-9]\d*$/);
       const ts = hook.headers['x-mm-timestamp'] as string;
@@ -182,6 +183,7 @@ describe('Webhooks', () => {
       ['cancelled', 1, 2],
       ['cancelled', 2, 2],
     ]);
+    for (const h of forMessage(sent.results[0].message_id)) expect(t.api.webhookProblem('messageStatus', h.body)).toBeNull();
   });
 
   it('sends inbound webhooks for replies and opt-outs', async () => {
@@ -216,6 +218,7 @@ describe('Webhooks', () => {
       ]),
     );
     for (const h of hooks) expect(verifyWebhookSignature(acct.secret!, h.headers['x-mm-timestamp'] as string, h.raw, h.headers['x-mm-signature'] as string)).toBe(true);
+    for (const h of hooks) expect(t.api.webhookProblem('inboundMessage', h.body)).toBeNull();
   });
 
   describe('retries', () => {

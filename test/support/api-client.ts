@@ -33,6 +33,11 @@ export class ApiClient {
     return new ApiClient(app, new OpenApiValidator(res.json()));
   }
 
+  /** What is wrong with a webhook body against the document's `webhooks` payload schema, or null. */
+  webhookProblem(name: string, body: unknown): string | null {
+    return this.validator.checkWebhook(name, body);
+  }
+
   get = (url: string, options?: RequestOptions) => this.request('GET', url, options);
   post = (url: string, options?: RequestOptions) => this.request('POST', url, options);
   patch = (url: string, options?: RequestOptions) => this.request('PATCH', url, options);

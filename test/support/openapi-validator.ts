@@ -34,18 +34,31 @@ export class OpenApiValidator {
     if (!response) return `status ${status} is not documented for ${method} ${match.template}`;
     const schema = ((response.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema;
     if (!schema) return body === undefined || body === '' ? null : `no body schema documented for ${status} of ${method} ${match.template}`;
-    const key = `${method} ${match.template} ${status}`;
+    return this.checkSchema(`${method} ${match.template} ${status}`, schema as Json, body);
+  }
+
+  /** Null when a webhook body conforms to its payload schema under the document's `webhooks`. */
+  checkWebhook(name: string, body: unknown): string | null {
+    const schema = (this.document.webhooks as Json | undefined)?.[name] as Json | undefined;
+    const media = ((schema?.post as Json | undefined)?.requestBody as Json | undefined)?.content as Json | undefined;
+    const payload = (media?.['application/json'] as Json | undefined)?.schema;
+    if (!payload) return `webhook ${name} is not in the OpenAPI document`;
+    return this.checkSchema(`webhook ${name}`, payload as Json, body);
+  }
+
+  /** Null when the value conforms to the schema (a document schema, `$ref`s into components allowed). */
+  checkSchema(key: string, schema: Json, value: unknown): string | null {
     let validate = this.cache.get(key);
     if (!validate) {
       validate = this.ajv.compile(rewriteRefs(toJsonSchema(structuredClone(schema))) as object);
       this.cache.set(key, validate);
     }
-    if (validate(body)) return null;
-    return `${key}: ${this.ajv.errorsText(validate.errors)} in ${JSON.stringify(body).slice(0, 500)}`;
+    if (validate(value)) return null;
+    return `${key}: ${this.ajv.errorsText(validate.errors)} in ${JSON.stringify(value).slice(0, 500)}`;
   }
 }
 
-/** OpenAPI 3.0 → JSON Schema: `nullable` becomes a null type, and objects admit only documented properties. */
+/** OpenAPI schema → JSON Schema for ajv: objects admit only documented properties (and a 3.0 `nullable`, should one appear, becomes a null type). */
 function toJsonSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(toJsonSchema);
   if (!node || typeof node !== 'object') return node;

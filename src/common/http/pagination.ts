@@ -18,10 +18,10 @@ export class PageQuery {
 
 /** Raw limit/offset for endpoints where they apply only sometimes (lookups by id ignore them). */
 export class LaxPageQuery {
-  @Field({ kind: 'text', source: 'query', description: LIMIT.description })
+  @Field({ kind: 'text', source: 'query', description: LIMIT.description, doc: { type: 'integer', minimum: 1, maximum: 200 } })
   limit?: string;
 
-  @Field({ kind: 'text', source: 'query', description: OFFSET.description })
+  @Field({ kind: 'text', source: 'query', description: OFFSET.description, doc: { type: 'integer', minimum: 0 } })
   offset?: string;
 }
 

@@ -31,6 +31,11 @@ export interface FieldSpec {
   /** Documented type when it differs from the kind (e.g. a datetime string). */
   format?: string;
   nullable?: boolean;
+  /**
+   * OpenAPI-only schema keywords (an enum, a pattern, the documented type of a raw query value) for
+   * fields the service checks itself, with its own error text; they never change validation.
+   */
+  doc?: Record<string, unknown>;
 }
 
 const SPECS = Symbol('fieldSpecs');
@@ -138,6 +143,7 @@ export function Field(spec: FieldSpec): PropertyDecorator {
       ...(spec.minItems !== undefined ? { minItems: spec.minItems } : {}),
       ...(spec.format ? { format: spec.format } : {}),
       ...(spec.nullable ? { nullable: true } : {}),
+      ...(spec.doc ?? {}),
     } as Record<string, unknown>;
     (spec.required ? ApiProperty(doc) : ApiPropertyOptional(doc))(target, propertyKey as string);
   };

@@ -2,6 +2,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PageQuery } from '../../common/http/pagination';
 import { ErrorText } from '../../common/errors/error-catalogue';
+import { MOBILE_SCHEMA } from '../../common/http/openapi-schemas';
 import { Field } from '../../common/validation/field';
 import { CONTACT_FIELD_MAX_LENGTH, CONTACT_TEXT_FIELDS, ContactTextField } from '../contact-fields';
 
@@ -28,49 +29,49 @@ withContactTextFields(CreateContactDto, 'body');
 export interface CreateContactDto extends Partial<Record<ContactTextField, string>> {}
 
 export class UpdateContactDto {
-  @Field({ kind: 'integer', required: true, min: 1, messages: { invalid: ErrorText.mustBePositiveInteger('contact_id') } })
+  @Field({ kind: 'integer', required: true, min: 1, messages: { invalid: ErrorText.mustBePositiveInteger('contact_id') }, example: 42 })
   contact_id: number;
 
-  @Field({ kind: 'text', description: 'New number; re-normalised and checked for duplicates' })
+  @Field({ kind: 'text', description: 'New number; re-normalised and checked for duplicates', example: '0412 345 678' })
   number?: string;
 }
 withContactTextFields(UpdateContactDto, 'body');
 export interface UpdateContactDto extends Partial<Record<ContactTextField, string>> {}
 
 export class DeleteContactDto {
-  @Field({ kind: 'integer', required: true, min: 1, messages: { invalid: ErrorText.mustBePositiveInteger('contact_id') } })
+  @Field({ kind: 'integer', required: true, min: 1, messages: { invalid: ErrorText.mustBePositiveInteger('contact_id') }, example: 42 })
   contact_id: number;
 }
 
 export class ContactDto {
-  @ApiProperty()
+  @ApiProperty({ type: 'integer', example: 42 })
   contact_id: number;
-  @ApiProperty({ example: '61412345678' })
+  @ApiProperty(MOBILE_SCHEMA)
   number: string;
 }
-for (const field of CONTACT_TEXT_FIELDS) ApiProperty({ type: 'string', description: "'' when unset" })(ContactDto.prototype, field);
+for (const field of CONTACT_TEXT_FIELDS) ApiProperty({ type: 'string', description: "'' when unset", example: field === 'first_name' ? 'Ann' : '' })(ContactDto.prototype, field);
 
 export class ContactsPageDto {
-  @ApiProperty({ enum: ['complete'] }) status: string;
-  @ApiProperty() total: number;
-  @ApiProperty() limit: number;
-  @ApiProperty() offset: number;
+  @ApiProperty({ enum: ['complete'], example: 'complete' }) status: string;
+  @ApiProperty({ type: 'integer', example: 1 }) total: number;
+  @ApiProperty({ type: 'integer', example: 100 }) limit: number;
+  @ApiProperty({ type: 'integer', example: 0 }) offset: number;
   @ApiProperty({ type: [ContactDto] }) results: ContactDto[];
 }
 
 export class ContactCreatedDto {
-  @ApiProperty({ enum: ['complete'] }) status: string;
-  @ApiProperty() contact_id: number;
-  @ApiProperty({ example: '61412345678' }) number: string;
+  @ApiProperty({ enum: ['complete'], example: 'complete' }) status: string;
+  @ApiProperty({ type: 'integer', example: 42 }) contact_id: number;
+  @ApiProperty(MOBILE_SCHEMA) number: string;
 }
 
 export class ContactUpdatedDto {
-  @ApiProperty({ enum: ['complete'] }) status: string;
-  @ApiProperty() contact_id: number;
+  @ApiProperty({ enum: ['complete'], example: 'complete' }) status: string;
+  @ApiProperty({ type: 'integer', example: 42 }) contact_id: number;
 }
 
 export class ContactDeletedDto {
-  @ApiProperty({ enum: ['complete'] }) status: string;
-  @ApiProperty() contact_id: number;
-  @ApiProperty({ description: 'false when no such contact existed' }) removed: boolean;
+  @ApiProperty({ enum: ['complete'], example: 'complete' }) status: string;
+  @ApiProperty({ type: 'integer', example: 42 }) contact_id: number;
+  @ApiProperty({ description: 'false when no such contact existed', example: true }) removed: boolean;
 }

@@ -2,12 +2,13 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PageQuery } from '../../common/http/pagination';
 import { ErrorText } from '../../common/errors/error-catalogue';
+import { TIMESTAMP_SCHEMA } from '../../common/http/openapi-schemas';
 import { Field } from '../../common/validation/field';
 import { CONTACT_FIELD_MAX_LENGTH, CONTACT_TEXT_FIELDS, ContactTextField } from '../../contacts/contact-fields';
 import { ContactDto } from '../../contacts/dto/contact.dto';
 
-const LIST_ID = { kind: 'integer', required: true, min: 1, messages: { invalid: ErrorText.mustBePositiveInteger('list_id') } } as const;
-const NAME = { kind: 'text', required: true, maxLength: 255 } as const;
+const LIST_ID = { kind: 'integer', required: true, min: 1, messages: { invalid: ErrorText.mustBePositiveInteger('list_id') }, example: 7 } as const;
+const NAME = { kind: 'text', required: true, maxLength: 255, example: 'Spring customers' } as const;
 
 export class CreateListDto {
   @Field(NAME)
@@ -31,10 +32,10 @@ export class DeleteListDto {
 }
 
 export class ListDto {
-  @ApiProperty() list_id: number;
-  @ApiProperty() name: string;
-  @ApiProperty({ example: '2026-11-21 06:00:00' }) created_at: string;
-  @ApiProperty() contact_count: number;
+  @ApiProperty({ type: 'integer', example: 7 }) list_id: number;
+  @ApiProperty({ example: 'Spring customers' }) name: string;
+  @ApiProperty({ ...TIMESTAMP_SCHEMA, description: 'UTC' }) created_at: string;
+  @ApiProperty({ type: 'integer', example: 120 }) contact_count: number;
 }
 
 export class ListsDto {
@@ -44,21 +45,21 @@ export class ListsDto {
 
 export class ListCreatedDto {
   @ApiProperty({ enum: ['complete'] }) status: string;
-  @ApiProperty() list_id: number;
-  @ApiProperty() name: string;
-  @ApiProperty({ description: 'true when a list of that name already existed' }) existing: boolean;
+  @ApiProperty({ type: 'integer', example: 7 }) list_id: number;
+  @ApiProperty({ example: 'Spring customers' }) name: string;
+  @ApiProperty({ description: 'true when a list of that name already existed', example: false }) existing: boolean;
 }
 
 export class ListRenamedDto {
   @ApiProperty({ enum: ['complete'] }) status: string;
-  @ApiProperty() list_id: number;
-  @ApiProperty() name: string;
+  @ApiProperty({ type: 'integer', example: 7 }) list_id: number;
+  @ApiProperty({ example: 'Spring customers' }) name: string;
 }
 
 export class ListDeletedDto {
   @ApiProperty({ enum: ['complete'] }) status: string;
-  @ApiProperty() list_id: number;
-  @ApiProperty({ description: 'Contacts deleted with the list (0 unless delete_contacts)' }) contacts_deleted: number;
+  @ApiProperty({ type: 'integer', example: 7 }) list_id: number;
+  @ApiProperty({ description: 'Contacts deleted with the list (0 unless delete_contacts)', type: 'integer', example: 0 }) contacts_deleted: number;
 }
 
 export class ListContactsQuery extends PageQuery {
@@ -70,7 +71,7 @@ export class AddListContactDto {
   @Field(LIST_ID)
   list_id: number;
 
-  @Field({ kind: 'integer', min: 1, messages: { invalid: ErrorText.mustBePositiveInteger('contact_id') }, description: 'An existing contact; or give number' })
+  @Field({ kind: 'integer', min: 1, messages: { invalid: ErrorText.mustBePositiveInteger('contact_id') }, description: 'An existing contact; or give number', example: 42 })
   contact_id?: number;
 
   @Field({ kind: 'text', description: 'Adds the contact with this number, creating it (with the fields below) when new' })
@@ -92,23 +93,23 @@ export class RemoveListContactDto {
 
 export class ListContactsPageDto {
   @ApiProperty({ enum: ['complete'] }) status: string;
-  @ApiProperty() list_id: number;
-  @ApiProperty() total: number;
-  @ApiProperty() limit: number;
-  @ApiProperty() offset: number;
+  @ApiProperty({ type: 'integer', example: 7 }) list_id: number;
+  @ApiProperty({ type: 'integer', example: 1 }) total: number;
+  @ApiProperty({ type: 'integer', example: 100 }) limit: number;
+  @ApiProperty({ type: 'integer', example: 0 }) offset: number;
   @ApiProperty({ type: [ContactDto] }) results: ContactDto[];
 }
 
 export class ListContactAddedDto {
   @ApiProperty({ enum: ['complete'] }) status: string;
-  @ApiProperty() list_id: number;
-  @ApiProperty() contact_id: number;
-  @ApiProperty({ description: 'false when the contact was already in the list' }) added: boolean;
+  @ApiProperty({ type: 'integer', example: 7 }) list_id: number;
+  @ApiProperty({ type: 'integer', example: 42 }) contact_id: number;
+  @ApiProperty({ description: 'false when the contact was already in the list', example: true }) added: boolean;
 }
 
 export class ListContactRemovedDto {
   @ApiProperty({ enum: ['complete'] }) status: string;
-  @ApiProperty() list_id: number;
-  @ApiProperty({ nullable: true, type: 'integer', description: 'null when the number matches no contact' }) contact_id: number | null;
-  @ApiProperty({ description: 'false when the contact was not in the list' }) removed: boolean;
+  @ApiProperty({ type: 'integer', example: 7 }) list_id: number;
+  @ApiProperty({ nullable: true, type: 'integer', description: 'null when the number matches no contact', example: 42 }) contact_id: number | null;
+  @ApiProperty({ description: 'false when the contact was not in the list', example: true }) removed: boolean;
 }

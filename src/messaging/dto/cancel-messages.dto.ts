@@ -1,9 +1,10 @@
 import { ApiExtraModels, ApiOkResponse, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { ErrorText } from '../../common/errors/error-catalogue';
+import { UUID_EXAMPLE } from '../../common/http/openapi-schemas';
 import { Field } from '../../common/validation/field';
 
 export class CancelMessagesDto {
-  @Field({ kind: 'text', format: 'uuid', description: 'First in precedence' })
+  @Field({ kind: 'text', format: 'uuid', description: 'First in precedence', example: UUID_EXAMPLE })
   message_id?: string;
   @Field({ kind: 'integer', min: 1, messages: { invalid: ErrorText.mustBePositiveInteger('send_id') }, description: 'Second in precedence' })
   send_id?: number;
@@ -13,23 +14,23 @@ export class CancelMessagesDto {
 
 export class CancelledByMessageDto {
   @ApiProperty({ enum: ['complete'] }) status: string;
-  @ApiProperty({ format: 'uuid' }) message_id: string;
-  @ApiProperty() cancelled: boolean;
-  @ApiProperty() credits_refunded: number;
+  @ApiProperty({ format: 'uuid', example: UUID_EXAMPLE }) message_id: string;
+  @ApiProperty({ example: true }) cancelled: boolean;
+  @ApiProperty({ description: 'Credits', example: 1 }) credits_refunded: number;
 }
 
 export class CancelledBySendDto {
   @ApiProperty({ enum: ['complete'] }) status: string;
-  @ApiProperty() send_id: number;
-  @ApiProperty() cancelled_count: number;
-  @ApiProperty() credits_refunded: number;
+  @ApiProperty({ type: 'integer', example: 501 }) send_id: number;
+  @ApiProperty({ type: 'integer', example: 2 }) cancelled_count: number;
+  @ApiProperty({ description: 'Credits', example: 2 }) credits_refunded: number;
 }
 
 export class CancelledByCustomRefDto {
   @ApiProperty({ enum: ['complete'] }) status: string;
-  @ApiProperty() custom_ref: string;
-  @ApiProperty() cancelled_count: number;
-  @ApiProperty() credits_refunded: number;
+  @ApiProperty({ example: 'order-1001' }) custom_ref: string;
+  @ApiProperty({ type: 'integer', example: 2 }) cancelled_count: number;
+  @ApiProperty({ description: 'Credits', example: 2 }) credits_refunded: number;
 }
 
 export const ApiCancelOk = () => (target: object, key: string | symbol, descriptor: PropertyDescriptor) => {

@@ -1,46 +1,47 @@
 import { ApiExtraModels, ApiOkResponse, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { LaxPageQuery } from '../../common/http/pagination';
+import { CREDITS_TEXT_SCHEMA, DAY_SCHEMA, MOBILE_SCHEMA, TIMESTAMP_SCHEMA, UUID_EXAMPLE } from '../../common/http/openapi-schemas';
 import { Field } from '../../common/validation/field';
 import { MESSAGE_STATUSES } from '../message.entity';
 
 /** limit and offset apply to the history only: a lookup by message_id or custom_ref ignores them. */
 export class MessagesQuery extends LaxPageQuery {
-  @Field({ kind: 'text', source: 'query', format: 'uuid', description: 'Takes precedence over custom_ref' })
+  @Field({ kind: 'text', source: 'query', format: 'uuid', description: 'Takes precedence over custom_ref', example: UUID_EXAMPLE })
   message_id?: string;
-  @Field({ kind: 'text', source: 'query', description: 'Exact match; the 100 most recent; ignores limit and offset' })
+  @Field({ kind: 'text', source: 'query', description: 'Exact match; the 100 most recent; ignores limit and offset', example: 'order-1001' })
   custom_ref?: string;
-  @Field({ kind: 'text', source: 'query', description: `History only: ${MESSAGE_STATUSES.join(', ')}` })
+  @Field({ kind: 'text', source: 'query', description: 'History only', doc: { enum: [...MESSAGE_STATUSES] } })
   status?: string;
-  @Field({ kind: 'text', source: 'query', description: 'YYYY-MM-DD (UTC), inclusive' })
+  @Field({ kind: 'text', source: 'query', description: 'YYYY-MM-DD (UTC), inclusive; on requested_at', doc: DAY_SCHEMA })
   from?: string;
-  @Field({ kind: 'text', source: 'query', description: 'YYYY-MM-DD (UTC), inclusive' })
+  @Field({ kind: 'text', source: 'query', description: 'YYYY-MM-DD (UTC), inclusive; on requested_at', doc: DAY_SCHEMA })
   to?: string;
 }
 
 export class MessageLookupDto {
-  @ApiProperty() to: string;
-  @ApiProperty() message: string;
-  @ApiProperty() sender: string;
-  @ApiProperty({ description: "'' when none was supplied" }) custom_ref: string;
-  @ApiProperty({ enum: MESSAGE_STATUSES }) status: string;
-  @ApiProperty({ example: '2.00' }) cost: string;
-  @ApiProperty({ format: 'uuid' }) message_id: string;
-  @ApiProperty({ example: '2026-11-21 06:00:00' }) requested_at: string;
-  @ApiProperty({ type: 'string', nullable: true }) scheduled_for: string | null;
-  @ApiProperty() send_id: number;
+  @ApiProperty(MOBILE_SCHEMA) to: string;
+  @ApiProperty({ example: 'Your order is ready' }) message: string;
+  @ApiProperty({ example: 'MyBrand' }) sender: string;
+  @ApiProperty({ description: "'' when none was supplied", example: 'order-1001' }) custom_ref: string;
+  @ApiProperty({ enum: MESSAGE_STATUSES, example: 'delivered' }) status: string;
+  @ApiProperty({ ...CREDITS_TEXT_SCHEMA, description: 'Credits, two decimals' }) cost: string;
+  @ApiProperty({ format: 'uuid', example: UUID_EXAMPLE }) message_id: string;
+  @ApiProperty({ ...TIMESTAMP_SCHEMA, description: 'UTC' }) requested_at: string;
+  @ApiProperty({ ...TIMESTAMP_SCHEMA, nullable: true, description: 'UTC; null when not scheduled', example: null }) scheduled_for: string | null;
+  @ApiProperty({ type: 'integer', example: 501 }) send_id: number;
 }
 
 export class MessageHistoryDto {
-  @ApiProperty({ format: 'uuid' }) message_id: string;
-  @ApiProperty() recipient_number: string;
-  @ApiProperty() sender_id: string;
-  @ApiProperty() message_content: string;
-  @ApiProperty({ enum: MESSAGE_STATUSES }) status: string;
-  @ApiProperty({ example: '2.00' }) cost: string;
-  @ApiProperty() custom_ref: string;
-  @ApiProperty({ example: '2026-11-21 06:00:00' }) requested_at: string;
-  @ApiProperty({ type: 'string', nullable: true }) scheduled_for: string | null;
-  @ApiProperty() send_id: number;
+  @ApiProperty({ format: 'uuid', example: UUID_EXAMPLE }) message_id: string;
+  @ApiProperty(MOBILE_SCHEMA) recipient_number: string;
+  @ApiProperty({ example: 'MyBrand' }) sender_id: string;
+  @ApiProperty({ example: 'Your order is ready' }) message_content: string;
+  @ApiProperty({ enum: MESSAGE_STATUSES, example: 'delivered' }) status: string;
+  @ApiProperty({ ...CREDITS_TEXT_SCHEMA, description: 'Credits, two decimals' }) cost: string;
+  @ApiProperty({ description: "'' when none was supplied", example: 'order-1001' }) custom_ref: string;
+  @ApiProperty({ ...TIMESTAMP_SCHEMA, description: 'UTC' }) requested_at: string;
+  @ApiProperty({ ...TIMESTAMP_SCHEMA, nullable: true, description: 'UTC; null when not scheduled', example: null }) scheduled_for: string | null;
+  @ApiProperty({ type: 'integer', example: 501 }) send_id: number;
 }
 
 export class MessageLookupResultDto {
@@ -50,14 +51,14 @@ export class MessageLookupResultDto {
 
 export class MessageHistoryPageDto {
   @ApiProperty({ enum: ['complete'] }) status: string;
-  @ApiProperty() total: number;
-  @ApiProperty() limit: number;
-  @ApiProperty() offset: number;
+  @ApiProperty({ type: 'integer', example: 1 }) total: number;
+  @ApiProperty({ type: 'integer', example: 100 }) limit: number;
+  @ApiProperty({ type: 'integer', example: 0 }) offset: number;
   @ApiProperty({ type: [MessageHistoryDto] }) results: MessageHistoryDto[];
 }
 
-/** Two shapes: lookup (message_id or custom_ref) or history. */
+/** Two shapes: lookup (message_id or custom_ref) or history. anyOf: a history page also has every field a lookup has. */
 export const ApiMessagesQueryOk = () => (target: object, key: string | symbol, descriptor: PropertyDescriptor) => {
   ApiExtraModels(MessageLookupResultDto, MessageHistoryPageDto)(target, key, descriptor);
-  ApiOkResponse({ schema: { oneOf: [{ $ref: getSchemaPath(MessageLookupResultDto) }, { $ref: getSchemaPath(MessageHistoryPageDto) }] } })(target, key, descriptor);
+  ApiOkResponse({ schema: { anyOf: [{ $ref: getSchemaPath(MessageLookupResultDto) }, { $ref: getSchemaPath(MessageHistoryPageDto) }] } })(target, key, descriptor);
 };

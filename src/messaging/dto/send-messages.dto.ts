@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ErrorText } from '../../common/errors/error-catalogue';
+import { TIMESTAMP_SCHEMA, UUID_EXAMPLE } from '../../common/http/openapi-schemas';
 import { Field } from '../../common/validation/field';
 
 export const MAX_MESSAGES_PER_REQUEST = 10000;
@@ -10,9 +11,9 @@ export class MessageInputDto {
   to: string;
   @ApiProperty({ description: 'Text; {first_name} etc. take the matching contact’s fields, {optout} adds opt-out text', example: 'Hi {first_name}{optout}' })
   message: string;
-  @ApiProperty({ description: 'An active sender of the account', example: 'MyBrand' })
+  @ApiProperty({ description: 'An active sender of the account; a number in any form a recipient may take', example: 'MyBrand' })
   sender: string;
-  @ApiPropertyOptional({ maxLength: 255 })
+  @ApiPropertyOptional({ maxLength: 255, description: 'Your reference, matched exactly by lookups and cancellation', example: 'order-1001' })
   custom_ref?: string;
   @ApiPropertyOptional({ description: 'UTC datetime such as 2026-12-01T09:30:00; a time not in the future sends now', example: '2026-12-01T09:30:00' })
   scheduled_for?: string;
@@ -43,22 +44,22 @@ export class SendMessagesDto {
 }
 
 export class SendResultEntryDto {
-  @ApiProperty({ description: 'Normalised recipient (as given when it could not be parsed)' }) to: string;
-  @ApiProperty({ description: 'Text as rendered' }) message: string;
-  @ApiProperty() sender: string;
-  @ApiPropertyOptional({ description: 'Present only when supplied' }) custom_ref?: string;
-  @ApiProperty({ enum: ['success', 'blocked', 'error'] }) status: string;
-  @ApiPropertyOptional({ description: 'Credits; present on success' }) cost?: number;
-  @ApiPropertyOptional({ format: 'uuid', description: 'Present on success' }) message_id?: string;
-  @ApiProperty({ enum: [0] }) conversation: number;
-  @ApiProperty({ type: 'string', nullable: true, description: 'UTC YYYY-MM-DD HH:MM:SS, null when not scheduled' }) scheduled_for: string | null;
-  @ApiPropertyOptional({ description: 'Present on blocked and error entries' }) error?: string;
+  @ApiProperty({ description: 'Normalised recipient (as given when it could not be parsed)', example: '61412345678' }) to: string;
+  @ApiProperty({ description: 'Text as rendered', example: 'Your order is ready' }) message: string;
+  @ApiProperty({ description: 'The sender as stored (a number normalised)', example: 'MyBrand' }) sender: string;
+  @ApiPropertyOptional({ description: 'Present only when supplied', example: 'order-1001' }) custom_ref?: string;
+  @ApiProperty({ enum: ['success', 'blocked', 'error'], example: 'success' }) status: string;
+  @ApiPropertyOptional({ description: 'Credits; present on success', example: 1 }) cost?: number;
+  @ApiPropertyOptional({ format: 'uuid', description: 'Present on success', example: UUID_EXAMPLE }) message_id?: string;
+  @ApiProperty({ type: 'integer', enum: [0], example: 0 }) conversation: number;
+  @ApiProperty({ ...TIMESTAMP_SCHEMA, nullable: true, description: 'UTC; null when not scheduled', example: null }) scheduled_for: string | null;
+  @ApiPropertyOptional({ description: 'Present on blocked and error entries, e.g. Invalid phone number format' }) error?: string;
 }
 
 export class SendResultDto {
   @ApiProperty({ enum: ['complete'] }) status: string;
-  @ApiProperty() send_id: number;
-  @ApiProperty() ignore_unsubscribes: boolean;
-  @ApiProperty({ description: 'Credits for the whole batch' }) total_cost: number;
+  @ApiProperty({ type: 'integer', example: 501 }) send_id: number;
+  @ApiProperty({ example: false }) ignore_unsubscribes: boolean;
+  @ApiProperty({ description: 'Credits for the whole batch', example: 1 }) total_cost: number;
   @ApiProperty({ type: [SendResultEntryDto] }) results: SendResultEntryDto[];
 }

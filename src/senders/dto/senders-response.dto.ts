@@ -2,20 +2,20 @@ import { ApiProperty } from '@nestjs/swagger';
 import { SENDER_TYPES } from '../sender.entity';
 
 export class SenderDto {
-  @ApiProperty({ description: 'Exact value to send from: digits for numbers (no +), else the alphanumeric ID', example: 'MyBrand' })
+  @ApiProperty({ description: 'The stored value: digits for numbers (no +), else the alphanumeric ID. Requests may name a number in any form.', example: 'MyBrand' })
   sender: string;
-  @ApiProperty({ enum: SENDER_TYPES })
+  @ApiProperty({ enum: SENDER_TYPES, example: 'alpha' })
   type: string;
-  @ApiProperty({ enum: ['active'] })
+  @ApiProperty({ enum: ['active'], example: 'active' })
   status: string;
-  @ApiProperty({ description: 'Empty when none' })
+  @ApiProperty({ description: 'Empty when none', example: '' })
   label: string;
-  @ApiProperty()
+  @ApiProperty({ example: true })
   is_default: boolean;
 }
 
 export class SendersResponseDto {
-  @ApiProperty({ enum: ['complete'] })
+  @ApiProperty({ enum: ['complete'], example: 'complete' })
   status: string;
   @ApiProperty({ type: [SenderDto] })
   results: SenderDto[];

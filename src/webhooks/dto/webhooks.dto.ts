@@ -1,51 +1,55 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PageQuery } from '../../common/http/pagination';
+import { TIMESTAMP_SCHEMA } from '../../common/http/openapi-schemas';
 import { Field } from '../../common/validation/field';
 
 export class UpdateWebhooksDto {
   @Field({ kind: 'text', description: "https URL for inbound messages and opt-outs; '' switches them off", example: 'https://example.com/sms/inbound' })
   inbound?: string;
-  @Field({ kind: 'text', description: "https URL for delivery receipts (one per message part); '' switches them off" })
+  @Field({ kind: 'text', description: "https URL for delivery receipts (one per message part); '' switches them off", example: 'https://example.com/sms/status' })
   status?: string;
 }
 
 export class DeliveriesQuery extends PageQuery {
-  @Field({ kind: 'text', source: 'query', description: 'status or inbound' })
+  @Field({ kind: 'text', source: 'query', description: 'Only status or only inbound webhooks', doc: { enum: ['status', 'inbound'] } })
   event?: string;
 }
 
 class WebhookUrlsDto {
-  @ApiProperty({ description: "'' when off" }) inbound: string;
-  @ApiProperty({ description: "'' when off" }) status: string;
+  @ApiProperty({ description: "'' when off", example: 'https://example.com/sms/inbound' }) inbound: string;
+  @ApiProperty({ description: "'' when off", example: 'https://example.com/sms/status' }) status: string;
 }
 
 export class WebhooksDto {
   @ApiProperty({ enum: ['complete'] }) status: string;
   @ApiProperty({ type: WebhookUrlsDto }) webhooks: WebhookUrlsDto;
-  @ApiProperty() has_signing_secret: boolean;
+  @ApiProperty({ example: true }) has_signing_secret: boolean;
 }
 
 export class SigningSecretDto {
   @ApiProperty({ enum: ['complete'] }) status: string;
-  @ApiProperty({ description: 'Shown once. Webhooks carry X-MM-Timestamp and X-MM-Signature = hex HMAC-SHA256(secret, timestamp + "." + raw body)' })
+  @ApiProperty({
+    description: 'Shown once. Webhooks carry X-MM-Timestamp and X-MM-Signature = hex HMAC-SHA256(secret, timestamp + "." + raw body)',
+    example: 'whsec_4f9d2c7a1b8e6f3a0d5c9b2e7f1a4d8c',
+  })
   signing_secret: string;
 }
 
 export class WebhookDeliveryDto {
-  @ApiProperty() event_id: number;
+  @ApiProperty({ type: 'integer', description: 'The X-MM-Event-Id the webhook carried', example: 1024 }) event_id: number;
   @ApiProperty({ enum: ['status', 'inbound'] }) event: string;
-  @ApiProperty() url: string;
-  @ApiProperty({ description: '1 for the first attempt' }) attempt: number;
-  @ApiProperty({ type: 'integer', nullable: true }) response_status: number | null;
-  @ApiProperty({ description: "'' when none" }) error: string;
-  @ApiProperty() delivered: boolean;
-  @ApiProperty({ example: '2026-11-21 06:00:00' }) created_at: string;
+  @ApiProperty({ example: 'https://example.com/sms/status' }) url: string;
+  @ApiProperty({ description: '1 for the first attempt', type: 'integer', example: 1 }) attempt: number;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'null when no answer came', example: 200 }) response_status: number | null;
+  @ApiProperty({ description: "Why the attempt failed; '' when it did not", example: '' }) error: string;
+  @ApiProperty({ example: true }) delivered: boolean;
+  @ApiProperty({ ...TIMESTAMP_SCHEMA, description: 'UTC' }) created_at: string;
 }
 
 export class WebhookDeliveriesDto {
   @ApiProperty({ enum: ['complete'] }) status: string;
-  @ApiProperty() total: number;
-  @ApiProperty() limit: number;
-  @ApiProperty() offset: number;
+  @ApiProperty({ type: 'integer', example: 1 }) total: number;
+  @ApiProperty({ type: 'integer', example: 100 }) limit: number;
+  @ApiProperty({ type: 'integer', example: 0 }) offset: number;
   @ApiProperty({ type: [WebhookDeliveryDto] }) results: WebhookDeliveryDto[];
 }

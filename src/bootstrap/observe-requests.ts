@@ -3,6 +3,8 @@ import { runInLogContext } from '../common/logging/log-context';
 import type { HttpMetrics } from '../metrics/http-metrics';
 
 const COUNTED_METHODS = new Set(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']);
+/** Probes and scrapes arrive every few seconds from load balancers and Prometheus: their lines are debug. */
+const PROBES = new Set(['/health', '/health/live', '/metrics']);
 
 /**
  * Request tracing and HTTP metrics. Every answer carries X-Request-Id (the caller's own, or one made for
@@ -26,7 +28,9 @@ export function observeRequests(fastify: FastifyInstance, metrics: HttpMetrics):
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url;
     metrics.observe(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
-    request.log.info({ method: request.method, url: request.url, route, status: reply.statusCode, durationMs: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
+    const line = { method: request.method, url: request.url, route, status: reply.statusCode, durationMs: Math.round(reply.elapsedTime * 10) / 10 };
+    if (route !== undefined && PROBES.has(route) && reply.statusCode < 400) request.log.debug(line, 'request completed');
+    else request.log.info(line, 'request completed');
     done();
   });
 }

@@ -10,7 +10,7 @@ describe('Request tracing and HTTP metrics', () => {
 
   beforeAll(async () => {
     // API and workers in one process, so the dispatch lines of a request's messages land in the same capture.
-    t = await startTestApp({ logLevel: 'info', testReceiptDelayMs: 200, sweepIntervalMs: 200 }, { logDestination: logs.stream });
+    t = await startTestApp({ logLevel: 'info', testReceiptDelayMs: 200, sweepIntervalMs: 200 }, { probe: true, logDestination: logs.stream });
   });
   afterAll(() => t.close());
 
@@ -52,6 +52,13 @@ describe('Request tracing and HTTP metrics', () => {
     for (const line of lines) expect([line.msg, line.accountId]).toEqual([line.msg, account.accountId]);
     expect(lines.find((l) => l.msg === 'request completed')).toMatchObject({ method: 'POST', url: '/v1/messages', route: '/v1/messages', status: 200 });
     expect(lines.find((l) => l.msg === 'dispatched')).toMatchObject({ sendId, messages: 1, partsSubmitted: 1, partsRefused: 0 });
+  });
+
+  it('puts them on lines services write through Nest’s Logger while serving the request', async () => {
+    const account = await createAccount(t.app);
+    const res = await t.api.get('/v1/test-probe/log', { auth: account.auth, headers: { 'x-request-id': `probe-${account.accountId}` } });
+    expect(res.status).toBe(200);
+    expect(logs.withRequestId(`probe-${account.accountId}`).find((l) => l.msg === 'probe line')).toMatchObject({ context: 'Probe', accountId: account.accountId });
   });
 
   describe('GET /metrics', () => {

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Injectable, Module, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Injectable, Logger, Module, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty } from '@nestjs/swagger';
 import { ApiErrors } from '../../src/common/http/api-errors.decorator';
 
@@ -62,6 +62,16 @@ class ProbeController {
   @ApiErrors(401, 429, 500)
   fail(): never {
     throw new Error('probe failure with secret detail');
+  }
+
+  /** Writes a line through Nest's Logger after an await, as services do, to show it carries the request's context. */
+  @Get('log')
+  @ApiOkResponse({ type: ProbeOkDto })
+  @ApiErrors(401, 429)
+  async log() {
+    await new Promise((resolve) => setImmediate(resolve));
+    new Logger('Probe').log({ msg: 'probe line' });
+    return { ok: true };
   }
 }
 

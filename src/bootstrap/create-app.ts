@@ -4,12 +4,16 @@ import type { DestinationStream } from 'pino';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AuthenticatedRequest } from '../common/auth/authenticated-request';
-import { AppConfig } from '../config/app-config';
+import { AppConfig, trustProxyOption } from '../config/app-config';
 import { ErrorEnvelopeFilter } from '../common/errors/error-envelope.filter';
 import { parseJsonBody } from '../common/http/json-body-parser';
 import { RouteTable } from '../common/http/route-table';
 import { ValidPipe } from '../common/validation/valid.pipe';
 import { createRootLogger, PinoNestLogger } from '../common/logging/logger';
+import { parseFormBody } from '../pages/form-body';
+import { HtmlErrorPages } from '../pages/html-error-pages';
+import { isPageRoute } from '../pages/page-route';
+import { registerPages, SIGN_IN_PATH } from '../pages/register-pages';
 import { setupOpenApi } from './openapi';
 
 /**
@@ -27,6 +31,7 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
     loggerInstance: logger,
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => randomUUID(),
+    trustProxy: trustProxyOption(config.trustProxy),
   });
   const fastify = adapter.getInstance();
   const routes = new RouteTable();
@@ -38,13 +43,14 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
   fastify.addHook('onSend', async (request: AuthenticatedRequest) => {
     await request.inflightSlot?.release();
   });
-  // Every body is JSON whatever its declared type; an empty one is no body.
+  // API bodies are JSON whatever their declared type; an empty one is no body. Page routes take only
+  // HTML forms (application/x-www-form-urlencoded).
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: config.bodyLimitBytes }, (request, body, done) => {
     // An unknown path or method is answered 404/405 whatever its body says.
     if (!request.routeOptions.url) return done(null, undefined);
     try {
-      done(null, parseJsonBody(body as string));
+      done(null, isPageRoute(request) ? parseFormBody(request.headers['content-type'], body as string) : parseJsonBody(body as string));
     } catch (err) {
       done(err as Error, undefined);
     }
@@ -54,7 +60,8 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
     bodyParser: false,
     logger: new PinoNestLogger(logger),
   });
-  app.useGlobalFilters(new ErrorEnvelopeFilter(routes));
+  await registerPages(app, config);
+  app.useGlobalFilters(new ErrorEnvelopeFilter(routes, new HtmlErrorPages(config, SIGN_IN_PATH)));
   app.useGlobalPipes(new ValidPipe());
   app.enableShutdownHooks();
   if (config.docsEnabled) setupOpenApi(app);

@@ -84,6 +84,10 @@ export const CATALOGUE = {
   webhookNotHttps: entry('invalid', 'Webhook URLs must use https'),
   webhookNotAllowed: entry('invalid', 'Webhook URL is not allowed'),
   invalidEventFilter: entry('invalid', 'Invalid event filter. Valid values: status, inbound'),
+  // Pages (dashboard and public pages): shown on HTML pages, never in the API
+  signInRequired: entry('unauthenticated', 'Please sign in to continue'),
+  csrfTokenInvalid: entry('forbidden', 'This form has expired. Go back, reload the page and try again.'),
+  formContentType: entry('unsupported_media_type', 'Forms must be sent as application/x-www-form-urlencoded'),
   // Idempotency
   idempotencyKeyTooLong: entry('invalid', 'Idempotency-Key must be at most 255 characters'),
   idempotencyKeyReused: entry('unprocessable', 'Idempotency-Key was reused with a different request payload'),
@@ -137,6 +141,28 @@ export const StatusDescription: Record<number, string> = {
   500: 'Failed, nothing changed',
   503: 'A dependency is unavailable; retry after Retry-After seconds',
 };
+
+/** Headings of the HTML error pages, by status (the text under them is the error's own). */
+export const PageErrorTitle: Record<number, string> = {
+  400: 'That did not work',
+  403: 'Not allowed',
+  404: 'Page not found',
+  405: 'Not allowed here',
+  409: 'That did not work',
+  413: 'Too much data',
+  415: 'Unsupported form',
+  422: 'That did not work',
+  429: 'Too many attempts',
+  500: 'Something went wrong',
+  503: 'Temporarily unavailable',
+};
+
+/** Texts of the HTML error pages where the error's own text is not for people (unknown paths, our failures). */
+export const PageErrorText = {
+  notFound: 'There is no page at this address. Check the link, or go back to the overview.',
+  internal: 'We could not finish this. Nothing was changed; please try again in a moment.',
+  requestId: 'Reference',
+} as const;
 
 /** /health's 503. */
 export const HealthDownDescription = 'PostgreSQL or Redis is down';

@@ -1,11 +1,25 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger } from 'pino';
+import { redactUrl } from './redact-url';
 
-/** Paths never written to a log: credentials travel in the Authorization header. */
-const REDACT = ['req.headers.authorization', 'headers.authorization', 'authorization', 'password', 'api_password', 'signing_secret'];
+/** Paths never written to a log: credentials travel in the Authorization header and the session cookie. */
+const REDACT = ['req.headers.authorization', 'headers.authorization', 'authorization', 'req.headers.cookie', 'cookie', 'password', 'api_password', 'signing_secret'];
+
+interface LoggableRequest {
+  method: string;
+  url: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}
+
+/** Fastify's request line, with secret path segments (set-password links) redacted. */
+function requestSerializer(req: LoggableRequest) {
+  return { method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+}
 
 export function createRootLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' }, base: { service: 'sms-api' } }, destination);
+  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' }, base: { service: 'sms-api' }, serializers: { req: requestSerializer } }, destination);
 }
 
 /** Lets Nest's own Logger write structured JSON through the same pino instance. */

@@ -81,7 +81,11 @@ export class MessagesPageService {
         error: p.error ?? '',
         submittedAt: show.time(p.submitted_at),
         receiptAt: show.time(p.receipt_at),
-        receipt: p.receipt_stat ? `${p.receipt_stat}${p.receipt_err && p.receipt_err !== '000' ? ` (error ${p.receipt_err})` : ''}, done ${show.time(p.receipt_done_at)}` : '',
+        // When the part settled, and what the carrier's receipt said (test accounts' receipts are simulated: no carrier receipt).
+        receipt: p.receipt_at ? `${p.status} ${show.time(p.receipt_at)}` : '',
+        carrier: p.receipt_stat
+          ? `carrier: ${p.receipt_stat}${p.receipt_err && p.receipt_err !== '000' ? `, error ${p.receipt_err}` : ''}, done ${show.time(p.receipt_done_at)}`
+          : '',
       })),
     });
   }

@@ -77,7 +77,7 @@ describe('Dashboard in a browser', () => {
       method: 'POST',
       headers: { authorization: acct.auth, 'content-type': 'application/json' },
       body: JSON.stringify({ messages: [{ to: '0412345678', message: 'Your order is ready', sender: 'Brand' }] }),
-    }).then((r) => r.json());
+    }).then((r) => r.json() as Promise<{ results: Array<{ message_id: string }> }>);
     await until(async () => (await t.api.get('/v1/messages', { auth: acct.auth, query: { status: 'delivered' } })).body.total === 1, 'delivery');
     await page.reload();
     await check('overview');
@@ -101,7 +101,8 @@ describe('Dashboard in a browser', () => {
     const copy = page.locator('button[data-copy="key-password"]');
     await copy.click();
     await expectText('Copied');
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(password);
+    // Runs in the page (the tests' TypeScript has no DOM types).
+    expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(password);
     const key = basicAuth(username, password);
     expect((await api(key)).status).toBe(200);
 
@@ -185,7 +186,7 @@ describe('Dashboard in a browser', () => {
     await check('settings-api-keys-manager');
 
     // Posted anyway: the server refuses.
-    await page.locator(`form[action="/settings/api/keys/${keyId}/purchases"] input[name="purchases"]`).evaluate((input: HTMLInputElement) => (input.value = 'on'));
+    await page.locator(`form[action="/settings/api/keys/${keyId}/purchases"] input[name="purchases"]`).evaluate((input) => ((input as unknown as { value: string }).value = 'on'));
     await page.getByRole('button', { name: 'Save' }).click();
     await expectText('Only users who can manage billing can enable purchases');
     await check('forbidden');

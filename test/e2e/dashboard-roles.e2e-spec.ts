@@ -83,6 +83,15 @@ describe('Dashboard permissions', () => {
       if (allowed) expect(textOf(res.html)).toContain('This is the only time the password is shown.');
     });
 
+    it('refuses an eleventh active key with the API’s text, and says so on the page', async () => {
+      for (let i = 0; i < 10; i++) await keys().issue(acct.accountId, `full ${i}`);
+      expect(textOf((await as.owner.get('/settings/api')).html)).toContain('This account has 10 active keys, the most it may hold. Revoke one to create another.');
+      const res = await as.owner.post('/settings/api/keys', { label: 'one too many' });
+      expect(res.status).toBe(409);
+      expect(textOf(res.html)).toContain('An account may hold at most 10 API keys');
+      expect(await keyNamed('one too many')).toBeUndefined();
+    });
+
     it('hides the create and revoke controls from a billing manager', async () => {
       const page = (await as.manage_billing.get('/settings/api')).html;
       expect(page).not.toContain('action="/settings/api/keys"');

@@ -11,6 +11,9 @@ import { FakeUnitOfWork, openTx } from '../fakes/fake-unit-of-work';
 
 const NOW = new Date('2030-03-01T00:00:00Z');
 
+// Real scrypt checks (about 0.3 s each, more on a busy machine): the equal-work rule is part of what is tested.
+jest.setTimeout(30_000);
+
 /** Failures kept in memory, keyed by scope and subject digest. */
 class FakeFailures implements Pick<SignInFailuresRepository, 'since' | 'record' | 'clear'> {
   readonly rows: Array<{ key: string; at: Date }> = [];

@@ -1,5 +1,5 @@
 /* global process */
-// Compiles src/ into dist/ (tsc -p tsconfig.build.json) only when a source changed since the last build
+// Compiles src/ into dist/ (tsc -p tsconfig.build.json, then copy-page-files.mjs) only when a source changed since the last build
 // this script made, so `npm run cli` and `npm start` cost no compile when nothing changed. Without src/
 // (the production image holds dist/ only) there is nothing to build. Its messages go to stderr: the
 // CLI's stdout stays one JSON object.
@@ -32,6 +32,9 @@ process.stderr.write('building dist/ (sources changed since the last build)\n');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: ['ignore', 2, 2] });
 if (result.status !== 0) process.exit(result.status ?? 1);
+// tsc copies no templates or static files: the second step puts views/ and assets/ beside the code.
+const copied = spawnSync(process.execPath, [join(root, 'scripts', 'copy-page-files.mjs')], { cwd: root, stdio: ['ignore', 2, 2] });
+if (copied.status !== 0) process.exit(copied.status ?? 1);
 // Stamped with the time the build started: a file saved during the build is newer, so the next run builds again.
 writeFileSync(STAMP, '');
 utimesSync(STAMP, started, started);

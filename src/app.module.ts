@@ -21,6 +21,7 @@ import { ENTITIES } from './entities';
 import { HealthModule } from './health/health.module';
 import { MIGRATIONS } from './migrations';
 import { SendersModule } from './senders/senders.module';
+import { DashboardModule } from './dashboard/dashboard.module';
 
 /** The HTTP API. Guards run in order: Basic auth, then the per-account in-flight limit. */
 @Module({})
@@ -44,6 +45,7 @@ export class AppModule {
         MessagingModule,
         InboundModule,
         WebhooksModule,
+        DashboardModule,
         // APP_ROLE=all runs the delivery workers in this process too.
         ...(runsWorkers ? [DeliveryWorkerModule] : []),
         ...extraModules,

@@ -13,7 +13,8 @@ import { MIGRATIONS } from './migrations';
 const USAGE = `usage: npm run -s cli -- <command> [flags]
 commands:
   db:migrate
-  account:create --name N [--test] [--credits C] [--sender S]... [--allow-duplicate-contacts]
+  account:create --name N [--owner-email E] [--test] [--credits C] [--sender S]... [--allow-duplicate-contacts]
+  user:create --account ID --email E [--name N] [--owner] [--permission P]...
   account:show --account ID
   key:create --account ID --label L
   key:revoke --username U

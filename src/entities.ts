@@ -14,6 +14,11 @@ import { IdempotencyKey } from './idempotency/idempotency-key.entity';
 import { InboundMessage } from './inbound/inbound-message.entity';
 import { WebhookAttempt } from './webhooks/webhook-attempt.entity';
 import { WebhookEvent } from './webhooks/webhook-event.entity';
+import { User } from './users/user.entity';
+import { UserSession } from './users/user-session.entity';
+import { UserToken } from './users/user-token.entity';
+import { SignInFailure } from './users/sign-in-failure.entity';
+import { AuditEntry } from './users/audit-entry.entity';
 
 /** Explicit entity list: no globbing, so the build and the tests see exactly the same schema. */
 export const ENTITIES = [
@@ -33,4 +38,9 @@ export const ENTITIES = [
   InboundMessage,
   WebhookEvent,
   WebhookAttempt,
+  User,
+  UserSession,
+  UserToken,
+  SignInFailure,
+  AuditEntry,
 ];

@@ -4,6 +4,15 @@ import { Messaging1763700200000 } from './database/migrations/1763700200000-Mess
 import { Delivery1763700300000 } from './database/migrations/1763700300000-Delivery';
 import { Webhooks1763700400000 } from './database/migrations/1763700400000-Webhooks';
 import { RequestTracing1763700510000 } from './database/migrations/1763700510000-RequestTracing';
+import { Users1763701100000 } from './database/migrations/1763701100000-Users';
 
 /** In order of application. A new migration is added here as well as generated. */
-export const MIGRATIONS = [Foundation1763700000000, AddressBook1763700100000, Messaging1763700200000, Delivery1763700300000, Webhooks1763700400000, RequestTracing1763700510000];
+export const MIGRATIONS = [
+  Foundation1763700000000,
+  AddressBook1763700100000,
+  Messaging1763700200000,
+  Delivery1763700300000,
+  Webhooks1763700400000,
+  RequestTracing1763700510000,
+  Users1763701100000,
+];

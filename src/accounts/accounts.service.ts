@@ -36,9 +36,9 @@ export class AccountsService {
     return account;
   }
 
-  /** Account, its active senders, opening credits and a first API key, all or nothing. */
-  async create(input: NewAccount): Promise<{ account: Account; key: IssuedApiKey }> {
-    return this.uow.run(async (m) => {
+  /** Account, its active senders, opening credits and a first API key, all or nothing (in the caller's transaction when given one). */
+  async create(input: NewAccount, tx?: Tx): Promise<{ account: Account; key: IssuedApiKey }> {
+    return this.uow.runIn(tx, async (m) => {
       const account = await this.accounts.insert({ name: input.name, isTest: input.isTest, allowDuplicateContacts: input.allowDuplicateContacts }, m);
       for (const sender of input.senders) await this.senders.add(account.id, sender, undefined, m);
       if (input.creditsHundredths > 0) {

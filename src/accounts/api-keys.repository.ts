@@ -10,6 +10,8 @@ export interface ActiveKeyRecord {
   accountId: number;
   passwordSha256: Buffer;
   isTest: boolean;
+  /** last_used_at is unset or over a minute old: the next successful use records it. */
+  lastUseStale: boolean;
 }
 
 @Injectable()
@@ -22,15 +24,44 @@ export class ApiKeysRepository {
 
   /** One indexed read per request: revocation is seen by every instance on the next request. */
   async findActiveByUsername(username: string): Promise<ActiveKeyRecord | null> {
-    const { rows } = await sql<{ id: number; account_id: number; password_sha256: Buffer; is_test: boolean }>(
+    const { rows } = await sql<{ id: number; account_id: number; password_sha256: Buffer; is_test: boolean; last_use_stale: boolean }>(
       this.dataSource,
-      `SELECT k.id, k.account_id, k.password_sha256, a.is_test
+      `SELECT k.id, k.account_id, k.password_sha256, a.is_test,
+              (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS last_use_stale
          FROM api_keys k JOIN accounts a ON a.id = k.account_id
         WHERE k.username = $1 AND k.revoked_at IS NULL`,
       [username],
     );
     const row = rows[0];
-    return row ? { apiKeyId: row.id, accountId: row.account_id, passwordSha256: row.password_sha256, isTest: row.is_test } : null;
+    return row ? { apiKeyId: row.id, accountId: row.account_id, passwordSha256: row.password_sha256, isTest: row.is_test, lastUseStale: row.last_use_stale } : null;
+  }
+
+  /** Records a use, at most once a minute per key whatever the number of instances (the condition makes later writes no-ops). */
+  async touchLastUsed(apiKeyId: number): Promise<void> {
+    await sql(this.dataSource, `UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`, [apiKeyId]);
+  }
+
+  async listActiveForAccount(accountId: number): Promise<ApiKey[]> {
+    return this.repo().find({ where: { accountId, revokedAt: IsNull() }, order: { id: 'ASC' } });
+  }
+
+  /** An active key of this account, locked until the transaction ends (two changes to one key queue). */
+  async findActiveOnAccountForUpdate(accountId: number, apiKeyId: number, tx: Tx): Promise<ApiKey | null> {
+    return this.repo(tx).findOne({ where: { id: apiKeyId, accountId, revokedAt: IsNull() }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  async revokeById(accountId: number, apiKeyId: number, tx: Tx): Promise<boolean> {
+    const { rowCount } = await sql(tx, `UPDATE api_keys SET revoked_at = now() WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL`, [accountId, apiKeyId]);
+    return rowCount > 0;
+  }
+
+  async setPurchasesById(accountId: number, apiKeyId: number, enabled: boolean, dailyLimitCents: number, tx: Tx): Promise<void> {
+    await sql(tx, `UPDATE api_keys SET purchases_enabled = $3, daily_limit_cents = $4 WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL`, [
+      accountId,
+      apiKeyId,
+      enabled,
+      dailyLimitCents,
+    ]);
   }
 
   async insert(accountId: number, fields: { username: string; passwordSha256: Buffer; label: string }, tx?: Tx): Promise<ApiKey> {

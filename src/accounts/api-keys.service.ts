@@ -43,6 +43,27 @@ export class ApiKeysService {
     return this.apiKeys.listForAccount(accountId);
   }
 
+  /** Active keys, oldest first (the dashboard's Settings > API). */
+  async listActive(accountId: number): Promise<ApiKey[]> {
+    return this.apiKeys.listActiveForAccount(accountId);
+  }
+
+  /** An active key of the account, locked for the caller's transaction. */
+  async lockOnAccount(accountId: number, apiKeyId: number, tx: Tx): Promise<ApiKey> {
+    const key = await this.apiKeys.findActiveOnAccountForUpdate(accountId, apiKeyId, tx);
+    if (!key) throw failure('apiKeyNotFoundOnAccount');
+    return key;
+  }
+
+  /** Revokes at once: the key's next request fails on every instance. */
+  async revokeOnAccount(accountId: number, apiKeyId: number, tx: Tx): Promise<void> {
+    if (!(await this.apiKeys.revokeById(accountId, apiKeyId, tx))) throw failure('apiKeyNotFoundOnAccount');
+  }
+
+  async setPurchasesOnAccount(accountId: number, apiKeyId: number, settings: { enabled: boolean; dailyLimitCents: number }, tx: Tx): Promise<void> {
+    await this.apiKeys.setPurchasesById(accountId, apiKeyId, settings.enabled, settings.dailyLimitCents, tx);
+  }
+
   async setPurchases(username: string, enabled: boolean, dailyLimitCents?: number): Promise<ApiKey> {
     const key = await this.apiKeys.setPurchases(username, enabled, dailyLimitCents);
     if (!key) throw failure('apiKeyNotFound', username);

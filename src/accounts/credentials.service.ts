@@ -11,11 +11,12 @@ const DUMMY_DIGEST = sha256('no such key');
 export class CredentialsService implements CallerVerifier {
   constructor(private readonly apiKeys: ApiKeysRepository) {}
 
-  /** The caller for a username and password, or null when they match no active key. */
+  /** The caller for a username and password, or null when they match no active key. A match records the key's last use (at most once a minute). */
   async verify(username: string, password: string): Promise<Caller | null> {
     const key = await this.apiKeys.findActiveByUsername(username);
     const matches = digestsEqual(sha256(password), key?.passwordSha256 ?? DUMMY_DIGEST);
     if (!key || !matches) return null;
+    if (key.lastUseStale) await this.apiKeys.touchLastUsed(key.apiKeyId);
     return { accountId: key.accountId, apiKeyId: key.apiKeyId, isTest: key.isTest };
   }
 }

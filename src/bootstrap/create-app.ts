@@ -5,7 +5,7 @@ import { LogController } from 'fastify';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AuthenticatedRequest } from '../common/auth/authenticated-request';
-import { AppConfig } from '../config/app-config';
+import { AppConfig, trustProxyOption } from '../config/app-config';
 import { ErrorEnvelopeFilter } from '../common/errors/error-envelope.filter';
 import { parseJsonBody } from '../common/http/json-body-parser';
 import { RouteTable } from '../common/http/route-table';
@@ -14,6 +14,10 @@ import { HttpMetrics } from '../metrics/http-metrics';
 import { ValidPipe } from '../common/validation/valid.pipe';
 import { createRootLogger, PinoNestLogger } from '../common/logging/logger';
 import { observeRequests } from './observe-requests';
+import { parseFormBody } from '../pages/form-body';
+import { HtmlErrorPages } from '../pages/html-error-pages';
+import { isPageRoute } from '../pages/page-route';
+import { registerPages, SIGN_IN_PATH } from '../pages/register-pages';
 import { setupOpenApi } from './openapi';
 import { refuseHeadOnGetsWithEffects } from './refuse-head';
 
@@ -34,6 +38,7 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     genReqId: (req: IncomingMessage) => requestIdFor(req.headers[REQUEST_ID_HEADER]),
+    trustProxy: trustProxyOption(config.trustProxy),
   });
   const fastify = adapter.getInstance();
   const routes = new RouteTable();
@@ -42,13 +47,14 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
   fastify.addHook('onSend', async (request: AuthenticatedRequest) => {
     await request.inflightSlot?.release();
   });
-  // Every body is JSON whatever its declared type; an empty one is no body.
+  // API bodies are JSON whatever their declared type; an empty one is no body. Page routes take only
+  // HTML forms (application/x-www-form-urlencoded).
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: config.bodyLimitBytes }, (request, body, done) => {
     // An unknown path or method is answered 404/405 whatever its body says.
     if (!request.routeOptions.url) return done(null, undefined);
     try {
-      done(null, parseJsonBody(body as string));
+      done(null, isPageRoute(request) ? parseFormBody(request.headers['content-type'], body as string) : parseJsonBody(body as string));
     } catch (err) {
       done(err as Error, undefined);
     }
@@ -60,7 +66,8 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
   });
   // Routes are registered by init() below, so the hooks see every one of them.
   observeRequests(fastify, app.get(HttpMetrics));
-  app.useGlobalFilters(new ErrorEnvelopeFilter(routes));
+  await registerPages(app, config);
+  app.useGlobalFilters(new ErrorEnvelopeFilter(routes, new HtmlErrorPages(config, SIGN_IN_PATH)));
   app.useGlobalPipes(new ValidPipe());
   app.enableShutdownHooks();
   if (config.docsEnabled) setupOpenApi(app);

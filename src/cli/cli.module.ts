@@ -7,11 +7,16 @@ import { DatabaseModule } from '../database/database.module';
 import type { SchemaLists } from '../database/typeorm-options';
 import { ListsModule } from '../lists/lists.module';
 import { SendersModule } from '../senders/senders.module';
+import { ClockModule } from '../common/time/clock.module';
+import { UsersModule } from '../users/users.module';
 
 /** The services the operator commands call; no HTTP, no Redis. */
 @Module({})
 export class CliModule {
   static register(config: AppConfig, schema: SchemaLists): DynamicModule {
-    return { module: CliModule, imports: [ConfigModule.register(config), DatabaseModule.register(config, schema), AccountsModule, SendersModule, BillingModule, ListsModule] };
+    return {
+      module: CliModule,
+      imports: [ConfigModule.register(config), DatabaseModule.register(config, schema), ClockModule, AccountsModule, SendersModule, BillingModule, ListsModule, UsersModule],
+    };
   }
 }

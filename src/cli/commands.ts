@@ -9,6 +9,9 @@ import { ImportContactsService } from '../lists/import-contacts.service';
 import { SENDER_TYPES, SenderType } from '../senders/sender.entity';
 import { SendersService } from '../senders/senders.service';
 import { UsageText } from '../common/errors/error-catalogue';
+import { normaliseEmail } from '../users/email';
+import type { CreatedUser } from '../users/users.service';
+import { UsersService } from '../users/users.service';
 import { parseCommandArgs, requireId, requireString, UsageError } from './cli-args';
 
 export type Command = (app: INestApplicationContext, argv: string[]) => Promise<unknown>;
@@ -24,6 +27,17 @@ function senderType(text: string | undefined): SenderType | undefined {
   if (text === undefined) return undefined;
   if (!(SENDER_TYPES as readonly string[]).includes(text)) throw new UsageError(UsageText.flagOneOf('type', SENDER_TYPES));
   return text as SenderType;
+}
+
+function email(values: Record<string, unknown>, flag: string): string {
+  const value = normaliseEmail(requireString(values, flag));
+  if (!value) throw new UsageError(UsageText.flagEmail(flag));
+  return value;
+}
+
+/** A created user and their single-use set-password link (also emailed), so an operator can pass it on. */
+function userView({ user, link }: CreatedUser) {
+  return { user_id: user.id, account_id: user.accountId, email: user.email, owner: user.isOwner, permissions: user.permissions, set_password_link: link };
 }
 
 function keyView(key: ApiKey) {
@@ -46,14 +60,19 @@ export const COMMANDS: Record<string, Command> = {
       credits: { type: 'string' },
       sender: { type: 'string', multiple: true },
       'allow-duplicate-contacts': { type: 'boolean' },
+      'owner-email': { type: 'string' },
     });
-    const { account, key } = await app.get(AccountsService).create({
+    const input = {
       name: requireString(v, 'name'),
       isTest: v.test === true,
       allowDuplicateContacts: v['allow-duplicate-contacts'] === true,
       creditsHundredths: credits(v.credits, 'credits'),
       senders: v.sender ?? [],
-    });
+    };
+    const ownerEmail = v['owner-email'] === undefined ? undefined : email(v, 'owner-email');
+    const { account, key, owner } = ownerEmail
+      ? await app.get(UsersService).createAccountWithOwner(input, ownerEmail)
+      : { ...(await app.get(AccountsService).create(input)), owner: undefined };
     return {
       account_id: account.id,
       name: account.name,
@@ -61,7 +80,22 @@ export const COMMANDS: Record<string, Command> = {
       credit_balance: hundredthsToNumber(account.creditBalance),
       api_username: key.username,
       api_password: key.password,
+      ...(owner ? { owner: userView(owner) } : {}),
     };
+  },
+
+  'user:create': async (app, argv) => {
+    const v = parseCommandArgs(argv, {
+      account: { type: 'string' },
+      email: { type: 'string' },
+      name: { type: 'string' },
+      owner: { type: 'boolean' },
+      permission: { type: 'string', multiple: true },
+    });
+    const accountId = requireId(v, 'account');
+    const address = email(v, 'email');
+    if (v.owner === true && v.permission?.length) throw new UsageError(UsageText.ownerTakesNoPermission);
+    return userView(await app.get(UsersService).createByOperator(accountId, { email: address, name: v.name, owner: v.owner === true, permissions: v.permission ?? [] }));
   },
 
   'account:show': async (app, argv) => {

@@ -210,6 +210,34 @@ export class AppConfig {
   @Min(1)
   @Max(1000)
   webhookHostConcurrency = 32;
+
+  // --- Pages (dashboard) and mail ---
+  /**
+   * Which proxies to believe for the client's address and protocol (X-Forwarded-For/-Proto): `false`
+   * (none, the default), `true` (any), a hop count, or comma-separated addresses/CIDRs.
+   */
+  @IsString()
+  @Matches(/^(true|false|\d{1,2}|[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*)$/, { message: '$property must be true, false, a hop count or comma-separated addresses' })
+  trustProxy = 'false';
+
+  /** `auto`: cookies are Secure when the request came over https (as the trusted proxy says); `always`; `never` (plain-http development only). */
+  @IsIn(['auto', 'always', 'never'], { message: '$property must be one of auto, always, never' })
+  cookieSecure: 'auto' | 'always' | 'never' = 'auto';
+
+  /** Where people reach the dashboard; emailed links start with it. No trailing slash. */
+  @IsString()
+  @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*[^/\s])?$/, { message: '$property must be an http(s) URL without a trailing slash' })
+  dashboardUrl = 'http://localhost:3000';
+
+  /** SMTP server for the dashboard's emails (smtp:// or smtps://, credentials in the URL); unset: emails are written to the log instead. */
+  @IsOptional()
+  @IsString()
+  @Matches(/^smtps?:\/\/.+/, { message: '$property must be an smtp:// or smtps:// URL' })
+  smtpUrl?: string;
+
+  @IsString()
+  @Matches(/^(.+<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/, { message: '$property must be an address, optionally with a name: Name <a@b.example>' })
+  mailFrom = 'SMS Platform <no-reply@localhost>';
 }
 
 /** Environment variable behind each setting; the names are part of the operator contract (README). */
@@ -249,9 +277,21 @@ export const ENV_NAMES: Record<keyof AppConfig, string> = {
   webhookRetryBaseMs: 'WEBHOOK_RETRY_BASE_MS',
   webhookRetryMaxMs: 'WEBHOOK_RETRY_MAX_MS',
   webhookHostConcurrency: 'WEBHOOK_HOST_CONCURRENCY',
+  trustProxy: 'TRUST_PROXY',
+  cookieSecure: 'COOKIE_SECURE',
+  dashboardUrl: 'DASHBOARD_URL',
+  smtpUrl: 'SMTP_URL',
+  mailFrom: 'MAIL_FROM',
 };
 
 export class ConfigError extends Error {}
+
+/** TRUST_PROXY as Fastify's `trustProxy` option. */
+export function trustProxyOption(value: string): boolean | number | string {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
 
 /** Builds and validates the config from an environment; the first bad variable is named in the error. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {

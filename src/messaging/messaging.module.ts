@@ -12,6 +12,8 @@ import { CancelMessagesService } from './cancel-messages.service';
 import { ListSendController } from './list-send.controller';
 import { ListSendService } from './list-send.service';
 import { MessageLookupService } from './message-lookup.service';
+import { MessageActivityRepository } from './message-activity.repository';
+import { MessageActivityService } from './message-activity.service';
 import { MessagesController } from './messages.controller';
 import { MessagesRepository } from './messages.repository';
 import { SendBatchService } from './send-batch.service';
@@ -22,7 +24,17 @@ import { SendWriter } from './send-writer.service';
 @Module({
   imports: [AccountsModule, SendersModule, ContactsModule, ListsModule, UnsubscribesModule, BillingModule, IdempotencyModule, QueuesModule, WebhooksModule],
   controllers: [MessagesController, ListSendController, SimpleSendController],
-  providers: [MessagesRepository, SendsRepository, SendWriter, SendBatchService, ListSendService, CancelMessagesService, MessageLookupService],
-  exports: [CancelMessagesService],
+  providers: [
+    MessagesRepository,
+    SendsRepository,
+    SendWriter,
+    SendBatchService,
+    ListSendService,
+    CancelMessagesService,
+    MessageLookupService,
+    MessageActivityRepository,
+    MessageActivityService,
+  ],
+  exports: [CancelMessagesService, MessageLookupService, MessageActivityService],
 })
 export class MessagingModule {}

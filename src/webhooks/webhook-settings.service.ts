@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { failure } from '../common/errors/error-catalogue';
 import { Page, PageResult, pageResult } from '../common/http/pagination';
 import { AppConfig } from '../config/app-config';
+import type { Tx } from '../database/unit-of-work';
 import { checkWebhookUrl } from './url-policy';
 import { toSigningSecret, toWebhookDeliveryView, toWebhookSettingsView, WebhookDeliveryView, WebhookSettingsView } from './webhooks.mapper';
 import { WebhookKind, WebhooksRepository } from './webhooks.repository';
@@ -22,8 +23,11 @@ export class WebhookSettingsService {
     return toWebhookSettingsView(settings);
   }
 
-  /** Each supplied URL is checked (https, and not resolving to a private address); '' switches that kind off. */
-  async update(accountId: number, input: { inbound?: string; status?: string }): Promise<WebhookSettingsView> {
+  /**
+   * Each supplied URL is checked (https, and not resolving to a private address); '' switches that kind
+   * off. `inTx` lets a caller write the change inside its own transaction (the dashboard's audit entry).
+   */
+  async update(accountId: number, input: { inbound?: string; status?: string }, inTx?: (write: (tx: Tx) => Promise<void>) => Promise<void>): Promise<WebhookSettingsView> {
     const urls: { inbound?: string; status?: string } = {};
     for (const kind of ['inbound', 'status'] as const) {
       const value = input[kind];
@@ -35,14 +39,17 @@ export class WebhookSettingsService {
       }
       urls[kind] = trimmed;
     }
-    if (Object.keys(urls).length) await this.repo.updateUrls(accountId, urls);
+    if (Object.keys(urls).length) {
+      if (inTx) await inTx((tx) => this.repo.updateUrls(accountId, urls, tx));
+      else await this.repo.updateUrls(accountId, urls);
+    }
     return this.get(accountId);
   }
 
-  /** Creates or rotates the secret; it is shown this once. */
-  async rotateSecret(accountId: number): Promise<ReturnType<typeof toSigningSecret>> {
+  /** Creates or rotates the secret (in the caller's transaction when given one); it is shown this once. */
+  async rotateSecret(accountId: number, tx?: Tx): Promise<ReturnType<typeof toSigningSecret>> {
     const secret = `whsec_${randomBytes(24).toString('base64url')}`;
-    await this.repo.setSecret(accountId, secret);
+    await this.repo.setSecret(accountId, secret, tx);
     return toSigningSecret(secret);
   }
 

@@ -9,6 +9,6 @@ import { WebhooksRepository } from './webhooks.repository';
   imports: [QueuesModule],
   controllers: [WebhooksController],
   providers: [WebhooksRepository, WebhookSettingsService, WebhookEventsService],
-  exports: [WebhookEventsService],
+  exports: [WebhookEventsService, WebhookSettingsService],
 })
 export class WebhooksModule {}

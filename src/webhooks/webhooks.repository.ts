@@ -51,16 +51,16 @@ export class WebhooksRepository {
     return row ? { inbound: row.webhook_inbound_url, status: row.webhook_status_url, hasSecret: row.has_secret } : null;
   }
 
-  async updateUrls(accountId: number, urls: { inbound?: string; status?: string }): Promise<void> {
-    await sql(this.dataSource, `UPDATE accounts SET webhook_inbound_url = COALESCE($2, webhook_inbound_url), webhook_status_url = COALESCE($3, webhook_status_url) WHERE id = $1`, [
-      accountId,
-      urls.inbound ?? null,
-      urls.status ?? null,
-    ]);
+  async updateUrls(accountId: number, urls: { inbound?: string; status?: string }, tx?: Tx): Promise<void> {
+    await sql(
+      tx ?? this.dataSource,
+      `UPDATE accounts SET webhook_inbound_url = COALESCE($2, webhook_inbound_url), webhook_status_url = COALESCE($3, webhook_status_url) WHERE id = $1`,
+      [accountId, urls.inbound ?? null, urls.status ?? null],
+    );
   }
 
-  async setSecret(accountId: number, secret: string): Promise<void> {
-    await sql(this.dataSource, `UPDATE accounts SET webhook_secret = $2 WHERE id = $1`, [accountId, secret]);
+  async setSecret(accountId: number, secret: string, tx?: Tx): Promise<void> {
+    await sql(tx ?? this.dataSource, `UPDATE accounts SET webhook_secret = $2 WHERE id = $1`, [accountId, secret]);
   }
 
   /** Which of these accounts have a URL for this kind of event (events are only made for them). */

@@ -5,6 +5,7 @@ import { createApp } from '../../src/create-app';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { ApiClient } from './api-client';
 import { ProbeModule } from './probe.module';
+import { ProbePagesModule } from './probe-pages.module';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -14,9 +15,15 @@ export interface TestApp {
 }
 
 /** The real application on the run's database and Redis prefix, with tunables shrunk where a test asks. */
-export async function startTestApp(overrides: Partial<AppConfig> = {}, options: { probe?: boolean; logDestination?: DestinationStream } = {}): Promise<TestApp> {
+export async function startTestApp(
+  overrides: Partial<AppConfig> = {},
+  options: { probe?: boolean; probePages?: boolean; logDestination?: DestinationStream } = {},
+): Promise<TestApp> {
   const config = loadConfig(process.env, overrides);
-  const app = await createApp(config, { extraModules: options.probe ? [ProbeModule] : [], logDestination: options.logDestination });
+  const app = await createApp(config, {
+    extraModules: [...(options.probe ? [ProbeModule] : []), ...(options.probePages ? [ProbePagesModule] : [])],
+    logDestination: options.logDestination,
+  });
   const api = await ApiClient.forApp(app);
   return { app, api, config, close: () => app.close() };
 }

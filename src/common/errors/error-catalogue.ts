@@ -84,6 +84,36 @@ export const CATALOGUE = {
   webhookNotHttps: entry('invalid', 'Webhook URLs must use https'),
   webhookNotAllowed: entry('invalid', 'Webhook URL is not allowed'),
   invalidEventFilter: entry('invalid', 'Invalid event filter. Valid values: status, inbound'),
+  // Pages (dashboard and public pages): shown on HTML pages, never in the API
+  signInRequired: entry('unauthenticated', 'Please sign in to continue'),
+  csrfTokenInvalid: entry('forbidden', 'This form has expired. Go back, reload the page and try again.'),
+  formContentType: entry('unsupported_media_type', 'Forms must be sent as application/x-www-form-urlencoded'),
+  // Users, sign-in and the dashboard's actions
+  signInFailed: entry('unauthenticated', 'Email or password is incorrect'),
+  signInThrottled: entry('too_many_requests', (minutes: number) => `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`),
+  passwordTooShort: entry('invalid', 'Passwords must be at least 12 characters'),
+  passwordTooLong: entry('invalid', 'Passwords must be at most 256 characters'),
+  passwordsDoNotMatch: entry('invalid', 'The two passwords do not match'),
+  currentPasswordWrong: entry('invalid', 'Your current password is not correct'),
+  linkInvalid: entry('invalid', 'This link is invalid, already used or expired. Ask for a new one.'),
+  emailInvalid: entry('invalid', 'Enter a valid email address'),
+  emailTaken: entry('conflict', 'A user with this email already exists'),
+  nameTooLong: entry('invalid', 'Names must be at most 100 characters'),
+  unknownPermission: entry('invalid', (value: string) => `Unknown permission ${value}. Valid values: manage_api_keys, manage_billing, manage_senders, manage_settings`),
+  userNotFound: entry('not_found', 'User not found'),
+  ownerOnly: entry('forbidden', 'Only the account owner can do this'),
+  permissionRequired: entry('forbidden', 'You do not have permission to do this'),
+  ownerCannotBeRemoved: entry('conflict', 'The owner cannot be removed; transfer ownership to another user first'),
+  ownerPermissionsFixed: entry('conflict', 'The owner can do everything; their permissions cannot be changed'),
+  ownershipToSelf: entry('conflict', 'You already own this account'),
+  ownershipNeedsPassword: entry('conflict', 'Ownership can only go to a user who has set a password'),
+  accountHasOwner: entry('conflict', (accountId: number) => `Account ${accountId} already has an owner`),
+  accountHasNoOwner: entry('conflict', (accountId: number) => `Account ${accountId} has no owner yet; create the owner first with --owner`),
+  apiKeyNotFoundOnAccount: entry('not_found', 'API key not found'),
+  apiKeyLabelTooLong: entry('invalid', 'Labels must be at most 100 characters'),
+  purchasesEnableNeedsBilling: entry('forbidden', 'Only users who can manage billing can enable purchases'),
+  dailyLimitRaiseNeedsBilling: entry('forbidden', 'Only users who can manage billing can raise a daily limit'),
+  dailyLimitInvalid: entry('invalid', 'The daily limit must be an amount in dollars, such as 500 or 250.50, up to 1000000'),
   // Idempotency
   idempotencyKeyTooLong: entry('invalid', 'Idempotency-Key must be at most 255 characters'),
   idempotencyKeyReused: entry('unprocessable', 'Idempotency-Key was reused with a different request payload'),
@@ -120,6 +150,8 @@ export const UsageText = {
   flagOneOf: (flag: string, values: readonly string[]) => `--${flag} must be one of ${values.join(', ')}`,
   exactlyOneOf: (a: string, b: string) => `exactly one of --${a} or --${b} is required`,
   cannotReadFile: (file: string, reason: string) => `cannot read --file ${file}: ${reason}`,
+  flagEmail: (flag: string) => `--${flag} must be an email address`,
+  ownerTakesNoPermission: '--permission does not apply with --owner (the owner can do everything)',
 } as const;
 
 /** What the OpenAPI document says of each error status. */
@@ -137,6 +169,28 @@ export const StatusDescription: Record<number, string> = {
   500: 'Failed, nothing changed',
   503: 'A dependency is unavailable; retry after Retry-After seconds',
 };
+
+/** Headings of the HTML error pages, by status (the text under them is the error's own). */
+export const PageErrorTitle: Record<number, string> = {
+  400: 'That did not work',
+  403: 'Not allowed',
+  404: 'Page not found',
+  405: 'Not allowed here',
+  409: 'That did not work',
+  413: 'Too much data',
+  415: 'Unsupported form',
+  422: 'That did not work',
+  429: 'Too many attempts',
+  500: 'Something went wrong',
+  503: 'Temporarily unavailable',
+};
+
+/** Texts of the HTML error pages where the error's own text is not for people (unknown paths, our failures). */
+export const PageErrorText = {
+  notFound: 'There is no page at this address. Check the link, or go back to the overview.',
+  internal: 'We could not finish this. Nothing was changed; please try again in a moment.',
+  requestId: 'Reference',
+} as const;
 
 /** /health's 503. */
 export const HealthDownDescription = 'PostgreSQL or Redis is down';

@@ -3,15 +3,21 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RouteTable } from '../http/route-table';
 import { ErrorText } from './error-catalogue';
 import { ErrorResponse, mapError } from './error-mapping';
+import type { HtmlErrorResponder } from './html-error-responder';
+import { redactUrl } from '../logging/redact-url';
 
 /**
  * The only place that knows HTTP statuses and the `{"error": "..."}` envelope. Catches everything:
  * domain errors, Nest's route-not-found (turned into 405 when the path exists with other methods),
  * Fastify's own errors (body too large) and anything unexpected (500, logged with the request id).
+ * Browsers on page routes get the same status as an HTML page instead (the HtmlErrorResponder).
  */
 @Catch()
 export class ErrorEnvelopeFilter implements ExceptionFilter {
-  constructor(private readonly routes: RouteTable) {}
+  constructor(
+    private readonly routes: RouteTable,
+    private readonly html?: HtmlErrorResponder,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw exception;
@@ -20,9 +26,16 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const response = this.toResponse(exception, request);
     if (response.log) {
       // request.log is the request's child logger, so the line carries its reqId.
-      request.log.error({ method: request.method, url: request.url, err: serialise(exception) }, 'request failed');
+      request.log.error({ method: request.method, url: redactUrl(request.url), err: serialise(exception) }, 'request failed');
     }
     if (reply.sent) return;
+    if (this.html?.wantsHtml(request)) {
+      this.html.respond(request, reply, response).catch((err: unknown) => {
+        request.log.error({ err: serialise(err) }, 'error page failed');
+        if (!reply.sent) reply.code(response.status).type('text/plain; charset=utf-8').send(response.body.error);
+      });
+      return;
+    }
     reply.code(response.status).headers(response.headers).type('application/json; charset=utf-8').send(JSON.stringify(response.body));
   }
 

@@ -11,7 +11,7 @@ export interface ErrorResponse {
   log: boolean;
 }
 
-const STATUS_OF: Record<DomainErrorKind, number> = {
+export const STATUS_OF: Record<DomainErrorKind, number> = {
   invalid: 400,
   unauthenticated: 401,
   payment_required: 402,

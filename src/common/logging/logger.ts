@@ -1,9 +1,9 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger } from 'pino';
 import { currentLogContext } from './log-context';
-import { redactQueryCredentials } from './redact';
+import { redactSecrets } from './redact';
 
-/** Paths never written to a log: credentials travel in the Authorization header (or, for the simple send interface, the query). */
+/** Paths never written to a log: credentials travel in the Authorization header, the session cookie (or, for the simple send interface, the query). */
 const REDACT = [
   'req.headers.authorization',
   'headers.authorization',
@@ -14,6 +14,9 @@ const REDACT = [
   '*.api_password',
   'signing_secret',
   '*.signing_secret',
+  'req.headers.cookie',
+  'headers.cookie',
+  'cookie',
 ];
 
 /**
@@ -29,7 +32,7 @@ export function createRootLogger(level: string, destination?: pino.DestinationSt
       redact: { paths: REDACT, censor: '[redacted]' },
       base: { service: 'sms-api' },
       mixin: (_line, _level, instance) => (instance === root ? contextFields() : {}),
-      hooks: { streamWrite: redactQueryCredentials },
+      hooks: { streamWrite: redactSecrets },
     },
     destination,
   );

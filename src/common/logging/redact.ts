@@ -12,3 +12,12 @@ export function redactQueryCredentials(line: string): string {
   if (!/api(?:_|%5f)(?:username|password)=/i.test(line)) return line;
   return line.replace(QUERY_CREDENTIAL, '$1[redacted]');
 }
+
+/** Single-use links (set password, reset) carry their token as a path segment: cut wherever a URL is logged. */
+const SECRET_PATH_SEGMENT = /(\/set-password\/)[^/?#"\s\\]+/g;
+
+/** Every secret a serialised log line could carry in a URL. */
+export function redactSecrets(line: string): string {
+  const withoutQuery = redactQueryCredentials(line);
+  return withoutQuery.includes('/set-password/') ? withoutQuery.replace(SECRET_PATH_SEGMENT, '$1[redacted]') : withoutQuery;
+}

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../../src/config/app-config';
+import { ConfigError, loadConfig, trustProxyOption } from '../../../src/config/app-config';
 
 describe(loadConfig.name, () => {
   it('uses defaults that work on this machine when nothing is set', () => {
@@ -42,9 +42,35 @@ describe(loadConfig.name, () => {
     [{ REDIS_PREFIX: 'bad prefix' }, 'REDIS_PREFIX="bad prefix"'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL="loud" must be a pino level or silent'],
     [{ BODY_LIMIT_BYTES: '10' }, 'BODY_LIMIT_BYTES="10" must not be less than 1024'],
+    [{ TRUST_PROXY: 'yes please' }, 'TRUST_PROXY="yes please" must be true, false, a hop count or comma-separated addresses'],
+    [{ COOKIE_SECURE: 'sometimes' }, 'COOKIE_SECURE="sometimes" must be one of auto, always, never'],
+    [{ DASHBOARD_URL: 'https://app.example/' }, 'DASHBOARD_URL="https://app.example/" must be an http(s) URL without a trailing slash'],
+    [{ SMTP_URL: 'http://mail' }, 'SMTP_URL="http://mail" must be an smtp:// or smtps:// URL'],
+    [{ MAIL_FROM: 'nobody' }, 'MAIL_FROM="nobody" must be an address, optionally with a name'],
   ])('stops with a message naming the variable for %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('reads the dashboard and mail settings', () => {
+    const config = loadConfig({
+      TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
+      COOKIE_SECURE: 'always',
+      DASHBOARD_URL: 'https://app.example.com.au',
+      SMTP_URL: 'smtps://user:pass@mail.example:465',
+      MAIL_FROM: 'Harbour SMS <no-reply@example.com.au>',
+    });
+    expect(config).toMatchObject({
+      trustProxy: '10.0.0.0/8, 127.0.0.1',
+      cookieSecure: 'always',
+      dashboardUrl: 'https://app.example.com.au',
+      smtpUrl: 'smtps://user:pass@mail.example:465',
+      mailFrom: 'Harbour SMS <no-reply@example.com.au>',
+    });
+    expect(trustProxyOption('true')).toBe(true);
+    expect(trustProxyOption('false')).toBe(false);
+    expect(trustProxyOption('2')).toBe(2);
+    expect(trustProxyOption('10.0.0.1')).toBe('10.0.0.1');
   });
 
   it('names every bad variable at once', () => {

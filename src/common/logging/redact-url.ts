@@ -1,0 +1,10 @@
+/** Paths whose next segment is a secret (single-use set-password and reset links). */
+const SECRET_SEGMENT_AFTER = ['/set-password/'];
+
+/** The URL as it may be logged: secret path segments replaced. */
+export function redactUrl(url: string): string {
+  for (const prefix of SECRET_SEGMENT_AFTER) {
+    if (url.startsWith(prefix)) return prefix + '[redacted]' + url.slice(prefix.length).replace(/^[^/?#]*/, '');
+  }
+  return url;
+}

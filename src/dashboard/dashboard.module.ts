@@ -1,0 +1,51 @@
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
+import { MailModule } from '../mail/mail.module';
+import { MessagingModule } from '../messaging/messaging.module';
+import { UsersModule } from '../users/users.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+import { AuditPageController, AuditPageService } from './audit/audit-page.controller';
+import { AuthPagesController } from './auth/auth-pages.controller';
+import { AuthPagesService } from './auth/auth-pages.service';
+import { MessagesPageController } from './messages/messages-page.controller';
+import { MessagesPageService } from './messages/messages-page.service';
+import { OverviewController } from './overview/overview.controller';
+import { OverviewPageService } from './overview/overview-page.service';
+import { ProfileController, ProfilePageService } from './profile/profile.controller';
+import { ApiKeyActionsService } from './settings-api/api-key-actions.service';
+import { ApiKeysPageController } from './settings-api/api-keys-page.controller';
+import { ApiKeysPageService } from './settings-api/api-keys-page.service';
+import { UsersPageController } from './users/users-page.controller';
+import { UsersPageService } from './users/users-page.service';
+import { WebhooksPageController } from './settings-webhooks/webhooks-page.controller';
+import { WebhooksPageService } from './settings-webhooks/webhooks-page.service';
+
+/**
+ * The self-service dashboard: one controller per page group (navigation.ts lists the groups and who
+ * may open each). A new group is a folder here with its controller and page service, added below.
+ */
+@Module({
+  imports: [UsersModule, AccountsModule, MessagingModule, WebhooksModule, MailModule],
+  controllers: [
+    AuthPagesController,
+    OverviewController,
+    MessagesPageController,
+    ApiKeysPageController,
+    WebhooksPageController,
+    UsersPageController,
+    AuditPageController,
+    ProfileController,
+  ],
+  providers: [
+    AuthPagesService,
+    OverviewPageService,
+    MessagesPageService,
+    ApiKeyActionsService,
+    ApiKeysPageService,
+    WebhooksPageService,
+    UsersPageService,
+    AuditPageService,
+    ProfilePageService,
+  ],
+})
+export class DashboardModule {}

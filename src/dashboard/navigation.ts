@@ -1,0 +1,50 @@
+import type { Permission, Principal } from '../users/permissions';
+import { canAny } from '../users/permissions';
+
+/** Metadata key of the page a @DashboardController serves. */
+export const DASHBOARD_PAGE = 'dashboardPage';
+
+/** Who may open a page: anyone signed in, the owner only, or holders of any of some permissions (the owner holds all). */
+export type PageAccess = 'signed_in' | 'owner' | { anyOf: readonly Permission[] };
+
+export interface DashboardPage {
+  path: string;
+  label: string;
+  access: PageAccess;
+  /** Shown in the main navigation (default true). */
+  inNav?: boolean;
+}
+
+/**
+ * Every page group of the dashboard, in navigation order. Adding a page is one entry here plus its
+ * controller (`@DashboardController(PAGES.x)` in src/dashboard/<group>/, listed in DashboardModule):
+ * the entry gates the navigation link and the routes alike.
+ */
+export const PAGES = {
+  overview: { path: '/overview', label: 'Overview', access: 'signed_in' },
+  messages: { path: '/messages', label: 'Messages', access: 'signed_in' },
+  apiKeys: { path: '/settings/api', label: 'API keys', access: { anyOf: ['manage_api_keys', 'manage_billing'] } },
+  webhooks: { path: '/settings/webhooks', label: 'Webhooks', access: { anyOf: ['manage_settings'] } },
+  users: { path: '/users', label: 'Users', access: 'owner' },
+  audit: { path: '/audit', label: 'Audit log', access: 'owner' },
+  profile: { path: '/profile', label: 'Your profile', access: 'signed_in', inNav: false },
+} satisfies Record<string, DashboardPage>;
+
+export function mayOpen(principal: Principal, access: PageAccess): boolean {
+  if (access === 'signed_in') return true;
+  if (access === 'owner') return principal.isOwner;
+  return canAny(principal, access.anyOf);
+}
+
+export interface NavLink {
+  label: string;
+  href: string;
+  current: boolean;
+}
+
+/** The links this person may follow, the one for the current path marked. */
+export function navigationFor(principal: Principal, currentPath: string): NavLink[] {
+  return Object.values(PAGES as Record<string, DashboardPage>)
+    .filter((page) => page.inNav !== false && mayOpen(principal, page.access))
+    .map((page) => ({ label: page.label, href: page.path, current: currentPath === page.path || currentPath.startsWith(`${page.path}/`) }));
+}

@@ -1,0 +1,122 @@
+import { Injectable } from '@nestjs/common';
+import { failure } from '../../common/errors/error-catalogue';
+import { formList, formText, type FormBody } from '../../pages/form-body';
+import { withFormErrors } from '../../pages/form-error';
+import { PageResult, redirectTo, view } from '../../pages/page-result';
+import { PERMISSION_LABELS, PERMISSIONS } from '../../users/permissions';
+import type { UserRecord } from '../../users/users.repository';
+import { UsersService } from '../../users/users.service';
+import type { DashboardUser } from '../dashboard-user';
+import { show } from '../format';
+import { PAGES } from '../navigation';
+import { noticeFor, withNotice } from '../notices';
+
+/** A user id from a path: anything but a positive integer is a user that does not exist. */
+function userIdOf(text: string): number {
+  if (!/^\d{1,9}$/.test(text) || Number(text) < 1) throw failure('userNotFound');
+  return Number(text);
+}
+
+function roleOf(user: UserRecord): string {
+  if (user.isOwner) return 'Owner (everything)';
+  return user.permissions.length ? user.permissions.map((p) => PERMISSION_LABELS[p as keyof typeof PERMISSION_LABELS] ?? p).join(', ') : 'Overview and messages only';
+}
+
+const permissionChoices = (selected: readonly string[]) => PERMISSIONS.map((value) => ({ value, label: PERMISSION_LABELS[value], checked: selected.includes(value) }));
+
+/** Users (owner only): invite, change permissions, remove, hand on ownership. The services check the owner rule too. */
+@Injectable()
+export class UsersPageService {
+  constructor(private readonly users: UsersService) {}
+
+  async page(
+    user: DashboardUser,
+    notice?: unknown,
+    error?: { message: string; status: number },
+    typed?: { email: string; name: string; permissions: string[] },
+  ): Promise<PageResult> {
+    const people = await this.users.list(user.accountId);
+    return view(
+      'dashboard/views/users',
+      {
+        title: 'Users',
+        notice: noticeFor(notice),
+        error: error?.message,
+        users: people.map((u) => ({
+          id: u.id,
+          email: u.email,
+          name: u.name,
+          role: roleOf(u),
+          isOwner: u.isOwner,
+          pending: !u.hasPassword,
+          since: show.time(u.createdAt),
+          isYou: u.id === user.userId,
+        })),
+        invite: { email: typed?.email ?? '', name: typed?.name ?? '', permissions: permissionChoices(typed?.permissions ?? []) },
+      },
+      error?.status ?? 200,
+    );
+  }
+
+  async invite(user: DashboardUser, form: FormBody | undefined): Promise<PageResult> {
+    const input = { email: formText(form, 'email'), name: formText(form, 'name'), permissions: formList(form, 'permission') };
+    return withFormErrors<PageResult>(
+      async () => {
+        await this.users.invite(user, input);
+        return redirectTo(withNotice(PAGES.users.path, 'invited'));
+      },
+      (error) => this.page(user, undefined, error, input),
+    );
+  }
+
+  async editPage(user: DashboardUser, id: string, error?: { message: string; status: number }): Promise<PageResult> {
+    const target = await this.users.get(user.accountId, userIdOf(id));
+    return view(
+      'dashboard/views/user-edit',
+      {
+        title: `User ${target.email}`,
+        error: error?.message,
+        target: { id: target.id, email: target.email, name: target.name, isOwner: target.isOwner, pending: !target.hasPassword, role: roleOf(target) },
+        permissions: permissionChoices(target.permissions),
+      },
+      error?.status ?? 200,
+    );
+  }
+
+  async savePermissions(user: DashboardUser, id: string, form: FormBody | undefined): Promise<PageResult> {
+    const userId = userIdOf(id);
+    return withFormErrors<PageResult>(
+      async () => {
+        await this.users.setPermissions(user, userId, formList(form, 'permission'));
+        return redirectTo(withNotice(PAGES.users.path, 'permissions_saved'));
+      },
+      (error) => this.editPage(user, id, error),
+    );
+  }
+
+  async resendInvitation(user: DashboardUser, id: string): Promise<PageResult> {
+    await this.users.resendInvitation(user, userIdOf(id));
+    return redirectTo(withNotice(PAGES.users.path, 'invitation_resent'));
+  }
+
+  async confirmPage(user: DashboardUser, id: string, what: 'remove' | 'transfer'): Promise<PageResult> {
+    const target = await this.users.get(user.accountId, userIdOf(id));
+    if (what === 'remove' && target.isOwner) throw failure('ownerCannotBeRemoved');
+    return view(`dashboard/views/user-${what}`, { title: what === 'remove' ? 'Remove user' : 'Transfer ownership', target: { id: target.id, email: target.email } });
+  }
+
+  async remove(user: DashboardUser, id: string): Promise<PageResult> {
+    await this.users.remove(user, userIdOf(id));
+    return redirectTo(withNotice(PAGES.users.path, 'user_removed'));
+  }
+
+  async transferOwnership(user: DashboardUser, id: string): Promise<PageResult> {
+    return withFormErrors<PageResult>(
+      async () => {
+        await this.users.transferOwnership(user, userIdOf(id));
+        return redirectTo(withNotice(PAGES.overview.path, 'ownership_transferred'));
+      },
+      (error) => this.editPage(user, id, error),
+    );
+  }
+}

@@ -1,0 +1,30 @@
+/** What a page handler returns: a template to render, or where to send the browser next. */
+export type PageResult = ViewResult | RedirectResult;
+
+export interface ViewResult {
+  kind: 'view';
+  /** Path under src/ without the extension, e.g. `dashboard/views/overview`. */
+  template: string;
+  model: Record<string, unknown>;
+  status: number;
+}
+
+export interface RedirectResult {
+  kind: 'redirect';
+  location: string;
+}
+
+export function view(template: string, model: Record<string, unknown>, status = 200): ViewResult {
+  return { kind: 'view', template, model, status };
+}
+
+/** 303 See Other: after a form post the browser GETs the next page (a reload does not post again). */
+export function redirectTo(location: string): RedirectResult {
+  return { kind: 'redirect', location };
+}
+
+/** A same-site path to return to after signing in; anything else (other hosts, `//x`, `/\x`) falls back. */
+export function safeLocalPath(candidate: string | undefined, fallback: string): string {
+  if (!candidate || !candidate.startsWith('/') || candidate.startsWith('//') || candidate.startsWith('/\\') || /[\r\n]/.test(candidate)) return fallback;
+  return candidate;
+}

@@ -1,0 +1,38 @@
+import type { FastifyRequest } from 'fastify';
+
+/**
+ * Fastify route config of every page route (set by @PageController): marks the route for HTML error
+ * pages, form parsing and the security headers (`helmet: {}` applies @fastify/helmet's settings).
+ */
+export const PAGE_ROUTE_CONFIG = { page: true, helmet: {} } as const;
+
+/** Path prefixes of the JSON API: errors there are always the `{"error": "..."}` envelope. */
+const API_PREFIXES = ['/v1', '/simple'];
+
+export function isApiPath(path: string): boolean {
+  return API_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`));
+}
+
+export function isPageRoute(request: FastifyRequest): boolean {
+  const config = request.routeOptions?.config as { page?: boolean } | undefined;
+  return config?.page === true;
+}
+
+/** An explicit ask for JSON (a script on a public page route) rather than a browser. */
+function prefersJson(accept: string): boolean {
+  return accept.includes('application/json') && !accept.includes('text/html');
+}
+
+/**
+ * Whether an answer (in particular an error) should be an HTML page: never under /v1 or /simple; on
+ * page routes unless the client asks for JSON; elsewhere (unknown paths) only for browsers, which send
+ * `Accept: text/html`, so API clients keep the JSON 404.
+ */
+export function wantsHtml(request: FastifyRequest): boolean {
+  const path = request.url.split('?')[0];
+  if (isApiPath(path)) return false;
+  const accept = String(request.headers.accept ?? '');
+  if (prefersJson(accept)) return false;
+  if (isPageRoute(request)) return true;
+  return accept.includes('text/html');
+}

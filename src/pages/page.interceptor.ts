@@ -1,0 +1,36 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { mergeMap, Observable } from 'rxjs';
+import { AppConfig } from '../config/app-config';
+import type { PageRequest } from './page-request';
+import type { PageResult } from './page-result';
+import { renderPage } from './render-page';
+
+/**
+ * Turns a page handler's result into the response: a rendered page with its status, or a 303 to the
+ * next page. Nest writes the status of the route itself, so the chosen one is applied on send
+ * (registerPages' onSend hook). Pages are private to the person who asked for them: never cached.
+ */
+@Injectable()
+export class PageInterceptor implements NestInterceptor {
+  constructor(private readonly config: AppConfig) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<string> {
+    const request = context.switchToHttp().getRequest<PageRequest>();
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    return next.handle().pipe(
+      mergeMap(async (result: PageResult) => {
+        reply.header('Cache-Control', 'no-store');
+        if (result.kind === 'redirect') {
+          request.pageStatus = 303;
+          reply.header('Location', result.location);
+          return '';
+        }
+        const html = await renderPage(request, reply, this.config, result.template, result.model);
+        request.pageStatus = result.status;
+        reply.type('text/html; charset=utf-8');
+        return html;
+      }),
+    );
+  }
+}

@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import type { Page } from '../common/http/pagination';
+import { Clock } from '../common/time/clock';
+import { Tx } from '../database/unit-of-work';
+import type { Actor } from './actor';
+import { AuditLogRepository, AuditRow } from './audit-log.repository';
+
+/** The actions the audit log records (state changes on an account; sign-in and sign-out included). */
+export type AuditAction =
+  | 'signed_in'
+  | 'signed_out'
+  | 'password.set'
+  | 'password.reset'
+  | 'password.changed'
+  | 'profile.renamed'
+  | 'user.created'
+  | 'user.invited'
+  | 'user.invitation_resent'
+  | 'user.permissions_changed'
+  | 'user.removed'
+  | 'ownership.transferred'
+  | 'api_key.created'
+  | 'api_key.revoked'
+  | 'api_key.purchases_enabled'
+  | 'api_key.purchases_disabled'
+  | 'api_key.daily_limit_raised'
+  | 'api_key.daily_limit_lowered'
+  | 'webhooks.updated'
+  | 'webhooks.secret_rotated';
+
+@Injectable()
+export class AuditLogService {
+  constructor(
+    private readonly repo: AuditLogRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /** In the caller's transaction, so the entry exists exactly when the change does. */
+  async record(actor: Actor, action: AuditAction, detail: string, tx?: Tx): Promise<void> {
+    await this.repo.insert({ accountId: actor.accountId, userId: actor.userId, actor: actor.email, action, detail, ip: actor.ip, at: this.clock.now() }, tx);
+  }
+
+  async page(accountId: number, page: Page): Promise<{ total: number; rows: AuditRow[] }> {
+    return this.repo.page(accountId, page);
+  }
+}

@@ -1,0 +1,36 @@
+import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+/** A person who signs in to the dashboard of one account. */
+@Entity({ name: 'users' })
+@Check('users_email_check', 'email = lower(email) AND length(email) BETWEEN 3 AND 254')
+@Check('users_permissions_check', "permissions <@ ARRAY['manage_api_keys', 'manage_billing', 'manage_senders', 'manage_settings']::text[]")
+@Index('users_email_key', ['email'], { unique: true })
+@Index('users_one_owner_key', ['accountId'], { unique: true, where: 'is_owner' })
+@Index('users_account_idx', ['accountId'])
+export class User {
+  @PrimaryGeneratedColumn({ name: 'id' })
+  id: number;
+
+  @ForeignKey('Account', { name: 'users_account_id_fkey', onDelete: 'CASCADE' })
+  @Column({ name: 'account_id', type: 'integer' })
+  accountId: number;
+
+  @Column({ name: 'email', type: 'text' })
+  email: string;
+
+  @Column({ name: 'name', type: 'text', default: '' })
+  name: string;
+
+  /** scrypt, with its parameters (password-hash.ts); null until the invitation link is used. */
+  @Column({ name: 'password_hash', type: 'text', nullable: true, select: false })
+  passwordHash: string | null;
+
+  @Column({ name: 'is_owner', type: 'boolean', default: false })
+  isOwner: boolean;
+
+  @Column({ name: 'permissions', type: 'text', array: true, default: () => "'{}'" })
+  permissions: string[];
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,44 @@
+import { mayOpen, navigationFor, PAGES } from '../../../src/dashboard/navigation';
+import { parseDailyLimit } from '../../../src/dashboard/settings-api/api-key-actions.service';
+
+describe(navigationFor.name, () => {
+  it('lists the pages a person may open, in order, marking the current one', () => {
+    expect(navigationFor({ isOwner: true, permissions: [] }, '/settings/api/keys/3/revoke')).toEqual([
+      { label: 'Overview', href: '/overview', current: false },
+      { label: 'Messages', href: '/messages', current: false },
+      { label: 'API keys', href: '/settings/api', current: true },
+      { label: 'Webhooks', href: '/settings/webhooks', current: false },
+      { label: 'Users', href: '/users', current: false },
+      { label: 'Audit log', href: '/audit', current: false },
+    ]);
+    expect(navigationFor({ isOwner: false, permissions: ['manage_billing'] }, '/overview').map((l) => l.href)).toEqual(['/overview', '/messages', '/settings/api']);
+    expect(navigationFor({ isOwner: false, permissions: [] }, '/messages').map((l) => [l.href, l.current])).toEqual([
+      ['/overview', false],
+      ['/messages', true],
+    ]);
+  });
+
+  it('gates each page by its access rule', () => {
+    const none = { isOwner: false, permissions: [] };
+    expect(mayOpen(none, PAGES.profile.access)).toBe(true);
+    expect(mayOpen(none, PAGES.users.access)).toBe(false);
+    expect(mayOpen({ isOwner: false, permissions: ['manage_settings'] }, PAGES.webhooks.access)).toBe(true);
+    expect(mayOpen({ isOwner: false, permissions: ['manage_settings'] }, PAGES.apiKeys.access)).toBe(false);
+  });
+});
+
+describe(parseDailyLimit.name, () => {
+  it.each([
+    ['500', 50_000],
+    ['250.5', 25_050],
+    ['$1,000.00', 100_000],
+    ['0', 0],
+    ['1000000', 100_000_000],
+    ['1000000.01', null],
+    ['-1', null],
+    ['1.234', null],
+    ['lots', null],
+  ])('%j → %j cents', (text, cents) => {
+    expect(parseDailyLimit(text)).toBe(cents);
+  });
+});

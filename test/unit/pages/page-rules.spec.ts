@@ -1,0 +1,63 @@
+import type { FastifyRequest } from 'fastify';
+import { csrfTokenFor, csrfTokenMatches } from '../../../src/pages/csrf';
+import { safeLocalPath } from '../../../src/pages/page-result';
+import { isApiPath, wantsHtml } from '../../../src/pages/page-route';
+import { redactUrl } from '../../../src/common/logging/redact-url';
+
+const request = (url: string, accept: string | undefined, page: boolean) =>
+  ({ url, headers: accept ? { accept } : {}, routeOptions: { config: page ? { page: true } : {} } }) as unknown as FastifyRequest;
+
+describe(wantsHtml.name, () => {
+  it.each([
+    ['/v1/account', 'text/html', true, false],
+    ['/simple/send-sms?x=1', 'text/html', false, false],
+    ['/settings/api', undefined, true, true],
+    ['/settings/api', 'text/html,application/xhtml+xml', true, true],
+    ['/o/abc', 'application/json', true, false],
+    ['/o/abc', 'application/json, text/html', true, true],
+    ['/nope', undefined, false, false],
+    ['/nope', 'text/html', false, true],
+    ['/health', '*/*', false, false],
+  ])('%s with Accept %s (page route: %s) → HTML %s', (url, accept, page, expected) => {
+    expect(wantsHtml(request(url, accept, page))).toBe(expected);
+  });
+
+  it('matches the API prefixes on segment boundaries only', () => {
+    expect(isApiPath('/v1')).toBe(true);
+    expect(isApiPath('/v1/x')).toBe(true);
+    expect(isApiPath('/v10')).toBe(false);
+    expect(isApiPath('/simpleton')).toBe(false);
+  });
+});
+
+describe('CSRF tokens', () => {
+  it('match only the cookie secret they were made from', () => {
+    const token = csrfTokenFor('secret-a');
+    expect(csrfTokenMatches('secret-a', token)).toBe(true);
+    expect(csrfTokenMatches('secret-b', token)).toBe(false);
+    expect(csrfTokenMatches(undefined, token)).toBe(false);
+    expect(csrfTokenMatches('secret-a', '')).toBe(false);
+    expect(csrfTokenMatches('secret-a', token.slice(1))).toBe(false);
+  });
+});
+
+describe(safeLocalPath.name, () => {
+  it.each([
+    ['/messages?status=failed', '/messages?status=failed'],
+    [undefined, '/overview'],
+    ['https://evil.example/', '/overview'],
+    ['//evil.example/', '/overview'],
+    ['/\\evil.example', '/overview'],
+    ['/ok\r\nSet-Cookie: x=1', '/overview'],
+  ])('%j → %s', (candidate, expected) => {
+    expect(safeLocalPath(candidate, '/overview')).toBe(expected);
+  });
+});
+
+describe(redactUrl.name, () => {
+  it('hides the token of a set-password link and keeps everything else', () => {
+    expect(redactUrl('/set-password/abcDEF123?x=1')).toBe('/set-password/[redacted]?x=1');
+    expect(redactUrl('/set-password/abc')).toBe('/set-password/[redacted]');
+    expect(redactUrl('/v1/messages?status=sent')).toBe('/v1/messages?status=sent');
+  });
+});

@@ -1,0 +1,113 @@
+import type { Tx } from '../../../src/database/unit-of-work';
+import type { Actor } from '../../../src/users/actor';
+import type { AuditLogService } from '../../../src/users/audit-log.service';
+import { hashPassword } from '../../../src/users/password-hash';
+import type { SessionsService } from '../../../src/users/sessions.service';
+import type { SignInFailuresRepository, ThrottleScope } from '../../../src/users/sign-in-failures.repository';
+import { SignInService } from '../../../src/users/sign-in.service';
+import type { UsersRepository } from '../../../src/users/users.repository';
+import { FakeClock } from '../fakes/fake-clock';
+import { FakeUnitOfWork, openTx } from '../fakes/fake-unit-of-work';
+
+const NOW = new Date('2030-03-01T00:00:00Z');
+
+// Real scrypt checks (about 0.3 s each, more on a busy machine): the equal-work rule is part of what is tested.
+jest.setTimeout(30_000);
+
+/** Failures kept in memory, keyed by scope and subject digest. */
+class FakeFailures implements Pick<SignInFailuresRepository, 'since' | 'record' | 'clear'> {
+  readonly rows: Array<{ key: string; at: Date }> = [];
+  private key = (s: { scope: ThrottleScope; subject: Buffer }) => `${s.scope}:${s.subject.toString('hex')}`;
+  async since(subjects: Array<{ scope: ThrottleScope; subject: Buffer }>, since: Date) {
+    return subjects.map((s) => this.rows.filter((r) => r.key === this.key(s) && r.at > since).map((r) => r.at));
+  }
+  async record(subjects: Array<{ scope: ThrottleScope; subject: Buffer }>, at: Date) {
+    for (const s of subjects) this.rows.push({ key: this.key(s), at });
+  }
+  async clear(scope: ThrottleScope, subject: Buffer) {
+    const key = this.key({ scope, subject });
+    for (let i = this.rows.length - 1; i >= 0; i--) if (this.rows[i].key === key) this.rows.splice(i, 1);
+  }
+  count(scope: ThrottleScope) {
+    return this.rows.filter((r) => r.key.startsWith(`${scope}:`)).length;
+  }
+}
+
+describe(SignInService.name, () => {
+  let hash: string;
+  beforeAll(async () => {
+    hash = await hashPassword('right password!');
+  });
+
+  function subject(overrides: { passwordHash?: string | null } = {}) {
+    const failures = new FakeFailures();
+    const sessions: Array<{ userId: number; ip: string }> = [];
+    const audits: Array<{ actor: Actor; action: string }> = [];
+    const user = {
+      id: 7,
+      accountId: 3,
+      email: 'pat@example.com.au',
+      name: '',
+      isOwner: false,
+      permissions: ['manage_billing'],
+      hasPassword: true,
+      createdAt: NOW,
+      passwordHash: hash,
+      ...overrides,
+    };
+    const users = { findByEmailWithHash: async (email: string) => (email === user.email ? user : null) } as unknown as UsersRepository;
+    const sessionService = {
+      create: async (userId: number, ip: string, tx?: Tx) => {
+        openTx('SessionsService.create', tx);
+        sessions.push({ userId, ip });
+        return { token: 'tok', sessionId: 1 };
+      },
+    } as unknown as SessionsService;
+    const audit = {
+      record: async (actor: Actor, action: string, _detail: string, tx?: Tx) => {
+        openTx('AuditLogService.record', tx);
+        audits.push({ actor, action });
+      },
+    } as unknown as AuditLogService;
+    const service = new SignInService(new FakeUnitOfWork() as never, users, failures as never, sessionService, audit, new FakeClock(NOW));
+    return { service, failures, sessions, audits };
+  }
+
+  it('opens a session and records the sign-in, for any capitalisation of the email', async () => {
+    const { service, sessions, audits } = subject();
+    await expect(service.signIn(' PAT@example.com.au ', 'right password!', '10.0.0.1')).resolves.toEqual({ token: 'tok' });
+    expect(sessions).toEqual([{ userId: 7, ip: '10.0.0.1' }]);
+    expect(audits.map((a) => [a.actor.email, a.actor.ip, a.action])).toEqual([['pat@example.com.au', '10.0.0.1', 'signed_in']]);
+  });
+
+  it.each([
+    ['an unknown email', 'nobody@example.com.au', 'right password!', {}],
+    ['a wrong password', 'pat@example.com.au', 'wrong password!', {}],
+    ['a user without a password yet', 'pat@example.com.au', 'right password!', { passwordHash: null }],
+  ])('answers %s with the same error and counts a failure for the email and the address', async (_, email, password, overrides) => {
+    const { service, failures, sessions } = subject(overrides);
+    await expect(service.signIn(email, password, '10.0.0.1')).rejects.toThrow('Email or password is incorrect');
+    expect([failures.count('email'), failures.count('ip'), sessions.length]).toEqual([1, 1, 0]);
+  });
+
+  it('refuses without checking the password once the email has 5 recent failures, and says how long to wait', async () => {
+    const { service, failures, sessions } = subject();
+    for (let i = 0; i < 5; i++) await expect(service.signIn('pat@example.com.au', 'wrong password!', `10.0.0.${i}`)).rejects.toThrow('Email or password is incorrect');
+    await expect(service.signIn('pat@example.com.au', 'right password!', '10.0.0.99')).rejects.toThrow('Too many failed sign-ins. Try again in 15 minutes.');
+    expect(sessions).toEqual([]);
+    expect(failures.count('email')).toBe(5);
+  });
+
+  it('refuses a client address with 5 recent failures, whatever the email', async () => {
+    const { service } = subject();
+    for (let i = 0; i < 5; i++) await expect(service.signIn(`guess${i}@example.com.au`, 'x', '10.9.9.9')).rejects.toThrow('Email or password is incorrect');
+    await expect(service.signIn('pat@example.com.au', 'right password!', '10.9.9.9')).rejects.toThrow('Too many failed sign-ins.');
+  });
+
+  it("forgets the email's failures after a success, so the owner is not locked out by their own typos", async () => {
+    const { service, failures } = subject();
+    for (let i = 0; i < 4; i++) await expect(service.signIn('pat@example.com.au', 'typo', '10.0.0.1')).rejects.toThrow();
+    await service.signIn('pat@example.com.au', 'right password!', '10.0.0.1');
+    expect([failures.count('email'), failures.count('ip')]).toEqual([0, 4]);
+  });
+});

@@ -23,6 +23,7 @@ const DOMAINS = [
   'links',
   'purchases',
   'numbers',
+  'sender-identity',
 ];
 /** Worker code: the dispatch worker and the composition roots; no domain imports it. */
 const WORKER = ['dispatch'];

@@ -22,6 +22,8 @@ import { HealthModule } from './health/health.module';
 import { MIGRATIONS } from './migrations';
 import { SendersModule } from './senders/senders.module';
 import { DashboardModule } from './dashboard/dashboard.module';
+import { SenderIdentityModule } from './sender-identity/sender-identity.module';
+import { NumbersModule } from './numbers/numbers.module';
 
 /** The HTTP API. Guards run in order: Basic auth, then the per-account in-flight limit. */
 @Module({})
@@ -45,6 +47,8 @@ export class AppModule {
         MessagingModule,
         InboundModule,
         WebhooksModule,
+        SenderIdentityModule,
+        NumbersModule,
         DashboardModule,
         // APP_ROLE=all runs the delivery workers in this process too.
         ...(runsWorkers ? [DeliveryWorkerModule] : []),

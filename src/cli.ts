@@ -23,7 +23,11 @@ commands:
   sender:add --account ID --sender S [--type alpha|own|dedicated|shared]
   sender:remove --account ID --sender S
   credits:add --account ID --credits C [--reason R]
-  contacts:import --account ID --list NAME --file contacts.csv`;
+  contacts:import --account ID --list NAME --file contacts.csv
+  registration:list [--state submitted|approved|rejected]
+  registration:approve --id ID
+  registration:reject --id ID --reason R
+  numbers:import --file numbers.csv`;
 
 /** Operator commands: JSON on stdout; a clear message on stderr and a non-zero exit on failure. */
 async function main(argv: string[]): Promise<number> {

@@ -19,6 +19,10 @@ import { UserSession } from './users/user-session.entity';
 import { UserToken } from './users/user-token.entity';
 import { SignInFailure } from './users/sign-in-failure.entity';
 import { AuditEntry } from './users/audit-entry.entity';
+import { SenderVerification } from './sender-identity/own-mobile/sender-verification.entity';
+import { SenderRegistration } from './sender-identity/registrations/sender-registration.entity';
+import { DedicatedNumber } from './numbers/dedicated-number.entity';
+import { FreeNumberClaim } from './numbers/free-number-claim.entity';
 
 /** Explicit entity list: no globbing, so the build and the tests see exactly the same schema. */
 export const ENTITIES = [
@@ -43,4 +47,8 @@ export const ENTITIES = [
   UserToken,
   SignInFailure,
   AuditEntry,
+  SenderVerification,
+  SenderRegistration,
+  DedicatedNumber,
+  FreeNumberClaim,
 ];

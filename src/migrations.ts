@@ -5,6 +5,7 @@ import { Delivery1763700300000 } from './database/migrations/1763700300000-Deliv
 import { Webhooks1763700400000 } from './database/migrations/1763700400000-Webhooks';
 import { RequestTracing1763700510000 } from './database/migrations/1763700510000-RequestTracing';
 import { Users1763701100000 } from './database/migrations/1763701100000-Users';
+import { SenderIdentity1763701200000 } from './database/migrations/1763701200000-SenderIdentity';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   Webhooks1763700400000,
   RequestTracing1763700510000,
   Users1763701100000,
+  SenderIdentity1763701200000,
 ];

@@ -4,6 +4,7 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn 
 @Check('accounts_credit_balance_check', 'credit_balance >= 0')
 @Check('accounts_part_rate_check', 'part_rate > 0')
 @Index('accounts_optout_code_key', ['optoutCode'], { unique: true })
+@Index('accounts_one_system_key', ['isSystem'], { unique: true, where: 'is_system' })
 export class Account {
   @PrimaryGeneratedColumn({ name: 'id' })
   id: number;
@@ -41,6 +42,10 @@ export class Account {
 
   @Column({ name: 'billing_email', type: 'text', nullable: true })
   billingEmail: string | null;
+
+  /** The platform's own account (at most one): sends the service's own texts, such as own-mobile confirmations. */
+  @Column({ name: 'is_system', type: 'boolean', default: false })
+  isSystem: boolean;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

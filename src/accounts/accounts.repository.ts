@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Tx } from '../database/unit-of-work';
-import { managerFor } from '../database/sql';
+import { managerFor, sql } from '../database/sql';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Account } from './account.entity';
@@ -16,6 +16,21 @@ export class AccountsRepository {
 
   async findById(accountId: number, tx?: Tx): Promise<Account | null> {
     return this.repo(tx).findOne({ where: { id: accountId } });
+  }
+
+  /**
+   * The platform's own account, made on first use (one at most: the partial unique index decides
+   * between instances racing to make it). It has no keys and no users; no one signs in as it.
+   */
+  async systemAccountId(tx?: Tx): Promise<number> {
+    const db = tx ?? this.dataSource;
+    const find = async () => (await sql<{ id: number }>(db, `SELECT id FROM accounts WHERE is_system`)).rows[0]?.id;
+    const found = await find();
+    if (found !== undefined) return found;
+    await sql(db, `INSERT INTO accounts (name, is_system, optout_code) VALUES ('Platform messages', true, $1) ON CONFLICT (is_system) WHERE is_system DO NOTHING`, [
+      randomToken(10),
+    ]);
+    return (await find())!;
   }
 
   async insert(fields: { name: string; isTest: boolean; allowDuplicateContacts: boolean }, tx: Tx): Promise<Account> {

@@ -36,6 +36,11 @@ export class AccountsService {
     return account;
   }
 
+  /** The platform's own account, which sends the service's own texts (made on first use). */
+  async systemAccountId(tx?: Tx): Promise<number> {
+    return this.accounts.systemAccountId(tx);
+  }
+
   /** Account, its active senders, opening credits and a first API key, all or nothing (in the caller's transaction when given one). */
   async create(input: NewAccount, tx?: Tx): Promise<{ account: Account; key: IssuedApiKey }> {
     return this.uow.runIn(tx, async (m) => {

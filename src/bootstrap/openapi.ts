@@ -22,7 +22,12 @@ export const TAGS: Array<{ name: string; description: string }> = [
   { name: 'unsubscribes', description: 'Numbers that opted out; sends skip them unless told to ignore unsubscribes.' },
   { name: 'inbound', description: 'Replies and opt-outs received on the account’s numbers.' },
   { name: 'webhooks', description: 'Where delivery receipts and inbound messages are POSTed, the signing secret, and the delivery log.' },
-  { name: 'account', description: 'The account’s credit balance and senders.' },
+  { name: 'account', description: 'The account’s credit balance.' },
+  {
+    name: 'senders',
+    description:
+      'Sender identities: the active senders, your own mobile as a sender (confirmed by a texted link), ACMA registration of alphanumeric Sender IDs, and the free dedicated number.',
+  },
   { name: 'operations', description: 'Health and liveness checks for operators and load balancers (no authentication).' },
 ];
 

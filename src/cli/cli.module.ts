@@ -9,6 +9,8 @@ import { ListsModule } from '../lists/lists.module';
 import { SendersModule } from '../senders/senders.module';
 import { ClockModule } from '../common/time/clock.module';
 import { UsersModule } from '../users/users.module';
+import { NumbersModule } from '../numbers/numbers.module';
+import { SenderRegistrationsModule } from '../sender-identity/sender-registrations.module';
 
 /** The services the operator commands call; no HTTP, no Redis. */
 @Module({})
@@ -16,7 +18,18 @@ export class CliModule {
   static register(config: AppConfig, schema: SchemaLists): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.register(config), DatabaseModule.register(config, schema), ClockModule, AccountsModule, SendersModule, BillingModule, ListsModule, UsersModule],
+      imports: [
+        ConfigModule.register(config),
+        DatabaseModule.register(config, schema),
+        ClockModule,
+        AccountsModule,
+        SendersModule,
+        BillingModule,
+        ListsModule,
+        UsersModule,
+        SenderRegistrationsModule,
+        NumbersModule,
+      ],
     };
   }
 }

@@ -13,6 +13,7 @@ import { normaliseEmail } from '../users/email';
 import type { CreatedUser } from '../users/users.service';
 import { UsersService } from '../users/users.service';
 import { parseCommandArgs, requireId, requireString, UsageError } from './cli-args';
+import { SENDER_COMMANDS } from './sender-commands';
 
 export type Command = (app: INestApplicationContext, argv: string[]) => Promise<unknown>;
 
@@ -182,4 +183,6 @@ export const COMMANDS: Record<string, Command> = {
     const balance = await app.get(CreditsService).grant(accountId, amount, v.reason ?? 'operator grant', 'cli');
     return { account_id: accountId, credits_added: hundredthsToNumber(amount), credit_balance: hundredthsToNumber(balance) };
   },
+
+  ...SENDER_COMMANDS,
 };

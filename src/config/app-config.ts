@@ -238,6 +238,17 @@ export class AppConfig {
   @IsString()
   @Matches(/^(.+<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/, { message: '$property must be an address, optionally with a name: Name <a@b.example>' })
   mailFrom = 'SMS Platform <no-reply@localhost>';
+
+  // --- Sender identity ---
+  /**
+   * What the service's own texts (own-mobile confirmation links) are sent from: an alphanumeric Sender ID
+   * (3-11 letters, digits and spaces, at least one letter) or a number (3-15 digits) the carrier accepts from us.
+   */
+  @IsString()
+  @Matches(/^((?=[A-Za-z0-9 ]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9 ]{1,9}[A-Za-z0-9]|\d{3,15})$/, {
+    message: '$property must be a Sender ID of 3-11 letters, digits and spaces with at least one letter, or 3-15 digits',
+  })
+  systemSender = 'SMSVerify';
 }
 
 /** Environment variable behind each setting; the names are part of the operator contract (README). */
@@ -282,6 +293,7 @@ export const ENV_NAMES: Record<keyof AppConfig, string> = {
   dashboardUrl: 'DASHBOARD_URL',
   smtpUrl: 'SMTP_URL',
   mailFrom: 'MAIL_FROM',
+  systemSender: 'SYSTEM_SENDER',
 };
 
 export class ConfigError extends Error {}

@@ -4,6 +4,11 @@ import { MailModule } from '../mail/mail.module';
 import { MessagingModule } from '../messaging/messaging.module';
 import { UsersModule } from '../users/users.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { NumbersModule } from '../numbers/numbers.module';
+import { SenderIdentityModule } from '../sender-identity/sender-identity.module';
+import { SenderConfirmPageController } from './senders/sender-confirm-page.controller';
+import { SendersPageController } from './senders/senders-page.controller';
+import { SendersPageService } from './senders/senders-page.service';
 import { AuditPageController, AuditPageService } from './audit/audit-page.controller';
 import { AuthPagesController } from './auth/auth-pages.controller';
 import { AuthPagesService } from './auth/auth-pages.service';
@@ -25,13 +30,15 @@ import { WebhooksPageService } from './settings-webhooks/webhooks-page.service';
  * may open each). A new group is a folder here with its controller and page service, added below.
  */
 @Module({
-  imports: [UsersModule, AccountsModule, MessagingModule, WebhooksModule, MailModule],
+  imports: [UsersModule, AccountsModule, MessagingModule, WebhooksModule, MailModule, SenderIdentityModule, NumbersModule],
   controllers: [
     AuthPagesController,
     OverviewController,
     MessagesPageController,
     ApiKeysPageController,
     WebhooksPageController,
+    SendersPageController,
+    SenderConfirmPageController,
     UsersPageController,
     AuditPageController,
     ProfileController,
@@ -43,6 +50,7 @@ import { WebhooksPageService } from './settings-webhooks/webhooks-page.service';
     ApiKeyActionsService,
     ApiKeysPageService,
     WebhooksPageService,
+    SendersPageService,
     UsersPageService,
     AuditPageService,
     ProfilePageService,

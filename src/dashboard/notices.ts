@@ -12,6 +12,12 @@ export const NOTICES = {
   permissions_saved: 'Permissions saved.',
   user_removed: 'The user is removed and signed out.',
   ownership_transferred: 'Ownership transferred. You keep every permission, but no longer manage users.',
+  own_link_sent: 'We texted a confirmation link to the number. It becomes a sender when the link is opened (within 24 hours).',
+  own_link_resent: 'We texted a new confirmation link to the number. Earlier links no longer work.',
+  sender_deactivated: 'The sender is deactivated. Messages can no longer be sent from it.',
+  free_number_claimed: 'Your free dedicated number is active.',
+  registration_submitted: 'Registration submitted. We email you when it has been reviewed.',
+  registration_reactivated: 'This Sender ID was already approved for your account: it is active again.',
 } as const;
 
 export type NoticeCode = keyof typeof NOTICES;

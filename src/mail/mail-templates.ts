@@ -60,4 +60,30 @@ export const MailTemplates = {
       ].join('\n'),
     };
   },
+
+  senderRegistrationApproved(to: string, input: { accountName: string; sender: string; registrationId: number }): Mail {
+    return {
+      to,
+      subject: `Sender ID ${input.sender} approved`,
+      text: [
+        `The registration of the Sender ID "${input.sender}" for ${input.accountName} (registration ${input.registrationId}) is approved.`,
+        ``,
+        `"${input.sender}" is now an active sender of the account: messages can be sent from it at once, and carriers show it as registered.`,
+      ].join('\n'),
+    };
+  },
+
+  senderRegistrationRejected(to: string, input: { accountName: string; sender: string; registrationId: number; reason: string }): Mail {
+    return {
+      to,
+      subject: `Sender ID ${input.sender} not approved`,
+      text: [
+        `The registration of the Sender ID "${input.sender}" for ${input.accountName} (registration ${input.registrationId}) was not approved.`,
+        ``,
+        `Reason: ${input.reason}`,
+        ``,
+        `You can submit a new registration on the Sender IDs page once the reason is dealt with.`,
+      ].join('\n'),
+    };
+  },
 };

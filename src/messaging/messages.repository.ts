@@ -167,4 +167,19 @@ export class MessagesRepository {
     );
     return rows;
   }
+
+  /** Replaces a secret in a stored message's text (a used confirmation link), so the table keeps no live secret. */
+  async redactBody(accountId: number, messageId: string, secret: string, replacement: string, tx: Tx): Promise<void> {
+    await sql(tx, `UPDATE messages SET body = replace(body, $3, $4), updated_at = now() WHERE account_id = $1 AND id = $2`, [accountId, messageId, secret, replacement]);
+  }
+
+  /** The status of each of these messages of the account (one query). */
+  async statusesOf(accountId: number, messageIds: string[]): Promise<Map<string, MessageStatus>> {
+    if (messageIds.length === 0) return new Map();
+    const { rows } = await sql<{ id: string; status: MessageStatus }>(this.dataSource, `SELECT id, status FROM messages WHERE account_id = $1 AND id = ANY($2::uuid[])`, [
+      accountId,
+      messageIds,
+    ]);
+    return new Map(rows.map((r) => [r.id, r.status]));
+  }
 }

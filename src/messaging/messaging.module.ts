@@ -20,6 +20,7 @@ import { SendBatchService } from './send-batch.service';
 import { SendsRepository } from './sends.repository';
 import { SimpleSendController } from './simple-send.controller';
 import { SendWriter } from './send-writer.service';
+import { SystemMessagesService } from './system-messages.service';
 
 @Module({
   imports: [AccountsModule, SendersModule, ContactsModule, ListsModule, UnsubscribesModule, BillingModule, IdempotencyModule, QueuesModule, WebhooksModule],
@@ -34,7 +35,8 @@ import { SendWriter } from './send-writer.service';
     MessageLookupService,
     MessageActivityRepository,
     MessageActivityService,
+    SystemMessagesService,
   ],
-  exports: [CancelMessagesService, MessageLookupService, MessageActivityService],
+  exports: [CancelMessagesService, MessageLookupService, MessageActivityService, SystemMessagesService],
 })
 export class MessagingModule {}

@@ -1,8 +1,10 @@
 import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-/** One request that created messages: a batch (POST /v1/messages) or a list send. */
+export type SendKind = 'batch' | 'list' | 'system';
+
+/** One request that created messages: a batch (POST /v1/messages), a list send, or the platform's own text (system account). */
 @Entity({ name: 'sends' })
-@Check('sends_kind_check', "kind IN ('batch', 'list')")
+@Check('sends_kind_check', "kind IN ('batch', 'list', 'system')")
 @Index('sends_account_idx', ['accountId', 'id'])
 export class Send {
   @PrimaryGeneratedColumn({ name: 'id', type: 'bigint' })
@@ -17,7 +19,7 @@ export class Send {
   apiKeyId: number | null;
 
   @Column({ name: 'kind', type: 'text' })
-  kind: 'batch' | 'list';
+  kind: SendKind;
 
   @Column({ name: 'list_id', type: 'bigint', nullable: true })
   listId: number | null;

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Tx } from '../database/unit-of-work';
 import { sql } from '../database/sql';
+import type { SendKind } from './send.entity';
 
 export interface NewSend {
   accountId: number;
   apiKeyId: number | null;
-  kind: 'batch' | 'list';
+  kind: SendKind;
   listId?: number | null;
   ignoreUnsubscribes: boolean;
   shortenUrls?: boolean;

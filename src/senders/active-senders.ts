@@ -19,6 +19,11 @@ export class ActiveSenders {
     return this.byValue.size;
   }
 
+  /** The stored values (alphanumeric IDs as registered, numbers normalised). */
+  values(): string[] {
+    return [...this.byValue.keys()];
+  }
+
   /** The active sender a request names, or undefined when it names none (or is not a string). */
   match(requested: unknown): MatchedSender | undefined {
     if (typeof requested !== 'string' || requested === '') return undefined;

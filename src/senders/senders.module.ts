@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { SendersController } from './senders.controller';
 import { SendersRepository } from './senders.repository';
 import { SendersService } from './senders.service';
 
-@Module({ controllers: [SendersController], providers: [SendersRepository, SendersService], exports: [SendersService] })
+/** The account's senders, low in the graph (accounts and messaging use it); their API is in sender-identity/. */
+@Module({ providers: [SendersRepository, SendersService], exports: [SendersService] })
 export class SendersModule {}

@@ -26,7 +26,16 @@ export type AuditAction =
   | 'api_key.daily_limit_raised'
   | 'api_key.daily_limit_lowered'
   | 'webhooks.updated'
-  | 'webhooks.secret_rotated';
+  | 'webhooks.secret_rotated'
+  | 'sender.own_registered'
+  | 'sender.own_link_resent'
+  | 'sender.own_confirmed'
+  | 'sender.deactivated'
+  | 'sender_registration.submitted'
+  | 'sender_registration.reactivated'
+  | 'sender_registration.approved'
+  | 'sender_registration.rejected'
+  | 'dedicated_number.free_claimed';
 
 @Injectable()
 export class AuditLogService {

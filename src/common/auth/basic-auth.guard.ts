@@ -27,7 +27,7 @@ export class BasicAuthGuard implements CanActivate {
     if (!parsed) throw failure('authenticationRequired');
     const caller = await this.credentials.verify(parsed.username, parsed.password);
     if (!caller) throw failure('invalidCredentials');
-    request.caller = { ...caller, requestId: request.id };
+    request.caller = { ...caller, apiUsername: parsed.username, requestId: request.id };
     attributeRequestToAccount(request.log, caller.accountId);
     return true;
   }

@@ -18,6 +18,9 @@ export type DomainErrorKind =
   | 'unavailable'; // 503
 
 export class DomainError extends Error {
+  /** A 429's wait, when the condition knows it (e.g. an hourly throttle); otherwise Retry-After is 1. */
+  retryAfterSeconds?: number;
+
   constructor(
     /** The catalogue entry: what happened, e.g. `insufficientCredits`. */
     readonly condition: string,
@@ -28,6 +31,12 @@ export class DomainError extends Error {
   ) {
     super(message);
     this.name = condition.charAt(0).toUpperCase() + condition.slice(1);
+  }
+
+  /** The same error, telling clients how long to wait before retrying. */
+  retryAfter(seconds: number): this {
+    this.retryAfterSeconds = Math.max(1, Math.ceil(seconds));
+    return this;
   }
 }
 

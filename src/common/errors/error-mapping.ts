@@ -57,7 +57,7 @@ export function mapError(error: unknown): ErrorResponse {
       return respond(status, error.message, false, { 'WWW-Authenticate': 'Basic realm="api"' });
     }
     if (error.kind === 'too_many_requests') {
-      return respond(status, error.message, false, { 'Retry-After': TOO_MANY_RETRY_AFTER_SECONDS });
+      return respond(status, error.message, false, { 'Retry-After': error.retryAfterSeconds ? String(error.retryAfterSeconds) : TOO_MANY_RETRY_AFTER_SECONDS });
     }
     return respond(status, error.message, status >= 500);
   }

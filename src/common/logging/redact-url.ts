@@ -1,5 +1,5 @@
-/** Paths whose next segment is a secret (single-use set-password and reset links). */
-const SECRET_SEGMENT_AFTER = ['/set-password/'];
+/** Paths whose next segment is a secret (single-use set-password and reset links; own-mobile confirmation links). */
+const SECRET_SEGMENT_AFTER = ['/set-password/', '/senders/confirm/'];
 
 /** The URL as it may be logged: secret path segments replaced. */
 export function redactUrl(url: string): string {

@@ -13,11 +13,14 @@ export function redactQueryCredentials(line: string): string {
   return line.replace(QUERY_CREDENTIAL, '$1[redacted]');
 }
 
-/** Single-use links (set password, reset) carry their token as a path segment: cut wherever a URL is logged. */
-const SECRET_PATH_SEGMENT = /(\/set-password\/)[^/?#"\s\\]+/g;
+/**
+ * Single-use links carry their token as a path segment: set password and reset (emailed), and the
+ * own-mobile confirmation link (texted). Cut wherever a URL is logged.
+ */
+const SECRET_PATH_SEGMENT = /(\/set-password\/|\/senders\/confirm\/)[^/?#"\s\\]+/g;
 
 /** Every secret a serialised log line could carry in a URL. */
 export function redactSecrets(line: string): string {
   const withoutQuery = redactQueryCredentials(line);
-  return withoutQuery.includes('/set-password/') ? withoutQuery.replace(SECRET_PATH_SEGMENT, '$1[redacted]') : withoutQuery;
+  return withoutQuery.includes('/set-password/') || withoutQuery.includes('/senders/confirm/') ? withoutQuery.replace(SECRET_PATH_SEGMENT, '$1[redacted]') : withoutQuery;
 }

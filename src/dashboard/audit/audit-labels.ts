@@ -22,4 +22,13 @@ export const AUDIT_LABELS: Record<AuditAction, string> = {
   'api_key.daily_limit_lowered': 'Lowered daily limit',
   'webhooks.updated': 'Changed webhook URLs',
   'webhooks.secret_rotated': 'Rotated the webhook signing secret',
+  'sender.own_registered': 'Registered a mobile as sender (confirmation text sent)',
+  'sender.own_link_resent': 'Sent a new confirmation link to a mobile',
+  'sender.own_confirmed': 'Confirmed a mobile as sender (link opened)',
+  'sender.deactivated': 'Deactivated a sender',
+  'sender_registration.submitted': 'Submitted a Sender ID registration',
+  'sender_registration.reactivated': 'Reactivated a registered Sender ID',
+  'sender_registration.approved': 'Sender ID registration approved',
+  'sender_registration.rejected': 'Sender ID registration rejected',
+  'dedicated_number.free_claimed': 'Claimed the free dedicated number',
 };

@@ -8,6 +8,7 @@ describe(navigationFor.name, () => {
       { label: 'Messages', href: '/messages', current: false },
       { label: 'API keys', href: '/settings/api', current: true },
       { label: 'Webhooks', href: '/settings/webhooks', current: false },
+      { label: 'Sender IDs', href: '/senders', current: false },
       { label: 'Users', href: '/users', current: false },
       { label: 'Audit log', href: '/audit', current: false },
     ]);
@@ -24,6 +25,13 @@ describe(navigationFor.name, () => {
     expect(mayOpen(none, PAGES.users.access)).toBe(false);
     expect(mayOpen({ isOwner: false, permissions: ['manage_settings'] }, PAGES.webhooks.access)).toBe(true);
     expect(mayOpen({ isOwner: false, permissions: ['manage_settings'] }, PAGES.apiKeys.access)).toBe(false);
+    expect(mayOpen({ isOwner: false, permissions: ['manage_senders'] }, PAGES.senders.access)).toBe(true);
+    expect(mayOpen({ isOwner: false, permissions: ['manage_api_keys', 'manage_billing', 'manage_settings'] }, PAGES.senders.access)).toBe(false);
+    expect(navigationFor({ isOwner: false, permissions: ['manage_senders'] }, '/senders/3/deactivate').map((l) => [l.href, l.current])).toEqual([
+      ['/overview', false],
+      ['/messages', false],
+      ['/senders', true],
+    ]);
   });
 });
 

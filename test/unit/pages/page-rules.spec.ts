@@ -58,6 +58,8 @@ describe(redactUrl.name, () => {
   it('hides the token of a set-password link and keeps everything else', () => {
     expect(redactUrl('/set-password/abcDEF123?x=1')).toBe('/set-password/[redacted]?x=1');
     expect(redactUrl('/set-password/abc')).toBe('/set-password/[redacted]');
+    expect(redactUrl('/senders/confirm/AbCd-_12?x=1')).toBe('/senders/confirm/[redacted]?x=1');
+    expect(redactUrl('/senders/3/deactivate')).toBe('/senders/3/deactivate');
     expect(redactUrl('/v1/messages?status=sent')).toBe('/v1/messages?status=sent');
   });
 });

@@ -1,4 +1,4 @@
-import { redactQueryCredentials } from '../../../../src/common/logging/redact';
+import { redactQueryCredentials, redactSecrets } from '../../../../src/common/logging/redact';
 
 describe(redactQueryCredentials.name, () => {
   it.each([
@@ -19,5 +19,14 @@ describe(redactQueryCredentials.name, () => {
   it('returns other lines unchanged', () => {
     const line = '{"url":"/v1/messages?custom_ref=api_password","msg":"request completed"}';
     expect(redactQueryCredentials(line)).toBe(line);
+  });
+});
+
+describe(redactSecrets.name, () => {
+  it('cuts the token of single-use links wherever a URL is logged', () => {
+    expect(redactSecrets('{"url":"/senders/confirm/AbCd-_12","msg":"open https://x.example/set-password/s3cr3t?a=1"}')).toBe(
+      '{"url":"/senders/confirm/[redacted]","msg":"open https://x.example/set-password/[redacted]?a=1"}',
+    );
+    expect(redactSecrets('{"msg":"text https://x.example/senders/confirm/AbCd12 sent"}')).toBe('{"msg":"text https://x.example/senders/confirm/[redacted] sent"}');
   });
 });

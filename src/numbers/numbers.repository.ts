@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { sql } from '../database/sql';
+import { Tx } from '../database/unit-of-work';
+import type { DedicatedNumberKind } from './dedicated-number.entity';
+import type { FreeNumberClaim } from './free-number-claim.entity';
+import type { InventoryRow } from './numbers-csv';
+
+const CLAIM = `account_id AS "accountId", number, street, suburb, state, postcode, user_id AS "userId", api_key_id AS "apiKeyId", claimed_at AS "claimedAt"`;
+
+@Injectable()
+export class NumbersRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Adds numbers not yet in the inventory, in one statement; answers how many were added. */
+  async importMany(rows: InventoryRow[], tx: Tx): Promise<number> {
+    if (rows.length === 0) return 0;
+    const { rowCount } = await sql(
+      tx,
+      `INSERT INTO dedicated_numbers (number, annual_price_cents)
+       SELECT number, price FROM unnest($1::text[], $2::int[]) AS t(number, price)
+       ON CONFLICT (number) DO NOTHING`,
+      [rows.map((r) => r.number), rows.map((r) => r.annualPriceCents)],
+    );
+    return rowCount;
+  }
+
+  /**
+   * Assigns the next available number (cheapest first) to the account in one conditional UPDATE;
+   * SKIP LOCKED keeps concurrent claimers on different numbers, so a number goes to one account only.
+   */
+  async assignNext(accountId: number, kind: DedicatedNumberKind, at: Date, tx: Tx): Promise<string | null> {
+    const { rows } = await sql<{ number: string }>(
+      tx,
+      `UPDATE dedicated_numbers SET status = 'assigned', account_id = $1, kind = $2, assigned_at = $3
+        WHERE number = (SELECT number FROM dedicated_numbers WHERE status = 'available' ORDER BY annual_price_cents, number LIMIT 1 FOR UPDATE SKIP LOCKED)
+          AND status = 'available'
+        RETURNING number`,
+      [accountId, kind, at.toISOString()],
+    );
+    return rows[0]?.number ?? null;
+  }
+
+  /** Records the account's free number; false when the account already has one (the primary key decides, whatever races). */
+  async insertClaim(claim: FreeNumberClaim, tx: Tx): Promise<boolean> {
+    const { rowCount } = await sql(
+      tx,
+      `INSERT INTO free_number_claims (account_id, number, street, suburb, state, postcode, user_id, api_key_id, claimed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (account_id) DO NOTHING`,
+      [claim.accountId, claim.number, claim.street, claim.suburb, claim.state, claim.postcode, claim.userId, claim.apiKeyId, claim.claimedAt.toISOString()],
+    );
+    return rowCount > 0;
+  }
+
+  async claimOf(accountId: number, tx?: Tx): Promise<FreeNumberClaim | null> {
+    const { rows } = await sql<FreeNumberClaim>(tx ?? this.dataSource, `SELECT ${CLAIM} FROM free_number_claims WHERE account_id = $1`, [accountId]);
+    return rows[0] ?? null;
+  }
+
+  async availableCount(): Promise<number> {
+    const { rows } = await sql<{ n: number }>(this.dataSource, `SELECT count(*)::int AS n FROM dedicated_numbers WHERE status = 'available'`);
+    return rows[0].n;
+  }
+}

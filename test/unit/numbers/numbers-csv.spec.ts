@@ -2,7 +2,16 @@ import { parseNumbersCsv, parsePriceToCents } from '../../../src/numbers/numbers
 
 describe(parseNumbersCsv.name, () => {
   it('normalises numbers, reads prices in dollars, reports bad rows by line and counts repeats', () => {
-    const csv = ['Number,Annual_Price_Ex_GST,notes', '0412 345 678,120,first', '+61412345679,$99.50,', '61412345678,130,again', 'not a number,10,', '0412345680,ten,', '', '0412345681,0,'].join('\n');
+    const csv = [
+      'Number,Annual_Price_Ex_GST,notes',
+      '0412 345 678,120,first',
+      '+61412345679,$99.50,',
+      '61412345678,130,again',
+      'not a number,10,',
+      '0412345680,ten,',
+      '',
+      '0412345681,0,',
+    ].join('\n');
     expect(parseNumbersCsv(csv)).toEqual({
       ok: true,
       parsed: {

@@ -17,7 +17,10 @@ describe(checkServiceAddress.name, () => {
       ok: true,
       address: { street: '10 Smith St', suburb: 'Hobart', state: 'TAS', postcode: '7000' },
     });
-    expect(checkServiceAddress({ street: '1 Main Rd', state: 'SA', postcode: '5000' })).toEqual({ ok: true, address: { street: '1 Main Rd', suburb: '', state: 'SA', postcode: '5000' } });
+    expect(checkServiceAddress({ street: '1 Main Rd', state: 'SA', postcode: '5000' })).toEqual({
+      ok: true,
+      address: { street: '1 Main Rd', suburb: '', state: 'SA', postcode: '5000' },
+    });
   });
 
   it.each([

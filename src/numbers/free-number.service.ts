@@ -26,13 +26,15 @@ export class FreeNumberService {
   ) {}
 
   /**
-   * Claims it for the service address (a line or fields). Two claims of one account racing: one number,
-   * the other 409 (its tentative number goes back with its rollback); accounts racing get different numbers.
+   * Claims it for the service address (a line or fields). Claims of one account are taken one at a time
+   * (the first wins, the rest 409; the claims table's primary key holds it even without that lock);
+   * accounts racing get different numbers (SKIP LOCKED), each number going to one account.
    */
   async claim(actor: Actor, serviceAddress: unknown): Promise<FreeNumberClaim> {
     const checked = checkServiceAddress(serviceAddress);
     if (!checked.ok) throw addressFailure(checked.problem);
     return this.uow.run(async (tx) => {
+      await this.numbers.lockAccountClaims(actor.accountId, tx);
       if (await this.numbers.claimOf(actor.accountId, tx)) throw failure('freeNumberAlreadyClaimed');
       const now = this.clock.now();
       const number = await this.numbers.assignNext(actor.accountId, 'free', now, tx);

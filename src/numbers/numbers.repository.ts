@@ -27,6 +27,14 @@ export class NumbersRepository {
   }
 
   /**
+   * Serialises one account's claims until the transaction ends (a transaction-scoped advisory lock), so
+   * a burst of claims from one account never holds several numbers at once while they find out which wins.
+   */
+  async lockAccountClaims(accountId: number, tx: Tx): Promise<void> {
+    await sql(tx, `SELECT pg_advisory_xact_lock(hashtextextended('free-number:' || $1::text, 0))`, [accountId]);
+  }
+
+  /**
    * Assigns the next available number (cheapest first) to the account in one conditional UPDATE;
    * SKIP LOCKED keeps concurrent claimers on different numbers, so a number goes to one account only.
    */

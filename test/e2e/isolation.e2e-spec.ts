@@ -77,4 +77,21 @@ describe('Account isolation', () => {
     for (const [, method, url, options] of intruderWrites) await t.api.request(method, url, { auth: intruder.auth, ...options() });
     await expectOwnerDataUntouched();
   });
+
+  it('keeps sender identities to their account: senders, pending mobiles, registrations and the free number', async () => {
+    await t.api.post('/v1/senders', { auth: owner.auth, body: { number: '0412400101' } });
+    await t.api.post('/v1/sender-registrations', { auth: owner.auth, body: { sender: 'OwnerCo', business_name: 'Owner Co', abn: '51824753556', reason: 'Receipts' } });
+    expect((await t.api.get('/v1/senders', { auth: intruder.auth })).body.results.map((s: { sender: string }) => s.sender)).toEqual(['TestBrand']);
+    expect((await t.api.get('/v1/sender-registrations', { auth: intruder.auth })).body.total).toBe(0);
+    for (const sender of ['OwnerCo', '0412400101']) {
+      expect((await t.api.delete('/v1/senders', { auth: intruder.auth, body: { sender } })).body).toEqual({ error: 'Sender not found' });
+    }
+    expect((await t.api.get('/v1/sender-registrations', { auth: owner.auth })).body.results).toEqual([expect.objectContaining({ sender: 'OwnerCo', state: 'submitted' })]);
+    // Each account has its own free-number claim: the owner's claim does not count against the intruder (here the inventory is empty for both).
+    for (const acct of [owner, intruder]) {
+      expect((await t.api.post('/v1/dedicated-numbers/free', { auth: acct.auth, body: { service_address: '1 Main St, Hobart TAS 7000' } })).body).toEqual({
+        error: 'No dedicated number is available right now. Please try again later or contact support.',
+      });
+    }
+  });
 });

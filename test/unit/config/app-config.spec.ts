@@ -47,6 +47,9 @@ describe(loadConfig.name, () => {
     [{ DASHBOARD_URL: 'https://app.example/' }, 'DASHBOARD_URL="https://app.example/" must be an http(s) URL without a trailing slash'],
     [{ SMTP_URL: 'http://mail' }, 'SMTP_URL="http://mail" must be an smtp:// or smtps:// URL'],
     [{ MAIL_FROM: 'nobody' }, 'MAIL_FROM="nobody" must be an address, optionally with a name'],
+    [{ SYSTEM_SENDER: 'AB' }, 'SYSTEM_SENDER="AB" must be a Sender ID of 3-11 letters, digits and spaces with at least one letter, or 3-15 digits'],
+    [{ SYSTEM_SENDER: 'TwelveLetter' }, 'SYSTEM_SENDER="TwelveLetter" must be a Sender ID'],
+    [{ SYSTEM_SENDER: 'My-Brand' }, 'SYSTEM_SENDER="My-Brand" must be a Sender ID'],
   ])('stops with a message naming the variable for %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -71,6 +74,12 @@ describe(loadConfig.name, () => {
     expect(trustProxyOption('false')).toBe(false);
     expect(trustProxyOption('2')).toBe(2);
     expect(trustProxyOption('10.0.0.1')).toBe('10.0.0.1');
+  });
+
+  it('reads the system sender: a Sender ID or a number', () => {
+    expect(loadConfig({}).systemSender).toBe('SMSVerify');
+    expect(loadConfig({ SYSTEM_SENDER: 'Harbour SMS' }).systemSender).toBe('Harbour SMS');
+    expect(loadConfig({ SYSTEM_SENDER: '61400000000' }).systemSender).toBe('61400000000');
   });
 
   it('names every bad variable at once', () => {

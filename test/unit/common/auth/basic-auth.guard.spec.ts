@@ -83,7 +83,7 @@ describe(BasicAuthGuard.name, () => {
 
     await expect(check(request)).resolves.toBe(true);
     expect(verifier.calls).toEqual([{ username: 'acme', password: 'pa:ss word' }]);
-    expect(request.caller).toEqual({ ...caller, requestId: 'trace-7' });
+    expect(request.caller).toEqual({ ...caller, apiUsername: 'acme', requestId: 'trace-7' });
   });
 
   it('names the account on the request’s log lines and in the ambient log context', async () => {
@@ -107,7 +107,7 @@ describe(BasicAuthGuard.name, () => {
 
       await expect(check(request, SIMPLE_SEND)).resolves.toBe(true);
       expect(verifier.calls).toEqual([{ username: 'acme', password: 'pa:ss word' }]);
-      expect(request.caller).toEqual({ ...caller, requestId: 'req-1' });
+      expect(request.caller).toEqual({ ...caller, apiUsername: 'acme', requestId: 'req-1' });
     });
 
     it('lose to a Basic header sent with them', async () => {

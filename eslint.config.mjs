@@ -41,6 +41,8 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,
+  // Plain Node scripts (test runners' wrappers).
+  { files: ['**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
   {
     languageOptions: { ecmaVersion: 2022, sourceType: 'module' },
     rules: {

@@ -7,6 +7,13 @@ const ESM_ONLY = ['content-disposition'];
 const transform = { '^.+\\.[tj]s$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] };
 const transformIgnorePatterns = [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`];
 
+const e2eSupport = {
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  setupFiles: ['<rootDir>/test/support/setup-env.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/per-file-database.ts'],
+};
+
 module.exports = {
   projects: [
     {
@@ -24,10 +31,17 @@ module.exports = {
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       transform,
       transformIgnorePatterns,
-      globalSetup: '<rootDir>/test/support/global-setup.ts',
-      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      setupFiles: ['<rootDir>/test/support/setup-env.ts'],
-      setupFilesAfterEnv: ['<rootDir>/test/support/per-file-database.ts'],
+      ...e2eSupport,
+    },
+    {
+      // Real processes of the built service (APP_ROLE=api|worker) and the SMSC simulator, faults injected.
+      displayName: 'chaos',
+      testEnvironment: 'node',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/test/chaos/**/*.chaos-spec.ts'],
+      transform,
+      transformIgnorePatterns,
+      ...e2eSupport,
     },
   ],
 };

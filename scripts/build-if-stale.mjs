@@ -1,4 +1,3 @@
-/* global process */
 // Compiles src/ into dist/ (tsc -p tsconfig.build.json, then copy-page-files.mjs) only when a source changed since the last build
 // this script made, so `npm run cli` and `npm start` cost no compile when nothing changed. Without src/
 // (the production image holds dist/ only) there is nothing to build. Its messages go to stderr: the

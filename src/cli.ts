@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { UsageError } from './cli/cli-args';
 import { CliModule } from './cli/cli.module';
-import { COMMANDS } from './cli/commands';
+import { CommandOutcome, COMMANDS } from './cli/commands';
 import { DomainError } from './common/errors/domain-error';
 import { UsageText } from './common/errors/error-catalogue';
 import { ConfigError, loadConfig } from './config/app-config';
@@ -23,6 +23,7 @@ commands:
   sender:add --account ID --sender S [--type alpha|own|dedicated|shared]
   sender:remove --account ID --sender S
   credits:add --account ID --credits C [--reason R]
+  ledger:verify [--account ID]   (exit 1 and the violations when the money does not add up)
   contacts:import --account ID --list NAME --file contacts.csv
   registration:list [--state submitted|approved|rejected]
   registration:approve --id ID
@@ -48,6 +49,11 @@ async function main(argv: string[]): Promise<number> {
   const app = await NestFactory.createApplicationContext(CliModule.register(config, { entities: ENTITIES, migrations: MIGRATIONS }), { logger: ['error'] });
   try {
     const result = await command(app, rest);
+    if (result instanceof CommandOutcome) {
+      process.stdout.write(`${JSON.stringify(result.output)}\n`);
+      if (result.complaint) process.stderr.write(`error: ${result.complaint}\n`);
+      return result.exitCode;
+    }
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } finally {

@@ -1,6 +1,7 @@
 import { Account } from './accounts/account.entity';
 import { ApiKey } from './accounts/api-key.entity';
 import { CreditLedgerEntry } from './billing/credit-ledger-entry.entity';
+import { CreditRefundLine } from './billing/credit-refund-line.entity';
 import { Sender } from './senders/sender.entity';
 import { Contact } from './contacts/contact.entity';
 import { ContactList } from './lists/contact-list.entity';
@@ -10,6 +11,7 @@ import { Message } from './messaging/message.entity';
 import { Send } from './messaging/send.entity';
 import { DeliveryReceiptRecord } from './dispatch/delivery-receipt.entity';
 import { MessagePart } from './dispatch/message-part.entity';
+import { DispatcherLease } from './dispatch/dispatcher-lease.entity';
 import { IdempotencyKey } from './idempotency/idempotency-key.entity';
 import { InboundMessage } from './inbound/inbound-message.entity';
 import { WebhookAttempt } from './webhooks/webhook-attempt.entity';
@@ -51,4 +53,6 @@ export const ENTITIES = [
   SenderRegistration,
   DedicatedNumber,
   FreeNumberClaim,
+  CreditRefundLine,
+  DispatcherLease,
 ];

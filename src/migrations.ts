@@ -6,6 +6,8 @@ import { Webhooks1763700400000 } from './database/migrations/1763700400000-Webho
 import { RequestTracing1763700510000 } from './database/migrations/1763700510000-RequestTracing';
 import { Users1763701100000 } from './database/migrations/1763701100000-Users';
 import { SenderIdentity1763701200000 } from './database/migrations/1763701200000-SenderIdentity';
+import { RefundLines1763701500000 } from './database/migrations/1763701500000-RefundLines';
+import { DispatcherLeases1763701510000 } from './database/migrations/1763701510000-DispatcherLeases';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -17,4 +19,6 @@ export const MIGRATIONS = [
   RequestTracing1763700510000,
   Users1763701100000,
   SenderIdentity1763701200000,
+  RefundLines1763701500000,
+  DispatcherLeases1763701510000,
 ];

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { LedgerRepository } from './ledger.repository';
+import { LedgerRepository, RefundLine } from './ledger.repository';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 
 export class AccountNotFoundForCreditsError extends Error {}
@@ -27,8 +27,12 @@ export class CreditsService {
     return this.ledger.apply(accountId, { kind: 'debit', amount: -hundredths, reason, reference }, manager);
   }
 
-  async refund(accountId: number, hundredths: number, reason: string, reference: string, manager: Tx): Promise<number> {
-    const balance = await this.ledger.apply(accountId, { kind: 'refund', amount: hundredths, reason, reference }, manager);
+  /** Pays back the cost of the given messages as one ledger row with a line per message (those that cost something). */
+  async refund(accountId: number, lines: readonly RefundLine[], reason: string, reference: string, manager: Tx): Promise<number> {
+    const paid = lines.filter((l) => l.amount > 0);
+    const hundredths = paid.reduce((sum, l) => sum + l.amount, 0);
+    if (hundredths <= 0) throw new RangeError('a refund must pay back at least one message that cost something');
+    const balance = await this.ledger.applyRefund(accountId, { kind: 'refund', amount: hundredths, reason, reference }, paid, manager);
     if (balance === null) throw new AccountNotFoundForCreditsError(`account ${accountId} not found`);
     return balance;
   }

@@ -5,6 +5,13 @@ import { DataSource } from 'typeorm';
 import { sql } from '../database/sql';
 import { LedgerKind } from './credit-ledger-entry.entity';
 
+/** One message a refund pays back. */
+export interface RefundLine {
+  messageId: string;
+  /** Hundredths, > 0. */
+  amount: number;
+}
+
 export interface LedgerMovement {
   kind: LedgerKind;
   /** Signed hundredths: positive for grant and refund, negative for debit. */
@@ -23,6 +30,28 @@ export class LedgerRepository {
    * or null when the account cannot pay (nothing is written then).
    */
   async apply(accountId: number, movement: LedgerMovement, tx: Tx): Promise<number | null> {
+    const applied = await this.move(accountId, movement, tx);
+    return applied?.balance ?? null;
+  }
+
+  /**
+   * A refund and the messages it pays back, in the caller's transaction: the balance, the ledger row
+   * and one line per message (one statement for the lines). A message refunded twice violates the
+   * lines' primary key, so the whole transaction fails rather than paying twice.
+   */
+  async applyRefund(accountId: number, movement: LedgerMovement, lines: readonly RefundLine[], tx: Tx): Promise<number | null> {
+    const applied = await this.move(accountId, movement, tx);
+    if (!applied) return null;
+    await sql(
+      tx,
+      `INSERT INTO credit_refund_lines (message_id, ledger_entry_id, amount)
+       SELECT m, $1, a FROM unnest($2::uuid[], $3::bigint[]) AS l(m, a)`,
+      [applied.entryId, lines.map((l) => l.messageId), lines.map((l) => l.amount)],
+    );
+    return applied.balance;
+  }
+
+  private async move(accountId: number, movement: LedgerMovement, tx: Tx): Promise<{ balance: number; entryId: number } | null> {
     const { rows } = await sql<{ credit_balance: number }>(
       tx,
       `UPDATE accounts SET credit_balance = credit_balance + $2
@@ -31,14 +60,14 @@ export class LedgerRepository {
       [accountId, movement.amount],
     );
     if (rows.length === 0) return null;
-    await sql(tx, `INSERT INTO credit_ledger (account_id, kind, amount, reason, reference) VALUES ($1, $2, $3, $4, $5)`, [
+    const entry = await sql<{ id: number }>(tx, `INSERT INTO credit_ledger (account_id, kind, amount, reason, reference) VALUES ($1, $2, $3, $4, $5) RETURNING id`, [
       accountId,
       movement.kind,
       movement.amount,
       movement.reason,
       movement.reference,
     ]);
-    return rows[0].credit_balance;
+    return { balance: rows[0].credit_balance, entryId: entry.rows[0].id };
   }
 
   async sumForAccount(accountId: number): Promise<number> {

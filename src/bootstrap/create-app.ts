@@ -2,12 +2,17 @@ import type { IncomingMessage } from 'node:http';
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { DestinationStream } from 'pino';
 import { LogController } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AuthenticatedRequest } from '../common/auth/authenticated-request';
 import { AppConfig, trustProxyOption } from '../config/app-config';
 import { ErrorEnvelopeFilter } from '../common/errors/error-envelope.filter';
 import { parseJsonBody } from '../common/http/json-body-parser';
+import { BODY_MEDIA_TYPES, requestBodyKind } from '../common/http/body-media-type';
+import { envelopeClientErrorHandler } from '../common/http/client-error-handler';
+import { failure } from '../common/errors/error-catalogue';
+import { frameworkError, sendEnvelope } from '../common/errors/framework-errors';
 import { RouteTable } from '../common/http/route-table';
 import { REQUEST_ID_HEADER, requestIdFor } from '../common/http/request-id';
 import { HttpMetrics } from '../metrics/http-metrics';
@@ -32,6 +37,7 @@ export interface HttpAppOptions {
 
 export async function createHttpApp(rootModule: Type | DynamicModule, config: AppConfig, options: HttpAppOptions = {}): Promise<NestFastifyApplication> {
   const logger = createRootLogger(config.logLevel, options.logDestination);
+  const routes = new RouteTable();
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     // One line per request is written by observeRequests, once the account is known.
@@ -39,16 +45,29 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
     bodyLimit: config.bodyLimitBytes,
     genReqId: (req: IncomingMessage) => requestIdFor(req.headers[REQUEST_ID_HEADER]),
     trustProxy: trustProxyOption(config.trustProxy),
+    // What never reaches a route still answers in the envelope: requests Node's parser refuses and
+    // URLs the router cannot decode.
+    clientErrorHandler: envelopeClientErrorHandler((path) => routes.allowedMethods(path)),
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => sendEnvelope(reply, frameworkError(error)),
   });
   const fastify = adapter.getInstance();
-  const routes = new RouteTable();
   fastify.addHook('onRoute', (route) => routes.add(route.url, route.method));
   refuseHeadOnGetsWithEffects(fastify);
+  // The API's one Content-Type rule (body-media-type.ts), after onRequest so even a refusal carries its
+  // request id. Unknown paths and methods are answered 404/405 whatever their body says; page routes
+  // take only HTML forms (parseFormBody answers anything else with a page).
+  fastify.addHook('preParsing', (request, _reply, payload, done) => {
+    if (request.routeOptions.url === undefined || isPageRoute(request)) return done(null, payload);
+    const alsoAccepted = (request.routeOptions.config as unknown as Record<string, string[] | undefined> | undefined)?.[BODY_MEDIA_TYPES];
+    const body = requestBodyKind(request.method, request.headers, alsoAccepted);
+    if (body === 'unsupported') return done(failure('unsupportedMediaType'));
+    // One parser for every JSON body, however it was (or was not) declared.
+    if (body === 'json') request.headers['content-type'] = 'application/json';
+    done(null, payload);
+  });
   fastify.addHook('onSend', async (request: AuthenticatedRequest) => {
     await request.inflightSlot?.release();
   });
-  // API bodies are JSON whatever their declared type; an empty one is no body. Page routes take only
-  // HTML forms (application/x-www-form-urlencoded).
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: config.bodyLimitBytes }, (request, body, done) => {
     // An unknown path or method is answered 404/405 whatever its body says.

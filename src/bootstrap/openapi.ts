@@ -39,6 +39,7 @@ const DESCRIPTION = [
 
 /** Who answers for the API and on what terms: proprietary, no public licence (SPDX custom licence reference). */
 const INFO = { contact: { name: 'API support' }, license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } };
+import { addTransportResponses } from './transport-responses';
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const builder = new DocumentBuilder()
@@ -53,7 +54,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addSecurityRequirements('basic');
   for (const tag of TAGS) builder.addTag(tag.name, tag.description);
   const generated = SwaggerModule.createDocument(app, builder.build(), { extraModels: WEBHOOK_PAYLOAD_MODELS });
-  return finishOpenApiDocument(generated, { webhooks: webhooksOpenApi(), info: INFO }) as OpenAPIObject;
+  return finishOpenApiDocument(addTransportResponses(generated), { webhooks: webhooksOpenApi(), info: INFO }) as OpenAPIObject;
 }
 
 /** Serves the document at /openapi.json and the browsable docs at /docs, both without authentication. */

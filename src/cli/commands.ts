@@ -4,6 +4,7 @@ import { AccountsService } from '../accounts/accounts.service';
 import { ApiKey } from '../accounts/api-key.entity';
 import { ApiKeysService } from '../accounts/api-keys.service';
 import { CreditsService } from '../billing/credits.service';
+import { LedgerVerificationService } from '../billing/ledger-verification.service';
 import { hundredthsToNumber, parseCreditsToHundredths } from '../billing/money';
 import { ImportContactsService } from '../lists/import-contacts.service';
 import { SENDER_TYPES, SenderType } from '../senders/sender.entity';
@@ -16,6 +17,16 @@ import { parseCommandArgs, requireId, requireString, UsageError } from './cli-ar
 import { SENDER_COMMANDS } from './sender-commands';
 
 export type Command = (app: INestApplicationContext, argv: string[]) => Promise<unknown>;
+
+/** A result printed like any other, with the exit code it calls for (a check that found problems exits 1). */
+export class CommandOutcome {
+  constructor(
+    readonly output: unknown,
+    readonly exitCode: number,
+    /** A line for stderr, saying why the exit code is not 0. */
+    readonly complaint?: string,
+  ) {}
+}
 
 function credits(text: string | undefined, flag: string, allowZero = true): number {
   if (text === undefined) return 0;
@@ -173,6 +184,14 @@ export const COMMANDS: Record<string, Command> = {
       throw new UsageError(UsageText.cannotReadFile(file, (err as Error).message));
     }
     return app.get(ImportContactsService).importCsv(accountId, list, csv);
+  },
+
+  'ledger:verify': async (app, argv) => {
+    const v = parseCommandArgs(argv, { account: { type: 'string' } });
+    const accountId = v.account === undefined ? null : requireId(v, 'account');
+    if (accountId !== null) await app.get(AccountsService).get(accountId);
+    const report = await app.get(LedgerVerificationService).verify(accountId);
+    return report.ok ? new CommandOutcome(report, 0) : new CommandOutcome(report, 1, UsageText.ledgerViolations(report.violations.length));
   },
 
   'credits:add': async (app, argv) => {

@@ -161,12 +161,15 @@ export class AppConfig {
   @Max(600_000)
   sweepIntervalMs = 2000;
 
-  /** A claim older than this with no recorded outcome is taken back (its dispatcher died). */
+  /**
+   * A dispatcher whose lease (renewed every quarter of this) is older than this is dead: its claims with
+   * no recorded outcome are taken back. A live dispatcher's claims are never taken, however slow.
+   */
   @Transform(toInt)
   @IsInt()
   @Min(1000)
   @Max(3_600_000)
-  claimTimeoutMs = 120_000;
+  claimTimeoutMs = 30_000;
 
   @Transform(toBool)
   @IsBoolean()

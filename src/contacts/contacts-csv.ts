@@ -1,5 +1,7 @@
 import { parse } from 'csv-parse/sync';
+import { ErrorText } from '../common/errors/error-catalogue';
 import { normaliseAuMobile } from '../common/phone';
+import { isStorableText } from '../common/validation/storable-text';
 import { CONTACT_FIELD_MAX_LENGTH, CONTACT_TEXT_FIELDS, ContactTextField } from './contact-fields';
 
 export interface CsvContact {
@@ -57,14 +59,15 @@ export function parseContactsCsv(text: string): ParsedContactsCsv {
       continue;
     }
     const fields = Object.fromEntries(CONTACT_TEXT_FIELDS.map((f) => [f, ''])) as Record<ContactTextField, string>;
-    let tooLong: string | undefined;
+    let problem: string | undefined;
     for (const [field, at] of positions) {
       const value = record[at] ?? '';
-      if (value.length > CONTACT_FIELD_MAX_LENGTH) tooLong = field;
+      if (!isStorableText(value)) problem ??= ErrorText.unstorableText(field);
+      else if (value.length > CONTACT_FIELD_MAX_LENGTH) problem ??= `${field} must be at most ${CONTACT_FIELD_MAX_LENGTH} characters`;
       fields[field] = value;
     }
-    if (tooLong) {
-      result.invalid.push({ line, reason: `${tooLong} must be at most ${CONTACT_FIELD_MAX_LENGTH} characters` });
+    if (problem) {
+      result.invalid.push({ line, reason: problem });
       continue;
     }
     const first = seen.get(number);

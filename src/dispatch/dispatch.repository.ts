@@ -46,20 +46,20 @@ export class DispatchRepository {
    * unclaimed are taken (SKIP LOCKED keeps parallel dispatchers apart), so a cancelled message is never
    * sent and none is sent twice. Claimed rows read `pending` until their outcome is recorded.
    */
-  async claimDue(sendId: number, limit: number): Promise<ClaimedMessage[]> {
+  async claimDue(sendId: number, limit: number, batchId: string): Promise<ClaimedMessage[]> {
     const { rows } = await sql<ClaimedMessage>(
       this.dataSource,
       // The ids are picked once (an IN (subquery) may be re-run by the planner and, with SKIP LOCKED,
       // pick more than the limit) and then updated through the primary key: with fresh rows and no
       // statistics yet, a join here can turn into a nested loop over the whole send.
-      `UPDATE messages m SET status = 'pending', dispatched_at = now(), updated_at = now()
+      `UPDATE messages m SET status = 'pending', dispatched_at = now(), claimed_by = $3, updated_at = now()
         WHERE m.id = ANY(ARRAY(
           SELECT id FROM messages
            WHERE send_id = $1 AND status IN ('pending', 'scheduled') AND dispatched_at IS NULL AND dispatch_at <= now()
            ORDER BY dispatch_at LIMIT $2 FOR UPDATE SKIP LOCKED))
           AND m.status IN ('pending', 'scheduled') AND m.dispatched_at IS NULL
         RETURNING m.id, m.account_id AS "accountId", m.to_number AS "to", m.sender, m.body, m.encoding, m.parts, m.is_test AS "isTest"`,
-      [sendId, limit],
+      [sendId, limit, batchId],
     );
     return rows;
   }
@@ -74,9 +74,23 @@ export class DispatchRepository {
     return rows[0] ?? null;
   }
 
-  /** Keeps claims of messages still being submitted from looking abandoned. */
-  async touchClaims(ids: string[]): Promise<void> {
-    await sql(this.dataSource, `UPDATE messages SET dispatched_at = now() WHERE id = ANY($1::uuid[]) AND status = 'pending'`, [ids]);
+  /** This dispatcher is alive and working on these batches (one small row, however many claims). */
+  async renewLease(dispatcherId: string, activeBatches: string[]): Promise<void> {
+    await sql(
+      this.dataSource,
+      `INSERT INTO dispatcher_leases (dispatcher_id, active_batches) VALUES ($1, $2::uuid[])
+       ON CONFLICT (dispatcher_id) DO UPDATE SET active_batches = EXCLUDED.active_batches, heartbeat_at = now()`,
+      [dispatcherId, activeBatches],
+    );
+  }
+
+  async dropLease(dispatcherId: string): Promise<void> {
+    await sql(this.dataSource, `DELETE FROM dispatcher_leases WHERE dispatcher_id = $1`, [dispatcherId]);
+  }
+
+  /** Leases of dispatchers gone for an hour (crashed, so never dropped): nothing can refer to them any more. */
+  async forgetDeadLeases(): Promise<void> {
+    await sql(this.dataSource, `DELETE FROM dispatcher_leases WHERE heartbeat_at < now() - interval '1 hour'`);
   }
 
   /**
@@ -211,13 +225,19 @@ export class DispatchRepository {
     return rows;
   }
 
-  /** Takes back claims whose dispatcher stopped refreshing them without recording an outcome. */
+  /**
+   * Takes back claims older than the timeout that no live dispatcher is working on (its lease is stale
+   * or gone, or the batch ended without recording the message), and that have no outcome recorded.
+   */
   async releaseStaleClaims(timeoutMs: number): Promise<number[]> {
     const { rows } = await sql<{ send_id: number }>(
       this.dataSource,
-      `UPDATE messages m SET dispatched_at = NULL, updated_at = now()
+      `UPDATE messages m SET dispatched_at = NULL, claimed_by = NULL, updated_at = now()
         WHERE m.status = 'pending' AND m.dispatched_at < now() - $1 * interval '1 millisecond'
           AND NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id)
+          AND NOT EXISTS (
+            SELECT 1 FROM dispatcher_leases l
+             WHERE m.claimed_by = ANY(l.active_batches) AND l.heartbeat_at >= now() - $1 * interval '1 millisecond')
         RETURNING m.send_id`,
       [timeoutMs],
     );

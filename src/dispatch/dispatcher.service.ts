@@ -1,5 +1,7 @@
-import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { GroupCommit } from '../common/batching/group-commit';
+import { Slots } from '../common/batching/slots';
 import { runInLogContext } from '../common/logging/log-context';
 import { Clock } from '../common/time/clock';
 import { AppConfig } from '../config/app-config';
@@ -7,6 +9,12 @@ import type { SubmissionResult } from './carriers/carrier';
 import { CarriersService } from './carriers.service';
 import { DeliveryRecordsService } from './delivery-records.service';
 import { ClaimedMessage, DispatchRepository, PartOutcome } from './dispatch.repository';
+
+/** Parts of a batch the carrier accepted and refused (for the `dispatched` log line). */
+interface PartCounts {
+  submitted: number;
+  refused: number;
+}
 
 /** Lanes per job: while one lane claims, the other keeps the carrier busy. */
 const LANES = 2;
@@ -18,14 +26,23 @@ const RECORD_AFTER_MS = 10;
 
 /**
  * Takes a send's due messages in batches (one conditional UPDATE each), hands them to the carrier and
- * records every part's outcome in one statement. A claim is refreshed while its batch is out, so the
- * sweeper only takes back the work of a dispatcher that died.
+ * records every part's outcome in one statement. Each batch's claims carry its id, and this process's
+ * lease (one row, renewed every quarter of the claim timeout) lists the batches it is working on, so the
+ * sweeper only takes back the work of a dispatcher that died or a batch that ended unrecorded, never a
+ * slow live one.
  */
 @Injectable()
-export class DispatcherService implements BeforeApplicationShutdown {
+export class DispatcherService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(DispatcherService.name);
   private stopping = false;
   private readonly running = new Set<Promise<number>>();
+  private readonly dispatcherId = randomUUID();
+  private readonly activeBatches = new Set<string>();
+  private leaseTimer?: NodeJS.Timeout;
+  /** Groups handed to a carrier and not yet recorded, across every lane of this process. */
+  private readonly groupsOut: Slots;
+  /** Set when a recording fails (PostgreSQL gone): no lane hands anything over until a claim succeeds again. */
+  private recordingBroken = false;
 
   constructor(
     private readonly repo: DispatchRepository,
@@ -33,7 +50,9 @@ export class DispatcherService implements BeforeApplicationShutdown {
     private readonly records: DeliveryRecordsService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.groupsOut = new Slots(Math.max(2, Math.ceil((2 * config.smppBinds * config.smppWindow) / GROUP)));
+  }
 
   /**
    * Runs in the log context of the request that created the send (its X-Request-Id and account, read
@@ -49,12 +68,24 @@ export class DispatcherService implements BeforeApplicationShutdown {
     });
   }
 
-  /** On shutdown: claim nothing new, let the batches already out finish and be recorded. */
+  onApplicationBootstrap(): void {
+    this.renewLease();
+    this.leaseTimer = setInterval(() => this.renewLease(), Math.max(250, Math.floor(this.config.claimTimeoutMs / 4)));
+    this.leaseTimer.unref();
+  }
+
+  /** On shutdown: claim nothing new, let the batches already out finish and be recorded, give up the lease. */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     this.logger.log({ msg: 'dispatch stopping: no new claims; finishing the batches already out', lanes: this.running.size });
     await Promise.allSettled([...this.running]);
+    clearInterval(this.leaseTimer);
+    await this.repo.dropLease(this.dispatcherId).catch(() => undefined);
     this.logger.log({ msg: 'dispatch stopped' });
+  }
+
+  private renewLease(): void {
+    this.repo.renewLease(this.dispatcherId, [...this.activeBatches]).catch((err: Error) => this.logger.warn({ msg: 'dispatcher lease not renewed', err: err.message }));
   }
 
   private track(work: Promise<number>): Promise<number> {
@@ -65,57 +96,91 @@ export class DispatcherService implements BeforeApplicationShutdown {
   private async lane(sendId: number): Promise<number> {
     let sent = 0;
     while (!this.stopping) {
-      const batch = await this.repo.claimDue(sendId, this.config.dispatchBatchSize);
-      if (batch.length === 0) break;
-      const parts = await this.deliver(batch);
-      this.logger.log({ msg: 'dispatched', sendId, messages: batch.length, partsSubmitted: parts.submitted, partsRefused: parts.refused });
-      sent += batch.length;
+      const batchId = randomUUID();
+      // Listed before claiming: a claim is younger than the timeout until the next renewal lists it.
+      this.activeBatches.add(batchId);
+      try {
+        const batch = await this.repo.claimDue(sendId, this.config.dispatchBatchSize, batchId);
+        // A claim went through, so the database is back.
+        this.recordingBroken = false;
+        if (batch.length === 0) break;
+        const parts = await this.deliver(batch);
+        this.logger.log({ msg: 'dispatched', sendId, messages: batch.length, partsSubmitted: parts.submitted, partsRefused: parts.refused });
+        sent += batch.length;
+      } finally {
+        this.activeBatches.delete(batchId);
+      }
     }
     return sent;
   }
 
   /**
    * Hands a claimed batch to the carriers in small groups and records each group's outcome as soon as the
-   * carrier answers it (group commit: one transaction per few milliseconds of answers). A crash can then
-   * only repeat what was on the wire or answered in the last few milliseconds, not the batch.
+   * carrier answers it (group commit: one transaction per few milliseconds of answers). Across all lanes
+   * of this process, at most twice the carrier window (binds × window) is handed over and not yet
+   * recorded at any moment, and once a recording fails (PostgreSQL gone) no lane hands over anything
+   * more: a crash or an outage can only repeat that much, never a batch.
    */
-  private async deliver(batch: ClaimedMessage[]): Promise<{ submitted: number; refused: number }> {
-    const ids = batch.map((m) => m.id);
-    const parts = { submitted: 0, refused: 0 };
-    const heartbeat = setInterval(() => void this.repo.touchClaims(ids).catch(() => undefined), Math.max(250, Math.floor(this.config.claimTimeoutMs / 3)));
+  private async deliver(batch: ClaimedMessage[]): Promise<PartCounts> {
+    const parts: PartCounts = { submitted: 0, refused: 0 };
     const recorder = new GroupCommit<PartOutcome>((outcomes) => this.records.recordOutcomes(outcomes), { maxItems: RECORD_EVERY, maxWaitMs: RECORD_AFTER_MS });
-    try {
-      // Small groups of one carrier: a group's answer is recorded as soon as its last part is answered.
-      const groups: Array<{ simulated: boolean; messages: ClaimedMessage[] }> = [];
-      for (const m of batch) {
-        const simulated = this.carriers.forMessage(m.isTest).simulated;
-        const last = groups[groups.length - 1];
-        if (last && last.simulated === simulated && last.messages.length < GROUP) last.messages.push(m);
-        else groups.push({ simulated, messages: [m] });
+    const out = new Set<Promise<void>>();
+    let failure: { error: unknown } | null = null;
+    for (const group of groupsOf(batch, (m) => this.carriers.forMessage(m.isTest).simulated)) {
+      await this.groupsOut.acquire();
+      if (failure || this.recordingBroken) {
+        this.groupsOut.release();
+        failure ??= { error: new Error('outcomes cannot be recorded; the batch stops here and its claims are taken back') };
+        break;
       }
-      await Promise.all(
-        groups.map(async (group) => {
-          const { carrier } = this.carriers.forMessage(group.messages[0].isTest);
-          const results: SubmissionResult[] = await carrier.submit(group.messages.map((m) => ({ messageId: m.id, from: m.sender, to: m.to, text: m.body, encoding: m.encoding })));
-          const receiptDueAt = group.simulated ? new Date(this.clock.now().getTime() + this.config.testReceiptDelayMs) : null;
-          for (const result of results) for (const part of result.parts) parts[part.smscId ? 'submitted' : 'refused']++;
-          await recorder.add(
-            results.flatMap((result) =>
-              result.parts.map((part) => ({
-                messageId: result.messageId,
-                partNumber: part.partNumber,
-                totalParts: part.totalParts,
-                smscId: part.smscId,
-                error: part.error ?? null,
-                receiptDueAt: part.smscId ? receiptDueAt : null,
-              })),
-            ),
-          );
-        }),
-      );
-      return parts;
-    } finally {
-      clearInterval(heartbeat);
+      const handed: Promise<void> = this.deliverGroup(group, recorder, parts)
+        .catch((error: unknown) => void (failure ??= { error }))
+        .finally(() => {
+          this.groupsOut.release();
+          out.delete(handed);
+        });
+      out.add(handed);
     }
+    // Every group handed over settles before the batch ends (and leaves the lease).
+    await Promise.all(out);
+    if (failure) throw (failure as { error: unknown }).error;
+    return parts;
   }
+
+  private async deliverGroup(group: ClaimedMessage[], recorder: GroupCommit<PartOutcome>, parts: PartCounts): Promise<void> {
+    const { carrier, simulated } = this.carriers.forMessage(group[0].isTest);
+    const results: SubmissionResult[] = await carrier.submit(group.map((m) => ({ messageId: m.id, from: m.sender, to: m.to, text: m.body, encoding: m.encoding })));
+    const receiptDueAt = simulated ? new Date(this.clock.now().getTime() + this.config.testReceiptDelayMs) : null;
+    for (const result of results) for (const part of result.parts) parts[part.smscId ? 'submitted' : 'refused']++;
+    await recorder
+      .add(
+        results.flatMap((result) =>
+          result.parts.map((part) => ({
+            messageId: result.messageId,
+            partNumber: part.partNumber,
+            totalParts: part.totalParts,
+            smscId: part.smscId,
+            error: part.error ?? null,
+            receiptDueAt: part.smscId ? receiptDueAt : null,
+          })),
+        ),
+      )
+      .catch((err: unknown) => {
+        // Before this group's slot is released, so no lane hands over another group meanwhile.
+        this.recordingBroken = true;
+        throw err;
+      });
+  }
+}
+
+/** Consecutive messages for the same carrier, GROUP at a time: a group is recorded once its last part is answered. */
+function groupsOf(batch: ClaimedMessage[], simulatedFor: (m: ClaimedMessage) => boolean): ClaimedMessage[][] {
+  const groups: Array<{ simulated: boolean; messages: ClaimedMessage[] }> = [];
+  for (const m of batch) {
+    const simulated = simulatedFor(m);
+    const last = groups[groups.length - 1];
+    if (last && last.simulated === simulated && last.messages.length < GROUP) last.messages.push(m);
+    else groups.push({ simulated, messages: [m] });
+  }
+  return groups.map((g) => g.messages);
 }

@@ -42,6 +42,7 @@ export class SweeperService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   async sweep(): Promise<void> {
+    await this.repo.forgetDeadLeases();
     for (const sendId of await this.repo.releaseStaleClaims(this.config.claimTimeoutMs)) {
       this.logger.warn({ msg: 'took back stale dispatch claims', sendId });
       await this.queue.enqueueSend(sendId, new Date());

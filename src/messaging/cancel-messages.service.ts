@@ -104,7 +104,15 @@ export class CancelMessagesService {
     // Test accounts were never charged, so nothing moves; the amount is still reported. Read in the
     // transaction: asking the pool for a second connection while holding one can starve it under load.
     const { isTest } = await this.accounts.get(accountId, tx);
-    if (!isTest && refunded > 0) await this.credits.refund(accountId, refunded, reason, reference, tx);
+    if (!isTest && refunded > 0) {
+      await this.credits.refund(
+        accountId,
+        cancelled.map((c) => ({ messageId: c.id, amount: c.cost })),
+        reason,
+        reference,
+        tx,
+      );
+    }
     await this.webhooks.messagesCancelled(accountId, cancelled, this.clock.now(), tx);
     return { count: cancelled.length, refunded };
   }

@@ -1,5 +1,6 @@
 import { ErrorText } from '../common/errors/error-catalogue';
 import { normaliseAuMobile } from '../common/phone';
+import { isStorableText } from '../common/validation/storable-text';
 import { analyseMessage, CompiledTemplate, compileTemplate, ContactFields, optoutText, SenderType, SmsEncoding } from '../common/sms';
 import { parseScheduledFor } from '../common/time/schedule';
 import type { ActiveSenders } from '../senders/active-senders';
@@ -56,10 +57,12 @@ export function checkEntry(raw: unknown, senders: ActiveSenders, now: Date): Che
   const to = typeof entry.to === 'string' ? normaliseAuMobile(entry.to) : null;
   if (!to) return fail(ErrorText.invalidPhoneNumber);
   if (typeof entry.message !== 'string' || entry.message === '') return fail(ErrorText.required('message'), to);
+  if (!isStorableText(entry.message)) return fail(ErrorText.unstorableText('message'), to);
   if (entry.sender === undefined || entry.sender === null || entry.sender === '') return fail(ErrorText.required('sender'), to);
   const sender = senders.match(entry.sender);
   if (!sender) return fail(ErrorText.invalidSender, to);
   if (entry.custom_ref !== undefined && entry.custom_ref !== null && typeof entry.custom_ref !== 'string') return fail(ErrorText.mustBeString('custom_ref'), to, sender.value);
+  if (customRef !== undefined && !isStorableText(customRef)) return fail(ErrorText.unstorableText('custom_ref'), to, sender.value);
   if (customRef !== undefined && customRef.length > CUSTOM_REF_MAX) return fail(ErrorText.customRefTooLong, to, sender.value);
   const schedule = parseScheduledFor(entry.scheduled_for, now);
   if (!schedule.ok) return fail(ErrorText.invalidScheduledFor, to, sender.value);

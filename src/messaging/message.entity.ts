@@ -81,6 +81,10 @@ export class Message {
   @Column({ name: 'dispatched_at', type: 'timestamptz', nullable: true })
   dispatchedAt: Date | null;
 
+  /** The dispatch batch holding the claim (dispatcher_leases.active_batches); null while unclaimed. */
+  @Column({ name: 'claimed_by', type: 'uuid', nullable: true })
+  claimedBy: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

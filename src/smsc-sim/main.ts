@@ -1,12 +1,14 @@
 /**
  * SMSC simulator as a process, for local runs and benchmarks:
- *   node dist/src/smsc-sim/main.js --port 2775 --system-id X --password Y --receipt-delay-ms 5000 --fail-suffix 000
- * stdout carries only JSON lines: {"event":"listening","port":2775} once listening, then log lines
- * ({"level":"warn","msg":…}) when --verbose. SIGTERM or SIGINT stops it.
+ *   node dist/src/smsc-sim/main.js --port 2775 --system-id X --password Y --receipt-delay-ms 5000 --fail-suffix 000 [--control-port 0]
+ * stdout carries only JSON lines: {"event":"listening","port":2775,"control_port":…} once listening, then
+ * log lines ({"level":"warn","msg":…}) when --verbose. With --control-port an HTTP control answers on
+ * loopback (control-server.ts). SIGTERM or SIGINT stops it.
  */
 import { parseArgs } from 'node:util';
 import type { SimLogger } from './sim-types';
 import { SmscSimulator } from './smsc-simulator';
+import { controlPort, startControlServer } from './control-server';
 
 function jsonLine(value: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -29,6 +31,7 @@ async function main(): Promise<void> {
       'receipt-delay-ms': { type: 'string' },
       'fail-suffix': { type: 'string' },
       'resp-delay-ms': { type: 'string' },
+      'control-port': { type: 'string' },
       verbose: { type: 'boolean', default: false },
     },
     strict: true,
@@ -49,8 +52,10 @@ async function main(): Promise<void> {
     logger,
   });
   const port = await simulator.start();
-  jsonLine({ event: 'listening', port });
+  const control = values['control-port'] === undefined ? null : await startControlServer(simulator, integer('control-port', values['control-port'], 0));
+  jsonLine({ event: 'listening', port, ...(control ? { control_port: controlPort(control) } : {}) });
   const stop = (): void => {
+    control?.close();
     void simulator.stop().then(() => {
       jsonLine({ event: 'stopped', submits: simulator.counters.submits });
       process.exit(0);

@@ -1,47 +1,15 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import { isBlockedAddress } from './address-policy';
 
-/** Addresses a webhook may not reach unless the operator allows private networks. */
-const BLOCKED = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  BLOCKED.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-] as const)
-  BLOCKED.addSubnet(net, prefix, 'ipv6');
+/** Longest webhook URL accepted: what browsers and proxies reliably carry, and far more than a receiver needs. */
+export const WEBHOOK_URL_MAX_LENGTH = 2048;
 
-export function isBlockedAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return BLOCKED.check(address, 'ipv4');
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return BLOCKED.check(mapped[1], 'ipv4');
-    return BLOCKED.check(address, 'ipv6');
-  }
-  return true;
-}
+export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: 'invalid' | 'not_https' | 'not_allowed' | 'too_long' };
 
-export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: 'invalid' | 'not_https' | 'not_allowed' };
-
-/** Syntax and scheme only (no DNS): the part of the policy that never changes for a URL. */
+/** Length, syntax and scheme only (no DNS): the part of the policy that never changes for a URL. */
 export function checkUrlSyntax(raw: string, allowPrivate: boolean): UrlVerdict {
+  if (raw.length > WEBHOOK_URL_MAX_LENGTH) return { ok: false, reason: 'too_long' };
   let url: URL;
   try {
     url = new URL(raw);
@@ -55,7 +23,7 @@ export function checkUrlSyntax(raw: string, allowPrivate: boolean): UrlVerdict {
   return { ok: true, url };
 }
 
-/** The full policy: scheme, then every address the host resolves to (unless private addresses are allowed). */
+/** The full policy: length and scheme, then every address the host resolves to (unless private addresses are allowed). */
 export async function checkWebhookUrl(raw: string, allowPrivate: boolean): Promise<UrlVerdict> {
   const syntax = checkUrlSyntax(raw, allowPrivate);
   if (!syntax.ok || allowPrivate) return syntax;
@@ -66,6 +34,6 @@ export async function checkWebhookUrl(raw: string, allowPrivate: boolean): Promi
   } catch {
     return { ok: false, reason: 'invalid' };
   }
-  if (addresses.length === 0 || addresses.some(isBlockedAddress)) return { ok: false, reason: 'not_allowed' };
+  if (addresses.length === 0 || addresses.some((a) => isBlockedAddress(a))) return { ok: false, reason: 'not_allowed' };
   return syntax;
 }

@@ -8,7 +8,7 @@ import { checkWebhookUrl } from './url-policy';
 import { toSigningSecret, toWebhookDeliveryView, toWebhookSettingsView, WebhookDeliveryView, WebhookSettingsView } from './webhooks.mapper';
 import { WebhookKind, WebhooksRepository } from './webhooks.repository';
 
-const REASON_CONDITION = { invalid: 'invalidWebhookUrl', not_https: 'webhookNotHttps', not_allowed: 'webhookNotAllowed' } as const;
+const REASON_CONDITION = { invalid: 'invalidWebhookUrl', not_https: 'webhookNotHttps', not_allowed: 'webhookNotAllowed', too_long: 'webhookUrlTooLong' } as const;
 
 @Injectable()
 export class WebhookSettingsService {

@@ -59,10 +59,50 @@ describe('Error envelope', () => {
       expect(res.body).toEqual({ error: 'Request body must be a JSON object' });
     });
 
-    it('parses a JSON body sent with another content type', async () => {
-      const res = await t.api.post('/v1/test-probe/echo', { auth: account.auth, rawBody: '{"a":1}', headers: { 'content-type': 'text/plain' } });
-      expect(res.status).toBe(200);
-      expect(res.body).toEqual({ received: { a: 1 } });
+    describe('the Content-Type rule (one for every route: JSON declared as application/json, or undeclared)', () => {
+      const echo = (headers: Record<string, string>, rawBody = '{"a":1}') => t.api.post('/v1/test-probe/echo', { auth: account.auth, rawBody, headers });
+
+      it.each(['application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON;charset="UTF-8"'])('parses a body declared %j', async (type) => {
+        const res = await echo({ 'content-type': type });
+        expect([res.status, res.body]).toEqual([200, { received: { a: 1 } }]);
+      });
+
+      it('parses a body with no Content-Type, or a blank one, as JSON', async () => {
+        for (const headers of [{}, { 'content-type': '' }, { 'content-type': '  ' }] as Array<Record<string, string>>) {
+          const res = await echo(headers);
+          expect([headers, res.status, res.body]).toEqual([headers, 200, { received: { a: 1 } }]);
+        }
+      });
+
+      it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/json, text/plain', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', ';'])(
+        'answers 415 for a body declared %j, before authentication',
+        async (type) => {
+          for (const auth of [account.auth, undefined]) {
+            const res = await t.api.post('/v1/test-probe/echo', { auth, rawBody: '{"a":1}', headers: { 'content-type': type } });
+            expect([res.status, res.body]).toEqual([415, { error: 'Unsupported content type; send application/json' }]);
+          }
+        },
+      );
+
+      it('applies the same rule to DELETE and PATCH bodies', async () => {
+        const del = await t.api.delete('/v1/messages', { auth: account.auth, rawBody: '{"custom_ref":"nothing"}' });
+        expect([del.status, del.body]).toEqual([404, { error: 'No scheduled messages found with the given custom_ref' }]);
+        const patch = await t.api.patch('/v1/contacts', { auth: account.auth, rawBody: '{"contact_id":1}', headers: { 'content-type': 'text/plain' } });
+        expect([patch.status, patch.body]).toEqual([415, { error: 'Unsupported content type; send application/json' }]);
+      });
+
+      it('leaves a media type a route opts into (route config bodyMediaTypes) to that route’s parser', async () => {
+        const opted = await t.api.post('/v1/test-probe/echo-text', { auth: account.auth, rawBody: '{"a":1}', headers: { 'content-type': 'text/plain' } });
+        // No text parser is registered in this app, so the catch-all JSON parser reads it: the point is it is not 415.
+        expect([opted.status, opted.body]).toEqual([200, { received: { a: 1 } }]);
+        const other = await t.api.post('/v1/test-probe/echo-text', { auth: account.auth, rawBody: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+        expect(other.status).toBe(415);
+      });
+
+      it('ignores the Content-Type of a request without a body', async () => {
+        const res = await t.api.post('/v1/test-probe/echo', { auth: account.auth, headers: { 'content-type': 'text/plain' } });
+        expect([res.status, res.body]).toEqual([200, { received: {} }]);
+      });
     });
 
     it('drops __proto__ keys instead of trusting them', async () => {

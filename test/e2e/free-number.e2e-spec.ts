@@ -142,6 +142,9 @@ describe('POST /v1/dedicated-numbers/free and numbers:import', () => {
       const res = await claim(await createAccount(t.app), address === undefined ? {} : { service_address: address });
       expect([address, res.status, res.body]).toEqual([address, 400, { error }]);
     }
+    // No body at all (a client that forgot it) is the same refusal, never a 500.
+    const bodiless = await t.app.inject({ method: 'POST', url: '/v1/dedicated-numbers/free', headers: { authorization: (await createAccount(t.app)).auth } });
+    expect([bodiless.statusCode, bodiless.json()]).toEqual([400, { error: 'service_address is required' }]);
     expect(await available()).toBe(1);
     const fields = await claim(await createAccount(t.app), { service_address: { street: '1 Collins St', suburb: 'Melbourne', state: 'vic', postcode: '3000' } });
     expect(fields.body).toMatchObject({ status: 'complete', service_address: '1 Collins St, Melbourne VIC 3000' });

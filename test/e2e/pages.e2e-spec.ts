@@ -108,10 +108,10 @@ describe('Page layer', () => {
       expect(textOf(res.html)).toContain('Forms must be sent as application/x-www-form-urlencoded');
     });
 
-    it('keeps the API parsing every body as JSON, whatever its declared type', async () => {
+    it('keeps the API to JSON bodies: a form posted to the API is refused in the envelope', async () => {
       const res = await t.app.inject({ method: 'POST', url: '/v1/test-probe/echo', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'a=1' });
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ error: 'Request body is not valid JSON' });
+      expect(res.statusCode).toBe(415);
+      expect(res.json()).toEqual({ error: 'Unsupported content type; send application/json' });
       const anon = await t.app.inject({ method: 'POST', url: '/v1/nope', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' }, payload: 'a=1' });
       expect(anon.statusCode).toBe(404);
       expect(anon.json()).toEqual({ error: 'Not found' });

@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import { createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { verifyWebhookSignature } from '../../src';
@@ -90,12 +91,40 @@ describe('Webhooks', () => {
         ['https://[::1]/hook', 'Webhook URL is not allowed'],
         ['https://[fe80::1]/hook', 'Webhook URL is not allowed'],
         ['https://[::ffff:127.0.0.1]/hook', 'Webhook URL is not allowed'],
+        ['https://[::127.0.0.1]/', 'Webhook URL is not allowed'],
+        ['https://[2002:7f00:1::]/', 'Webhook URL is not allowed'],
+        ['https://[64:ff9b::a9fe:a9fe]/latest/meta-data', 'Webhook URL is not allowed'],
+        ['https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/', 'Webhook URL is not allowed'],
+        ['https://[::ffff:0:10.0.0.1]/', 'Webhook URL is not allowed'],
+        ['https://0x7f000001/hook', 'Webhook URL is not allowed'],
+        ['https://198.51.100.7/hook', 'Webhook URL is not allowed'],
+        ['https://[2001:db8::1]/hook', 'Webhook URL is not allowed'],
       ])('refuses %s', async (url, error) => {
         for (const field of ['status', 'inbound']) {
           const res = await strict.api.patch('/v1/webhooks', { auth: acct.auth, body: { [field]: url } });
           expect([field, res.status, res.body]).toEqual([field, 400, { error }]);
         }
         expect((await strict.api.get('/v1/webhooks', { auth: acct.auth })).body.webhooks).toEqual({ inbound: '', status: '' });
+      });
+
+      it('refuses URLs over 2048 characters (a 1 MB one was once stored) and takes one of exactly 2048', async () => {
+        const base = 'https://93.184.216.34/';
+        for (const url of [base + 'a'.repeat(2049 - base.length), base + 'a'.repeat(1024 * 1024)]) {
+          const res = await strict.api.patch('/v1/webhooks', { auth: acct.auth, body: { inbound: url } });
+          expect([url.length, res.status, res.body]).toEqual([url.length, 400, { error: 'Webhook URLs must be at most 2048 characters' }]);
+        }
+        const longest = base + 'a'.repeat(2048 - base.length);
+        expect((await strict.api.patch('/v1/webhooks', { auth: acct.auth, body: { inbound: longest } })).body.webhooks.inbound).toBe(longest);
+      });
+
+      it("refuses every address of this machine's own interfaces", async () => {
+        const own = Object.values(networkInterfaces()).flatMap((list) => list ?? []);
+        expect(own.length).toBeGreaterThan(0);
+        for (const { address, family } of own) {
+          const url = family === 'IPv4' ? `https://${address}/hook` : `https://[${address.split('%')[0]}]/hook`;
+          const res = await strict.api.patch('/v1/webhooks', { auth: acct.auth, body: { status: url } });
+          expect([url, res.status, res.body]).toEqual([url, 400, { error: 'Webhook URL is not allowed' }]);
+        }
       });
 
       it('accepts an https URL on a public address', async () => {

@@ -1,6 +1,8 @@
 import { Body, Controller, Get, HttpCode, Injectable, Logger, Module, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty } from '@nestjs/swagger';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiErrors } from '../../src/common/http/api-errors.decorator';
+import { BODY_MEDIA_TYPES } from '../../src/common/http/body-media-type';
 
 /** Lets a test hold requests in their handlers (in flight) and release them when it chooses. */
 @Injectable()
@@ -53,6 +55,16 @@ class ProbeController {
   @ApiOkResponse({ type: EchoDto })
   @ApiErrors(400, 401, 413, 429)
   echo(@Body() body: Record<string, unknown> | undefined) {
+    return { received: body ?? {} };
+  }
+
+  /** Takes text/plain too (as a page route takes forms), to show the Content-Type rule's opt-in. */
+  @Post('echo-text')
+  @HttpCode(200)
+  @RouteConfig({ [BODY_MEDIA_TYPES]: ['text/plain'] })
+  @ApiOkResponse({ type: EchoDto })
+  @ApiErrors(400, 401, 413, 429)
+  echoText(@Body() body: unknown) {
     return { received: body ?? {} };
   }
 

@@ -21,3 +21,16 @@ export function classifyDependencyFailure(error: unknown): 'postgres' | 'redis' 
   }
   return null;
 }
+
+/** SQLSTATE 22021 (NUL, invalid UTF-8) and 22P05 (untranslatable): PostgreSQL refused text the request carried. */
+const PG_UNSTORABLE = new Set(['22021', '22P05']);
+
+export function isUnstorableTextError(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    const e = current as { code?: unknown; driverError?: unknown; cause?: unknown };
+    if (typeof e.code === 'string' && PG_UNSTORABLE.has(e.code)) return true;
+    current = e.driverError ?? e.cause;
+  }
+  return false;
+}

@@ -9,11 +9,14 @@ export type DomainErrorKind =
   | 'forbidden' // 403
   | 'not_found' // 404
   | 'method_not_allowed' // 405
+  | 'request_timeout' // 408
   | 'conflict' // 409
   | 'too_large' // 413
+  | 'url_too_long' // 414
   | 'unsupported_media_type' // 415
   | 'unprocessable' // 422
   | 'too_many_requests' // 429
+  | 'headers_too_large' // 431
   | 'internal' // 500, with a text the interface defines (e.g. a rolled-back cancellation)
   | 'unavailable'; // 503
 

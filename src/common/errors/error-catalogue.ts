@@ -17,8 +17,14 @@ export const CATALOGUE = {
   methodNotAllowed: entry('method_not_allowed', (methods: readonly string[]) => `Invalid request method. Allowed methods: ${methods.join(', ')}`),
   invalidJson: entry('invalid', 'Request body is not valid JSON'),
   bodyNotObject: entry('invalid', 'Request body must be a JSON object'),
+  bodyTooDeep: entry('invalid', (maxDepth: number) => `Request body is nested too deeply (at most ${maxDepth} levels)`),
   bodyTooLarge: entry('too_large', 'Request body is too large'),
   unsupportedMediaType: entry('unsupported_media_type', 'Unsupported content type; send application/json'),
+  // What Node's HTTP parser refuses before any route sees the request (common/http/client-error-handler).
+  malformedRequest: entry('invalid', 'Malformed HTTP request'),
+  urlTooLong: entry('url_too_long', 'Request URL is too long'),
+  headersTooLarge: entry('headers_too_large', 'Request headers are too large'),
+  requestTimeout: entry('request_timeout', 'Request timed out'),
   badRequest: entry('invalid', 'Bad request'),
   serviceUnavailable: entry('unavailable', 'Service temporarily unavailable, please retry'),
   internal: entry('internal', 'Internal server error'),
@@ -28,6 +34,10 @@ export const CATALOGUE = {
   mustBeString: entry('invalid', (field: string) => `${field} must be a string`),
   mustBePositiveInteger: entry('invalid', (field: string) => `${field} must be a positive integer`),
   mustBeBoolean: entry('invalid', (field: string) => `${field} must be a boolean`),
+  /** NUL and unpaired surrogates: PostgreSQL cannot store them (common/validation/storable-text). */
+  unstorableText: entry('invalid', (field: string) => `${field} must not contain NUL characters or unpaired surrogates`),
+  /** The same, caught from PostgreSQL when no field check named it (a safety net, logged). */
+  unstorableInput: entry('invalid', 'Request must not contain NUL characters or unpaired surrogates'),
   limitOutOfRange: entry('invalid', 'limit must be between 1 and 200'),
   offsetInvalid: entry('invalid', 'offset must be a non-negative integer'),
   // Accounts and keys
@@ -83,6 +93,7 @@ export const CATALOGUE = {
   invalidWebhookUrl: entry('invalid', 'Invalid webhook URL'),
   webhookNotHttps: entry('invalid', 'Webhook URLs must use https'),
   webhookNotAllowed: entry('invalid', 'Webhook URL is not allowed'),
+  webhookUrlTooLong: entry('invalid', 'Webhook URLs must be at most 2048 characters'),
   invalidEventFilter: entry('invalid', 'Invalid event filter. Valid values: status, inbound'),
   // Pages (dashboard and public pages): shown on HTML pages, never in the API
   signInRequired: entry('unauthenticated', 'Please sign in to continue'),
@@ -189,6 +200,20 @@ export const UsageText = {
   cannotReadFile: (file: string, reason: string) => `cannot read --file ${file}: ${reason}`,
   flagEmail: (flag: string) => `--${flag} must be an email address`,
   ownerTakesNoPermission: '--permission does not apply with --owner (the owner can do everything)',
+  ledgerViolations: (count: number) => `ledger:verify found ${count} violation(s)`,
+} as const;
+
+/** `ledger:verify` findings, one text per check (amounts in credits with two decimals). */
+export const LedgerViolationText = {
+  balance: (balance: string, ledgerTotal: string) => `balance ${balance} but the ledger sums to ${ledgerTotal}`,
+  sendDebit: (sendId: number, debits: number, debited: string, expected: string) =>
+    `send ${sendId} debited ${debits} time(s) for ${debited} but its messages cost ${expected} (debited once, or never for a test send or one that costs nothing)`,
+  sendTotal: (sendId: number, total: string, messagesCost: string) => `send ${sendId} records total_cost ${total} but its messages cost ${messagesCost}`,
+  orphanDebit: (ledgerEntryId: number, reference: string) => `debit ${ledgerEntryId} (${reference || 'no reference'}) pays for no send of this account`,
+  refundLines: (ledgerEntryId: number, amount: string, linesTotal: string) => `refund ${ledgerEntryId} of ${amount} names messages costing ${linesTotal}`,
+  refundOfWrongMessage: (ledgerEntryId: number, messageId: string, why: string) => `refund ${ledgerEntryId} pays back message ${messageId}, which ${why}`,
+  refundedAndSubmitted: (messageId: string, parts: number) => `message ${messageId} was refunded and also submitted (${parts} part(s))`,
+  cancelledNotRefunded: (messageId: string, cost: string) => `message ${messageId} was cancelled but its ${cost} credits were never refunded`,
 } as const;
 
 /** What the OpenAPI document says of each error status. */
@@ -199,10 +224,14 @@ export const StatusDescription: Record<number, string> = {
   403: 'Not permitted',
   404: 'Not found',
   405: 'Method not allowed for this path',
+  408: CATALOGUE.requestTimeout.text,
   409: 'Conflict',
   413: CATALOGUE.bodyTooLarge.text,
+  414: CATALOGUE.urlTooLong.text,
+  415: CATALOGUE.unsupportedMediaType.text,
   422: 'Idempotency-Key reused with a different body',
   429: 'Too many concurrent requests',
+  431: CATALOGUE.headersTooLarge.text,
   500: 'Failed, nothing changed',
   503: 'A dependency is unavailable; retry after Retry-After seconds',
 };

@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { classifyDependencyFailure } from './dependency-errors';
+import { classifyDependencyFailure, isUnstorableTextError } from './dependency-errors';
 import { DomainError, DomainErrorKind } from './domain-error';
 import { ErrorText } from './error-catalogue';
 
@@ -18,11 +18,14 @@ export const STATUS_OF: Record<DomainErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   too_large: 413,
+  url_too_long: 414,
   unsupported_media_type: 415,
   unprocessable: 422,
   too_many_requests: 429,
+  headers_too_large: 431,
   internal: 500,
   unavailable: 503,
 };
@@ -60,6 +63,11 @@ export function mapError(error: unknown): ErrorResponse {
       return respond(status, error.message, false, { 'Retry-After': error.retryAfterSeconds ? String(error.retryAfterSeconds) : TOO_MANY_RETRY_AFTER_SECONDS });
     }
     return respond(status, error.message, status >= 500);
+  }
+  if (isUnstorableTextError(error)) {
+    // A field that reached SQL without the storable-text check: the client's input is at fault, so
+    // 400, but it is logged so the missing check gets added.
+    return respond(400, ErrorText.unstorableInput, true);
   }
   if (classifyDependencyFailure(error)) {
     return respond(503, ErrorText.serviceUnavailable, true, { 'Retry-After': RETRY_AFTER_SECONDS });

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ValidateBy } from 'class-validator';
 import { ErrorText } from '../errors/error-catalogue';
+import { isStorableText } from './storable-text';
 
 /**
  * One decorator per request field: documents it (OpenAPI) and validates it with exactly one
@@ -44,18 +45,24 @@ export function fieldSpecs(target: object): Map<string, FieldSpec> {
   return (Reflect.getMetadata(SPECS, target) as Map<string, FieldSpec> | undefined) ?? new Map();
 }
 
-function isMissing(value: unknown): boolean {
-  return value === undefined || value === null || value === '';
+/**
+ * Absent, null and '' all mean "not given", except for body booleans: only JSON true and false are
+ * booleans there, so '' is a wrong value (supplement: Booleans are strict).
+ */
+function isMissing(value: unknown, spec: FieldSpec): boolean {
+  if (value === undefined || value === null) return true;
+  return value === '' && !(spec.kind === 'boolean' && (spec.source ?? 'body') === 'body');
 }
 
 /** The error text for a value, or null when it is acceptable. Pure, so unit tests cover every rule. */
 export function checkField(name: string, spec: FieldSpec, value: unknown): string | null {
   const m = spec.messages ?? {};
-  if (isMissing(value)) return spec.required ? (m.required ?? ErrorText.required(name)) : null;
+  if (isMissing(value, spec)) return spec.required ? (m.required ?? ErrorText.required(name)) : null;
   const invalid = m.invalid ?? defaultInvalid(name, spec);
   switch (spec.kind) {
     case 'text':
       if (typeof value !== 'string') return invalid;
+      if (!isStorableText(value)) return ErrorText.unstorableText(name);
       if (spec.maxLength !== undefined && value.length > spec.maxLength) return m.tooLong ?? `${name} must be at most ${spec.maxLength} characters`;
       return null;
     case 'integer': {
@@ -79,7 +86,7 @@ export function checkField(name: string, spec: FieldSpec, value: unknown): strin
 
 /** The value in its typed form, once checkField accepted it. */
 export function convertField(spec: FieldSpec, value: unknown): unknown {
-  if (isMissing(value)) return spec.kind === 'text' && value === '' ? '' : undefined;
+  if (isMissing(value, spec)) return spec.kind === 'text' && value === '' ? '' : undefined;
   if (spec.kind === 'integer') return toInteger(value);
   if (spec.kind === 'boolean') return toBoolean(value, spec.source ?? 'body');
   return value;

@@ -15,7 +15,8 @@ export class ValidPipe implements PipeTransform {
     const dto = metadata.metatype as Type<object> | undefined;
     if (!dto || (metadata.type !== 'body' && metadata.type !== 'query')) return value;
     const specs = fieldSpecs(dto.prototype);
-    if (specs.size === 0) return value;
+    // A DTO checked by its service still gets an object: a missing body must never reach a handler as undefined.
+    if (specs.size === 0) return metadata.type === 'body' && (value === undefined || value === null) ? {} : value;
     const input = (value ?? {}) as Record<string, unknown>;
     const errors = validateSync(plainToInstance(dto, input, { enableImplicitConversion: false }), { stopAtFirstError: true, forbidUnknownValues: false });
     if (errors.length > 0) {

@@ -9,7 +9,7 @@ class QueueDepthDto {
 
 class DispatchHealthDto {
   @ApiProperty({ type: QueueDepthDto }) queue: QueueDepthDto;
-  @ApiProperty({ description: 'Age of the oldest due message no dispatcher has taken', type: 'integer' }) oldest_due_seconds: number;
+  @ApiProperty({ description: 'Age in seconds (one decimal) of the oldest due message no dispatcher has taken', type: 'number', example: 0.4 }) oldest_due_seconds: number;
 }
 
 class CarrierHealthDto {

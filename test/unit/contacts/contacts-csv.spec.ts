@@ -29,6 +29,12 @@ describe(parseContactsCsv.name, () => {
     expect(parseContactsCsv(`number,other\n0412345678,${'x'.repeat(1001)}\n`).invalid).toEqual([{ line: 2, reason: 'other must be at most 1000 characters' }]);
   });
 
+  it('reports a row with a NUL character as invalid, naming the field, instead of handing it to the database', () => {
+    const parsed = parseContactsCsv('number,first_name,company\n0412345678,An\u0000n,Acme\n0412345679,Bob,Acme\n');
+    expect(parsed.invalid).toEqual([{ line: 2, reason: 'first_name must not contain NUL characters or unpaired surrogates' }]);
+    expect(parsed.rows.map((r) => r.number)).toEqual(['61412345679']);
+  });
+
   it.each([
     ['', 'CSV is empty'],
     ['first_name\nAnn', 'The header row must name a number column'],

@@ -1,4 +1,5 @@
 import type { CreditsService } from '../../../src/billing/credits.service';
+import type { RefundLine } from '../../../src/billing/ledger.repository';
 import type { Tx } from '../../../src/database/unit-of-work';
 import { openTx } from './fake-unit-of-work';
 import { Journal } from './journal';
@@ -10,6 +11,8 @@ export interface LedgerEntry {
   amount: number;
   reason: string;
   reference: string;
+  /** Refunds: the messages paid back. */
+  lines?: RefundLine[];
   tx: Tx;
 }
 
@@ -40,10 +43,12 @@ export class FakeCreditsService implements Pick<CreditsService, 'debit' | 'refun
     return this.move(open, { kind: 'debit', accountId, amount: hundredths, reason, reference, tx }, -hundredths);
   }
 
-  async refund(accountId: number, hundredths: number, reason: string, reference: string, tx: Tx): Promise<number> {
+  async refund(accountId: number, lines: readonly RefundLine[], reason: string, reference: string, tx: Tx): Promise<number> {
+    const paid = lines.filter((l) => l.amount > 0);
+    const hundredths = paid.reduce((sum, l) => sum + l.amount, 0);
     const open = this.check('CreditsService.refund', accountId, hundredths, tx);
     this.journal.record('credits.refund');
-    return this.move(open, { kind: 'refund', accountId, amount: hundredths, reason, reference, tx }, hundredths);
+    return this.move(open, { kind: 'refund', accountId, amount: hundredths, reason, reference, lines: [...paid], tx }, hundredths);
   }
 
   private check(call: string, accountId: number, hundredths: number, tx: Tx) {

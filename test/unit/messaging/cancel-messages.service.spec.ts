@@ -165,15 +165,31 @@ describe(CancelMessagesService.name, () => {
 
   describe('refunds and webhooks', () => {
     it.each([
-      [{ messageId: M1 }, 200, `message:${M1}`],
-      [{ sendId: 11 }, 300, 'send:11'],
-      [{ customRef: 'promo' }, 300, 'custom_ref:promo'],
-    ])('refunds a live account for %j in the cancelling transaction', async (command, amount, reference) => {
+      [{ messageId: M1 }, 200, `message:${M1}`, [{ messageId: M1, amount: 200 }]],
+      [
+        { sendId: 11 },
+        300,
+        'send:11',
+        [
+          { messageId: M1, amount: 200 },
+          { messageId: M2, amount: 100 },
+        ],
+      ],
+      [
+        { customRef: 'promo' },
+        300,
+        'custom_ref:promo',
+        [
+          { messageId: M1, amount: 200 },
+          { messageId: M2, amount: 100 },
+        ],
+      ],
+    ])('refunds a live account for %j in the cancelling transaction, naming each message paid back', async (command, amount, reference, lines) => {
       const { service, credits, uow } = setup();
 
       await service.cancel(1, command);
 
-      expect(credits.ledger).toEqual([{ kind: 'refund', accountId: 1, amount, reason: 'cancelled scheduled messages', reference, tx: uow.onlyTransaction }]);
+      expect(credits.ledger).toEqual([{ kind: 'refund', accountId: 1, amount, reason: 'cancelled scheduled messages', reference, lines, tx: uow.onlyTransaction }]);
       expect(credits.balanceOf(1)).toBe(amount);
     });
 
@@ -260,7 +276,20 @@ describe(CancelMessagesService.name, () => {
       expect(outcome).toEqual({ count: 2, refunded: 300 });
       expect([M1, id(5), id(6), id(7), M2].map((m) => messages.statusById(m))).toEqual(['cancelled', 'cancelled', 'pending', 'delivered', 'scheduled']);
       expect(uow.transactions).toHaveLength(1);
-      expect(credits.ledger).toEqual([{ kind: 'refund', accountId: 1, amount: 300, reason: 'recipient opted out', reference: `stop:${ANN}`, tx: uow.onlyTransaction }]);
+      expect(credits.ledger).toEqual([
+        {
+          kind: 'refund',
+          accountId: 1,
+          amount: 300,
+          reason: 'recipient opted out',
+          reference: `stop:${ANN}`,
+          lines: [
+            { messageId: M1, amount: 200 },
+            { messageId: id(5), amount: 100 },
+          ],
+          tx: uow.onlyTransaction,
+        },
+      ]);
       expect(webhooks.cancelled.map((c) => c.messages.map((m) => m.id))).toEqual([[M1, id(5)]]);
     });
 

@@ -1,6 +1,6 @@
 import { compileTemplate } from '../../../src/common/sms';
 import { checkEntry, composeEntry, SendOptions } from '../../../src/messaging/message-rules';
-import { parseDay } from '../../../src/common/time/date-range';
+import { parseDay, parseDayRange } from '../../../src/common/time/date-range';
 import { ActiveSenders } from '../../../src/senders/active-senders';
 
 const now = new Date('2026-11-21T06:00:00Z');
@@ -55,6 +55,11 @@ describe(checkEntry.name, () => {
     [{ to: '0412345678', message: 'x', sender: 'Other' }, 'Invalid sender. You do not have permission to use this sender'],
     [{ to: '0412345678', message: 'x', sender: 'Brand', custom_ref: 7 }, 'custom_ref must be a string'],
     [{ to: '0412345678', message: 'x', sender: 'Brand', scheduled_for: '2026-12-01' }, 'scheduled_for is not a valid datetime'],
+    [{ to: '0412345678', message: 'hi\u0000there', sender: 'Brand' }, 'message must not contain NUL characters or unpaired surrogates'],
+    [{ to: '0412345678', message: 'emoji cut \ud83d', sender: 'Brand' }, 'message must not contain NUL characters or unpaired surrogates'],
+    [{ to: '0412345678', message: 'x', sender: 'Brand', custom_ref: 'ref\u0000' }, 'custom_ref must not contain NUL characters or unpaired surrogates'],
+    [{ to: '0412345678', message: 'x', sender: 'Bra\u0000nd' }, 'Invalid sender. You do not have permission to use this sender'],
+    [{ to: '0412\u0000345678', message: 'x', sender: 'Brand' }, 'Invalid phone number format'],
   ])('reports %j as %s', (raw, error) => {
     expect(checkEntry(raw, senders, now)).toMatchObject({ ok: false, error });
   });
@@ -91,6 +96,28 @@ describe(composeEntry.name, () => {
 describe(parseDay.name, () => {
   it('reads real days only', () => {
     expect(parseDay('2026-03-01')).toEqual(new Date('2026-03-01T00:00:00Z'));
-    for (const bad of ['2026-02-30', '2026-3-1', '2026/03/01', '']) expect(parseDay(bad)).toBeNull();
+    for (const bad of ['2026-02-30', '2026-3-1', '2026/03/01', '', '0000-01-01', '10000-01-01', '+10000-01-01']) expect(parseDay(bad)).toBeNull();
+  });
+
+  it('reads the years 0001-0099 as written (Date.UTC would make them 1900-1999)', () => {
+    expect(parseDay('0050-06-01')?.toISOString()).toBe('0050-06-01T00:00:00.000Z');
+    expect(parseDay('0001-01-01')?.toISOString()).toBe('0001-01-01T00:00:00.000Z');
+  });
+});
+
+describe(parseDayRange.name, () => {
+  it('turns inclusive days into a half-open range whose bounds serialise as four-digit years', () => {
+    const range = parseDayRange('0001-01-01', '9999-12-30');
+    expect(range.from?.toISOString()).toBe('0001-01-01T00:00:00.000Z');
+    expect(range.toExclusive?.toISOString()).toBe('9999-12-31T00:00:00.000Z');
+  });
+
+  it('leaves the range open above for to=9999-12-31 rather than naming year 10000', () => {
+    expect(parseDayRange(undefined, '9999-12-31')).toEqual({});
+  });
+
+  it('answers the interface texts for days it cannot represent', () => {
+    expect(() => parseDayRange('0000-12-31', undefined)).toThrow(new Error('Invalid from date; expected format YYYY-MM-DD'));
+    expect(() => parseDayRange(undefined, '10000-01-01')).toThrow(new Error('Invalid to date; expected format YYYY-MM-DD'));
   });
 });

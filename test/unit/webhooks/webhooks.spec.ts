@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { signWebhook, verifyWebhookSignature } from '../../../src/webhooks/signature';
-import { checkUrlSyntax, isBlockedAddress } from '../../../src/webhooks/url-policy';
+import { checkUrlSyntax, WEBHOOK_URL_MAX_LENGTH } from '../../../src/webhooks/url-policy';
+import { embeddedIpv4, ipv6Octets, isBlockedAddress, ownAddresses } from '../../../src/webhooks/address-policy';
+import { ErrorText } from '../../../src/common/errors/error-catalogue';
 import { retryDelayMs } from '../../../src/webhooks/webhook-delivery.service';
 
 describe(verifyWebhookSignature.name, () => {
@@ -34,6 +36,7 @@ describe(verifyWebhookSignature.name, () => {
 });
 
 describe(isBlockedAddress.name, () => {
+  const none = new Set<string>();
   it.each([
     '127.0.0.1',
     '10.1.2.3',
@@ -49,8 +52,66 @@ describe(isBlockedAddress.name, () => {
     'fe80::1',
     'fd00::1',
     '::ffff:10.0.0.1',
-  ])('blocks %s', (address) => expect(isBlockedAddress(address)).toBe(true));
-  it.each(['93.184.216.34', '1.1.1.1', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows %s', (address) => expect(isBlockedAddress(address)).toBe(false));
+    // documentation and benchmarking ranges
+    '192.0.2.10',
+    '198.51.100.7',
+    '203.0.113.200',
+    '198.19.255.1',
+    '2001:db8::1',
+    '3fff:1::1',
+    '2001:2::1',
+    // IPv6 forms embedding a refused IPv4 address
+    '::127.0.0.1',
+    '::7f00:1',
+    '::ffff:7f00:1',
+    '::ffff:0:127.0.0.1',
+    '::ffff:0:a9fe:a9fe',
+    '64:ff9b::127.0.0.1',
+    '64:ff9b::a00:1',
+    '64:ff9b:1::8.8.8.8',
+    '2002:7f00:1::',
+    '2002:a9fe:a9fe::1',
+    '2002:c0a8:101:1::1',
+    '2001:0:7f00:1::1',
+    '2001:0:4136:e378:8000:63bf:80ff:fffe',
+    '[::1]',
+    'fe80::1%eth0',
+    'not an address',
+  ])('blocks %s', (address) => expect(isBlockedAddress(address, none)).toBe(true));
+
+  it.each([
+    '93.184.216.34',
+    '1.1.1.1',
+    '172.32.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '::8.8.8.8',
+    '64:ff9b::8.8.8.8',
+    '2002:808:808::1',
+    '2001:0:4136:e378:8000:63bf:f7f7:f7f7',
+  ])('allows %s', (address) => expect(isBlockedAddress(address, none)).toBe(false));
+
+  it("refuses the machine's own interface addresses, in every form that reaches them", () => {
+    const own = new Set(['93.184.216.34', Buffer.from(ipv6Octets('2606:4700::6810:84e5')!).toString('hex')]);
+    for (const address of ['93.184.216.34', '::ffff:93.184.216.34', '2002:5db8:d822::1', '2606:4700::6810:84e5', '2606:4700:0:0:0:0:6810:84e5']) {
+      expect([address, isBlockedAddress(address, own)]).toEqual([address, true]);
+    }
+  });
+
+  it('reads the real interface list by default (loopback is always there)', () => {
+    expect(ownAddresses().has('127.0.0.1')).toBe(true);
+  });
+});
+
+describe(embeddedIpv4.name, () => {
+  it.each([
+    ['::ffff:1.2.3.4', ['1.2.3.4']],
+    ['::102:304', ['1.2.3.4']],
+    ['64:ff9b::102:304', ['1.2.3.4']],
+    ['2002:102:304::', ['1.2.3.4']],
+    ['2001:0:102:304::fefd:fcfb', ['1.2.3.4', '1.2.3.4']],
+    ['2606:4700::1', []],
+  ])('finds the IPv4 address in %s', (address, expected) => expect(embeddedIpv4(ipv6Octets(address)!)).toEqual(expected));
 });
 
 describe(checkUrlSyntax.name, () => {
@@ -61,6 +122,13 @@ describe(checkUrlSyntax.name, () => {
     expect(checkUrlSyntax('ws://example.com', true)).toEqual({ ok: false, reason: 'invalid' });
     expect(checkUrlSyntax('https://u:p@example.com', false)).toEqual({ ok: false, reason: 'invalid' });
     expect(checkUrlSyntax('example.com', false)).toEqual({ ok: false, reason: 'invalid' });
+  });
+
+  it(`caps URLs at ${WEBHOOK_URL_MAX_LENGTH} characters, matching the catalogue text`, () => {
+    const base = 'https://example.com/';
+    expect(checkUrlSyntax(base + 'a'.repeat(WEBHOOK_URL_MAX_LENGTH - base.length), false)).toMatchObject({ ok: true });
+    expect(checkUrlSyntax(base + 'a'.repeat(WEBHOOK_URL_MAX_LENGTH - base.length + 1), false)).toEqual({ ok: false, reason: 'too_long' });
+    expect(ErrorText.webhookUrlTooLong).toBe(`Webhook URLs must be at most ${WEBHOOK_URL_MAX_LENGTH} characters`);
   });
 });
 

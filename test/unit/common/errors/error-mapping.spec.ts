@@ -47,6 +47,18 @@ describe(mapError.name, () => {
     expect(mapError(error).status).toBe(503);
   });
 
+  it('answers text PostgreSQL refused (a NUL that escaped the field checks) 400, logged so the check gets added', () => {
+    const nul = Object.assign(new Error('query failed'), { driverError: Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' }) });
+    expect(mapError(nul)).toEqual({ status: 400, body: { error: 'Request must not contain NUL characters or unpaired surrogates' }, headers: {}, log: true });
+    expect(mapError(Object.assign(new Error('x'), { code: '22P05' })).status).toBe(400);
+  });
+
+  it('maps the statuses of what Node and the router refuse: 408, 414, 431', () => {
+    expect(mapError(failure('requestTimeout'))).toMatchObject({ status: 408, body: { error: 'Request timed out' } });
+    expect(mapError(failure('urlTooLong'))).toMatchObject({ status: 414, body: { error: 'Request URL is too long' } });
+    expect(mapError(failure('headersTooLarge'))).toMatchObject({ status: 431, body: { error: 'Request headers are too large' } });
+  });
+
   it('maps framework 4xx errors to fixed texts', () => {
     expect(mapError(new PayloadTooLargeException()).body).toEqual({ error: 'Request body is too large' });
     expect(mapError(new HttpException('FST_ERR_CTP_BODY_TOO_LARGE', 413))).toMatchObject({ status: 413, body: { error: 'Request body is too large' } });

@@ -30,6 +30,25 @@ describe(checkField.name, () => {
     expect(checkField('flag', { kind: 'boolean', source: 'query' }, 'true')).toBeNull();
   });
 
+  it('treats only absent and null as a missing body boolean: "" is a wrong value (strict booleans)', () => {
+    const spec: FieldSpec = { kind: 'boolean' };
+    for (const v of [undefined, null]) expect(checkField('shorten_urls', spec, v)).toBeNull();
+    for (const v of ['', 'true', 'false', 1, 0, [], {}]) expect(checkField('shorten_urls', spec, v)).toBe('shorten_urls must be a boolean');
+    expect(convertField(spec, null)).toBeUndefined();
+    expect(convertField(spec, true)).toBe(true);
+  });
+
+  it.each(['a\u0000b', '\u0000', 'x\ud800', '\udc00y', '\udbff\udbff\udc00'])('refuses text PostgreSQL cannot store (%j), naming the field', (value) => {
+    expect(checkField('first_name', { kind: 'text' }, value)).toBe('first_name must not contain NUL characters or unpaired surrogates');
+    expect(checkField('custom_ref', { kind: 'text', source: 'query' }, value)).toBe('custom_ref must not contain NUL characters or unpaired surrogates');
+  });
+
+  it('accepts control characters PostgreSQL stores, emoji (paired surrogates) and other planes', () => {
+    for (const value of ['tab\there', '\u0001\u001f\u007f', '😀 ok', '\u{10FFFF}', '\uFFFE', 'Ω≈ç√']) {
+      expect(checkField('first_name', { kind: 'text' }, value)).toBeNull();
+    }
+  });
+
   it('checks enums and arrays', () => {
     expect(checkField('type', { kind: 'enum', values: ['a', 'b'] }, 'c')).toBe('type must be one of a, b');
     expect(checkField('messages', { kind: 'array', messages: { invalid: 'bad messages' } }, {})).toBe('bad messages');

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { DispatchRepository } from '../../src/dispatch/dispatch.repository';
+import { createAccount, startTestApp, TestApp } from '../support/test-app';
+
+/**
+ * Which claims the sweeper takes back (releaseStaleClaims), on the real schema: only those older than
+ * the timeout whose batch no fresh lease lists. An API-only app, so no dispatcher of its own interferes.
+ */
+describe('Dispatcher leases', () => {
+  let t: TestApp;
+  let db: DataSource;
+  let repo: DispatchRepository;
+
+  beforeAll(async () => {
+    t = await startTestApp({ appRole: 'api' });
+    db = t.app.get(DataSource);
+    repo = new DispatchRepository(db);
+  });
+  afterAll(() => t.close());
+
+  /** A send of `n` due messages, claimed by a batch of dispatcher `dispatcherId`, claimed an hour ago. */
+  async function oldClaim(n: number) {
+    const acct = await createAccount(t.app, { credits: 100, senders: ['Brand'] });
+    const res = await t.api.post('/v1/messages', {
+      auth: acct.auth,
+      body: { messages: Array.from({ length: n }, (_, i) => ({ to: `04123456${10 + i}`, message: 'hi', sender: 'Brand' })) },
+    });
+    const sendId = res.body.send_id as number;
+    const batch = randomUUID();
+    expect(await repo.claimDue(sendId, 100, batch)).toHaveLength(n);
+    await db.query(`UPDATE messages SET dispatched_at = now() - interval '1 hour' WHERE send_id = $1`, [sendId]);
+    return { sendId, batch, dispatcherId: randomUUID() };
+  }
+
+  const claimed = async (sendId: number) => Number((await db.query(`SELECT count(*) AS n FROM messages WHERE send_id = $1 AND dispatched_at IS NOT NULL`, [sendId]))[0].n);
+
+  it('never takes back the claims of a live dispatcher that lists the batch, however old they are', async () => {
+    const { sendId, batch, dispatcherId } = await oldClaim(3);
+    await repo.renewLease(dispatcherId, [randomUUID(), batch]);
+    expect(await repo.releaseStaleClaims(1000)).not.toContain(sendId);
+    expect(await claimed(sendId)).toBe(3);
+  });
+
+  it('takes them back once the lease is older than the timeout (the dispatcher died)', async () => {
+    const { sendId, batch, dispatcherId } = await oldClaim(3);
+    await repo.renewLease(dispatcherId, [batch]);
+    await db.query(`UPDATE dispatcher_leases SET heartbeat_at = now() - interval '2 seconds' WHERE dispatcher_id = $1`, [dispatcherId]);
+    expect(await repo.releaseStaleClaims(1000)).toContain(sendId);
+    expect(await claimed(sendId)).toBe(0);
+    expect((await db.query(`SELECT count(*)::int AS n FROM messages WHERE send_id = $1 AND claimed_by IS NULL`, [sendId]))[0].n).toBe(3);
+  });
+
+  it('takes back the claims of a batch its live dispatcher no longer lists (it ended without recording them)', async () => {
+    const { sendId, dispatcherId } = await oldClaim(2);
+    await repo.renewLease(dispatcherId, [randomUUID()]);
+    expect(await repo.releaseStaleClaims(1000)).toContain(sendId);
+  });
+
+  it('leaves young claims alone whatever the lease says, and recorded ones for good', async () => {
+    const { sendId } = await oldClaim(2);
+    await db.query(`UPDATE messages SET dispatched_at = now() WHERE send_id = $1`, [sendId]);
+    expect(await repo.releaseStaleClaims(60_000)).not.toContain(sendId);
+    const recorded = await oldClaim(1);
+    await db.query(`INSERT INTO message_parts (message_id, part_number, total_parts, smsc_id, status) SELECT id, 1, 1, 'x', 'submitted' FROM messages WHERE send_id = $1`, [
+      recorded.sendId,
+    ]);
+    expect(await repo.releaseStaleClaims(1000)).not.toContain(recorded.sendId);
+  });
+
+  it('forgets leases unheard of for an hour, and a dropped lease at once', async () => {
+    const [old, gone] = [randomUUID(), randomUUID()];
+    await repo.renewLease(old, []);
+    await repo.renewLease(gone, []);
+    await db.query(`UPDATE dispatcher_leases SET heartbeat_at = now() - interval '61 minutes' WHERE dispatcher_id = $1`, [old]);
+    await repo.forgetDeadLeases();
+    await repo.dropLease(gone);
+    expect((await db.query(`SELECT dispatcher_id FROM dispatcher_leases WHERE dispatcher_id = ANY($1)`, [[old, gone]])).length).toBe(0);
+  });
+});

@@ -1,0 +1,54 @@
+import { Pool } from 'pg';
+import { runCli } from './run-cli';
+import { basicAuth } from './test-app';
+
+/** What multi-process tests share: a live account made by the CLI, HTTP calls to a process, the file's database. */
+export interface LiveAccount {
+  accountId: number;
+  auth: string;
+}
+
+export async function liveAccount(credits: number, sender = 'Brand'): Promise<LiveAccount> {
+  const res = await runCli('account:create', '--name', `Campaigns ${process.pid}-${Date.now()}`, '--credits', String(credits), '--sender', sender);
+  if (res.code !== 0) throw new Error(`account:create failed: ${res.stderr}`);
+  return { accountId: res.json.account_id, auth: basicAuth(res.json.api_username, res.json.api_password) };
+}
+
+export interface HttpAnswer {
+  status: number;
+  body: any;
+}
+
+export async function call(baseUrl: string, method: string, path: string, auth: string, body?: unknown): Promise<HttpAnswer> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** `count` distinct Australian mobiles `04{block}{i:5}{1}`; none ends in 000 (the simulator's failing numbers). */
+export function mobiles(block: string, count: number, from = 0): string[] {
+  if (!/^\d{2}$/.test(block)) throw new Error('block is two digits');
+  return Array.from({ length: count }, (_, i) => `04${block}${String(from + i).padStart(5, '0')}1`);
+}
+
+/** The international form the carrier submits (and the simulator records). */
+export const international = (local: string) => `61${local.slice(1)}`;
+
+export function database(): Pool {
+  return new Pool({ connectionString: process.env.DATABASE_URL, max: 4 });
+}
+
+export async function statusCounts(db: Pool, accountId: number): Promise<Record<string, number>> {
+  const { rows } = await db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM messages WHERE account_id = $1 GROUP BY status', [accountId]);
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+}
+
+/** Runs `cli ledger:verify` for one account (or all) and returns its report and exit code. */
+export async function ledgerVerify(accountId?: number): Promise<{ code: number; report: { ok: boolean; violations: unknown[] }; stderr: string }> {
+  const res = await runCli('ledger:verify', ...(accountId ? ['--account', String(accountId)] : []));
+  return { code: res.code, report: res.json, stderr: res.stderr };
+}

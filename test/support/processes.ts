@@ -1,0 +1,178 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { SMSC_CREDENTIALS } from './delivery';
+
+const MAIN = path.resolve(__dirname, '../../dist/src/main.js');
+const SMSC = path.resolve(__dirname, '../../dist/src/smsc-sim/main.js');
+
+export type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+/**
+ * A real process of the built service (or the SMSC simulator), as operators run it: its port is read from
+ * its own start-up log line; stderr and the last log lines are kept to explain a failure.
+ */
+export class ServiceProcess {
+  readonly exited: Promise<Exit>;
+  readonly tail: string[] = [];
+  /** Every warning and error it logged (pino level 40 and up). */
+  readonly warnings: Array<Record<string, unknown>> = [];
+  private readonly lineWaiters: Array<{ match: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }> = [];
+
+  constructor(
+    readonly name: string,
+    readonly child: ChildProcess,
+  ) {
+    this.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    for (const stream of [child.stdout!, child.stderr!]) {
+      createInterface({ input: stream }).on('line', (line) => this.onLine(line));
+    }
+  }
+
+  /** Resolves with the first JSON log line that matches (or rejects if the process exits first). */
+  waitForLine(match: (line: Record<string, unknown>) => boolean, timeoutMs = 30_000): Promise<Record<string, unknown>> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${this.name}: no matching log line in ${timeoutMs} ms\n${this.tail.join('\n')}`)), timeoutMs);
+      void this.exited.then((exit) => reject(new Error(`${this.name} exited (${JSON.stringify(exit)}) before it was ready\n${this.tail.join('\n')}`)));
+      this.lineWaiters.push({
+        match,
+        resolve: (line) => {
+          clearTimeout(timer);
+          resolve(line);
+        },
+      });
+    });
+  }
+
+  /** SIGTERM (graceful) or SIGKILL (a crash), and its exit. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<Exit> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    return this.exited;
+  }
+
+  private onLine(line: string): void {
+    this.tail.push(line.slice(0, 500));
+    if (this.tail.length > 50) this.tail.shift();
+    let parsed: Record<string, unknown>;
+    try {
+      parsed = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      return;
+    }
+    if (typeof parsed.level === 'number' && parsed.level >= 40) this.warnings.push(parsed);
+    for (const waiter of [...this.lineWaiters]) {
+      if (waiter.match(parsed)) {
+        this.lineWaiters.splice(this.lineWaiters.indexOf(waiter), 1);
+        waiter.resolve(parsed);
+      }
+    }
+  }
+}
+
+function spawnNode(name: string, script: string, args: string[], env: Record<string, string>): ServiceProcess {
+  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new ServiceProcess(name, child);
+}
+
+export interface RunningService {
+  process: ServiceProcess;
+  port: number;
+  url: string;
+}
+
+/** `node dist/src/main.js` with APP_ROLE=api on this test file's database and Redis prefix. */
+export async function startApi(name: string, env: Record<string, string> = {}): Promise<RunningService> {
+  const proc = spawnNode(name, MAIN, [], { APP_ROLE: 'api', PORT: '0', LOG_LEVEL: 'info', ...env });
+  const line = await proc.waitForLine((l) => l.msg === 'listening');
+  const port = Number(line.port);
+  return { process: proc, port, url: `http://127.0.0.1:${port}` };
+}
+
+/** `node dist/src/main.js` with APP_ROLE=worker, its carrier bound to the SMSC at smscPort. */
+export async function startWorker(name: string, smscPort: number, env: Record<string, string> = {}): Promise<RunningService> {
+  const proc = spawnNode(name, MAIN, [], {
+    APP_ROLE: 'worker',
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    SMPP_HOST: '127.0.0.1',
+    SMPP_PORT: String(smscPort),
+    SMPP_SYSTEM_ID: SMSC_CREDENTIALS.systemId,
+    SMPP_PASSWORD: SMSC_CREDENTIALS.password,
+    ...env,
+  });
+  const line = await proc.waitForLine((l) => l.msg === 'worker started');
+  const port = Number(line.port);
+  return { process: proc, port, url: `http://127.0.0.1:${port}` };
+}
+
+export interface SmscProcess {
+  process: ServiceProcess;
+  port: number;
+  control: SmscControl;
+}
+
+/** The SMSC simulator as its own process (src/smsc-sim/main.ts) with its HTTP control on loopback. */
+export async function startSmscProcess(options: { receiptDelayMs?: number; respDelayMs?: number } = {}): Promise<SmscProcess> {
+  const proc = spawnNode(
+    'smsc',
+    SMSC,
+    [
+      '--port',
+      '0',
+      '--control-port',
+      '0',
+      '--system-id',
+      SMSC_CREDENTIALS.systemId,
+      '--password',
+      SMSC_CREDENTIALS.password,
+      '--receipt-delay-ms',
+      String(options.receiptDelayMs ?? 200),
+      '--resp-delay-ms',
+      String(options.respDelayMs ?? 0),
+    ],
+    {},
+  );
+  const line = await proc.waitForLine((l) => l.event === 'listening');
+  return { process: proc, port: Number(line.port), control: new SmscControl(Number(line.control_port)) };
+}
+
+export interface SmscStats {
+  accepted: number;
+  distinct_destinations: number;
+  duplicated_destinations: number;
+  counters: Record<string, number>;
+  sessions: Array<{ bound: boolean; submits: number }>;
+}
+
+export class SmscControl {
+  constructor(readonly port: number) {}
+
+  async stats(): Promise<SmscStats> {
+    return (await fetch(`http://127.0.0.1:${this.port}/stats`)).json() as Promise<SmscStats>;
+  }
+
+  /** Accepted submit_sm per destination, for destinations starting with `prefix`. */
+  async destinations(prefix: string): Promise<Map<string, number>> {
+    const body = (await (await fetch(`http://127.0.0.1:${this.port}/destinations?prefix=${prefix}`)).json()) as Record<string, number>;
+    return new Map(Object.entries(body));
+  }
+
+  async dropConnections(): Promise<void> {
+    await fetch(`http://127.0.0.1:${this.port}/drop-connections`, { method: 'POST' });
+  }
+
+  async setRespDelay(ms: number): Promise<void> {
+    await fetch(`http://127.0.0.1:${this.port}/resp-delay?ms=${ms}`, { method: 'POST' });
+  }
+
+  async ignoreSubmits(on: boolean): Promise<void> {
+    await fetch(`http://127.0.0.1:${this.port}/ignore-submits?on=${on}`, { method: 'POST' });
+  }
+}
+
+/** One unlabelled value from a process's Prometheus /metrics (0 when absent). */
+export async function metricValue(service: RunningService, name: string): Promise<number> {
+  const text = await (await fetch(`${service.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line ? Number(line.split(' ')[1]) : 0;
+}

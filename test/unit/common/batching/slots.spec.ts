@@ -1,0 +1,29 @@
+import { Slots } from '../../../../src/common/batching/slots';
+
+describe(Slots.name, () => {
+  it('admits `size` holders and hands each released slot to the next waiter in order', async () => {
+    const slots = new Slots(2);
+    const order: string[] = [];
+    await slots.acquire();
+    await slots.acquire();
+    const third = slots.acquire().then(() => order.push('third'));
+    const fourth = slots.acquire().then(() => order.push('fourth'));
+    await Promise.resolve();
+    expect(order).toEqual([]);
+    slots.release();
+    await third;
+    expect(order).toEqual(['third']);
+    slots.release();
+    await fourth;
+    expect(order).toEqual(['third', 'fourth']);
+  });
+
+  it('frees the slot when nobody waits', async () => {
+    const slots = new Slots(1);
+    await slots.acquire();
+    slots.release();
+    let got = false;
+    await slots.acquire().then(() => (got = true));
+    expect(got).toBe(true);
+  });
+});

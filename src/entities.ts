@@ -25,6 +25,8 @@ import { SenderVerification } from './sender-identity/own-mobile/sender-verifica
 import { SenderRegistration } from './sender-identity/registrations/sender-registration.entity';
 import { DedicatedNumber } from './numbers/dedicated-number.entity';
 import { FreeNumberClaim } from './numbers/free-number-claim.entity';
+import { ShortLink } from './links/short-link.entity';
+import { LinkClickEvent } from './links/link-click-event.entity';
 
 /** Explicit entity list: no globbing, so the build and the tests see exactly the same schema. */
 export const ENTITIES = [
@@ -55,4 +57,6 @@ export const ENTITIES = [
   FreeNumberClaim,
   CreditRefundLine,
   DispatcherLease,
+  ShortLink,
+  LinkClickEvent,
 ];

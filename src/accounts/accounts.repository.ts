@@ -18,6 +18,11 @@ export class AccountsRepository {
     return this.repo(tx).findOne({ where: { id: accountId } });
   }
 
+  /** The account behind an `{optout}` link's per-account code. */
+  async findByOptoutCode(code: string): Promise<Account | null> {
+    return this.repo().findOne({ where: { optoutCode: code } });
+  }
+
   /**
    * The platform's own account, made on first use (one at most: the partial unique index decides
    * between instances racing to make it). It has no keys and no users; no one signs in as it.

@@ -36,6 +36,12 @@ export class AccountsService {
     return account;
   }
 
+  /** The account whose `{optout}` link carries this code; null for none. */
+  async findByOptoutCode(code: string): Promise<{ id: number; name: string } | null> {
+    const account = await this.accounts.findByOptoutCode(code);
+    return account ? { id: account.id, name: account.name } : null;
+  }
+
   /** The platform's own account, which sends the service's own texts (made on first use). */
   async systemAccountId(tx?: Tx): Promise<number> {
     return this.accounts.systemAccountId(tx);

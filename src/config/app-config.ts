@@ -83,6 +83,33 @@ export class AppConfig {
   @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*[^/\s])?$/, { message: '$property must be an http(s) URL without a trailing slash' })
   shortLinkBase = 'http://localhost:3000';
 
+  /** Short links stop redirecting this many days after their message was sent (per-recipient opt-out links then ask for the number). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  linkRetentionDays = 180;
+
+  /** How often appended link clicks are folded into each link's counters. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  clickFoldIntervalMs = 5000;
+
+  /** Opt-out form submissions allowed per IP address in each window. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  optoutAttemptsPerIp = 10;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(86_400_000)
+  optoutAttemptWindowMs = 15 * 60 * 1000;
+
   /** How long a successful response is replayed for its Idempotency-Key (interface: 24 hours). */
   @Transform(toInt)
   @IsInt()
@@ -270,6 +297,10 @@ export const ENV_NAMES: Record<keyof AppConfig, string> = {
   dependencyTimeoutMs: 'DEPENDENCY_TIMEOUT_MS',
   docsEnabled: 'DOCS_ENABLED',
   shortLinkBase: 'SHORT_LINK_BASE',
+  linkRetentionDays: 'LINK_RETENTION_DAYS',
+  clickFoldIntervalMs: 'CLICK_FOLD_INTERVAL_MS',
+  optoutAttemptsPerIp: 'OPTOUT_ATTEMPTS_PER_IP',
+  optoutAttemptWindowMs: 'OPTOUT_ATTEMPT_WINDOW_MS',
   idempotencyTtlMs: 'IDEMPOTENCY_TTL_MS',
   smppHost: 'SMPP_HOST',
   smppPort: 'SMPP_PORT',

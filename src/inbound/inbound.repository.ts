@@ -50,6 +50,18 @@ export class InboundRepository {
     return rows[0] ?? null;
   }
 
+  /** The message a link opt-out answers: the link's own, else the account's last one to the number. */
+  async originalForLinkOptOut(accountId: number, mobile: string, messageId: string | null, tx: Tx): Promise<{ id: string; sender: string; custom_ref: string | null } | null> {
+    const { rows } = await sql<{ id: string; sender: string; custom_ref: string | null }>(
+      tx,
+      `SELECT id, sender, custom_ref FROM messages
+        WHERE account_id = $1 AND to_number = $2 AND ($3::uuid IS NULL OR id = $3::uuid)
+        ORDER BY created_at DESC, seq DESC LIMIT 1`,
+      [accountId, mobile, messageId],
+    );
+    return rows[0] ?? null;
+  }
+
   async insert(
     row: {
       id: string;

@@ -7,12 +7,11 @@ import { normaliseAuMobile } from '../common/phone';
 import { Clock } from '../common/time/clock';
 import { parseDayRange } from '../common/time/date-range';
 import { normaliseOrThrow } from '../contacts/contacts.service';
-import { CancelMessagesService } from '../messaging/cancel-messages.service';
-import { UnsubscribesService } from '../unsubscribes/unsubscribes.service';
 import { WebhookEventsService } from '../webhooks/webhook-events.service';
 import { InboundFilter, InboundRepository, InboundType } from './inbound.repository';
 import { InboundView, toInboundView, toTestInboundResult } from './inbound.mapper';
 import { isOptOut } from './opt-out';
+import { OptOutService } from './opt-out.service';
 import { UnitOfWork } from '../database/unit-of-work';
 
 /** A number as senders store it: an Australian mobile as 61…, anything else (short codes) as its digits. */
@@ -40,8 +39,7 @@ export class InboundService {
     private readonly uow: UnitOfWork,
     private readonly repo: InboundRepository,
     private readonly accounts: AccountsService,
-    private readonly unsubscribes: UnsubscribesService,
-    private readonly cancellations: CancelMessagesService,
+    private readonly optOuts: OptOutService,
     private readonly webhooks: WebhookEventsService,
     private readonly clock: Clock,
   ) {}
@@ -64,8 +62,7 @@ export class InboundService {
     await this.uow.run(async (tx) => {
       await this.repo.insert({ id, accountId, from: mobile, to, body: sms.text, type, ...original, receivedAt: sms.receivedAt }, tx);
       if (type === 'unsubscribe' && /^614\d{8}$/.test(mobile)) {
-        await this.unsubscribes.unsubscribe(accountId, mobile, 'reply', tx);
-        await this.cancellations.cancelForRecipient(accountId, mobile, tx);
+        await this.optOuts.apply(accountId, mobile, 'reply', tx);
       }
       await this.webhooks.inboundReceived(accountId, { to, sender: mobile, message: sms.text, receivedAt: sms.receivedAt, type, ...original }, tx);
     });

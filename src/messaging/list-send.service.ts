@@ -4,16 +4,18 @@ import { AccountsService } from '../accounts/accounts.service';
 import { hundredthsToNumber } from '../billing/money';
 import type { Caller } from '../common/auth/authenticated-request';
 import { failure } from '../common/errors/error-catalogue';
-import { analyseMessage, compileTemplate, DEFAULT_MAX_PARTS, optoutText, SmsEncoding } from '../common/sms';
+import { analyseMessage, compileTemplate, DEFAULT_MAX_PARTS, SmsEncoding } from '../common/sms';
 import { Clock } from '../common/time/clock';
 import { parseScheduledFor, staggerOffsetsMs } from '../common/time/schedule';
 import { AppConfig } from '../config/app-config';
 import type { ContactRecord } from '../contacts/contact-fields';
+import { LinkRewriter, OPTOUT_MARK, PendingLink } from '../links/link-rewriter';
 import { ListsService } from '../lists/lists.service';
 import { SendersService } from '../senders/senders.service';
 import { UnsubscribesService } from '../unsubscribes/unsubscribes.service';
 import { ListSendResult, toListSendResult } from './messages.mapper';
 import { NewMessage } from './messages.repository';
+import { SendLinks } from './send-links';
 import { SendWriter } from './send-writer.service';
 
 export interface ListSendCommand {
@@ -25,6 +27,7 @@ export interface ListSendCommand {
   staggerMinutes?: number;
   maxParts?: number;
   ignoreUnsubscribes?: boolean;
+  shortenUrls?: boolean;
 }
 
 /** Keeps one contact per number: the most recently updated supplies the fields (supplement, Placeholders). */
@@ -76,29 +79,32 @@ export class ListSendService {
     }
 
     const template = compileTemplate(command.message);
-    const optout = optoutText(senderType, `${this.config.shortLinkBase}/o/${account.optoutCode}`);
+    const linkRewriter = new LinkRewriter(this.config.shortLinkBase, command.shortenUrls ?? false);
     const maxParts = command.maxParts ?? DEFAULT_MAX_PARTS;
     let tooLong = 0;
-    const rendered: Array<{ to: string; text: string; encoding: SmsEncoding; parts: number }> = [];
+    const rendered: Array<{ to: string; text: string; encoding: SmsEncoding; parts: number; links: PendingLink[] }> = [];
     for (const member of members) {
-      const text = template.render(member, optout);
+      const { text, links } = linkRewriter.finish(template.render(member, OPTOUT_MARK), member.number, senderType);
       // list-send has no enable_unicode: a text that needs UCS-2 is sent as UCS-2 (supplement, Encoding).
       const analysis = analyseMessage(text, true);
       if ('error' in analysis || analysis.parts > maxParts) {
         tooLong++;
         continue;
       }
-      rendered.push({ to: member.number, text, encoding: analysis.encoding, parts: analysis.parts });
+      rendered.push({ to: member.number, text, encoding: analysis.encoding, parts: analysis.parts, links });
     }
     if (rendered.length === 0) throw failure('noRecipientsAfterFiltering');
 
     const start = schedule.at ?? now;
     const offsets = command.staggerMinutes ? staggerOffsetsMs(rendered.length, command.staggerMinutes) : null;
+    const links = new SendLinks(this.config.shortLinkBase);
     const rows: NewMessage[] = rendered.map((r, i) => {
       const dispatchAt = new Date(start.getTime() + (offsets ? offsets[i] : 0));
       const scheduled = dispatchAt.getTime() > now.getTime();
+      const id = randomUUID();
+      links.add(r.links, id, i);
       return {
-        id: randomUUID(),
+        id,
         to: r.to,
         sender: sender.value,
         senderType,
@@ -119,6 +125,7 @@ export class ListSendService {
       kind: 'list' as const,
       listId: command.listId,
       ignoreUnsubscribes: command.ignoreUnsubscribes ?? false,
+      shortenUrls: command.shortenUrls ?? false,
       customRef: command.customRef ?? null,
       scheduledFor: schedule.at,
       staggerMinutes: command.staggerMinutes ?? null,
@@ -128,7 +135,7 @@ export class ListSendService {
     };
     const counts = { recipients: rows.length, blockedUnsubscribed: blocked, skippedTooLong: tooLong, totalCost };
     return this.writer.persist(
-      { send, messages: rows, isTest: account.isTest, debitReason: 'list send' },
+      { send, messages: rows, isTest: account.isTest, debitReason: 'list send', links: links.batch(rows) },
       {
         failure: 'failedToSendToList',
         insufficientCredits: async (tx) => {

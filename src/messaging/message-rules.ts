@@ -1,7 +1,8 @@
 import { ErrorText } from '../common/errors/error-catalogue';
 import { normaliseAuMobile } from '../common/phone';
 import { isStorableText } from '../common/validation/storable-text';
-import { analyseMessage, CompiledTemplate, compileTemplate, ContactFields, optoutText, SenderType, SmsEncoding } from '../common/sms';
+import { analyseMessage, CompiledTemplate, compileTemplate, ContactFields, SenderType, SmsEncoding } from '../common/sms';
+import { LinkRewriter, OPTOUT_MARK, PendingLink } from '../links/link-rewriter';
 import { parseScheduledFor } from '../common/time/schedule';
 import type { ActiveSenders } from '../senders/active-senders';
 
@@ -12,7 +13,8 @@ export interface SendOptions {
   maxParts: number;
   /** Hundredths of a credit per part. */
   partRate: number;
-  optoutLink: string;
+  /** Shortens URLs (with shorten_urls) and makes each recipient's opt-out link. */
+  links: LinkRewriter;
   now: Date;
 }
 
@@ -28,7 +30,19 @@ export interface CheckedEntry {
 
 /** What an entry became: a message to store, or an error/blocked result. */
 export type ComposedEntry =
-  | { ok: true; to: string; text: string; sender: string; senderType: SenderType; customRef?: string; scheduledAt: Date | null; encoding: SmsEncoding; parts: number; cost: number }
+  | {
+      ok: true;
+      to: string;
+      text: string;
+      sender: string;
+      senderType: SenderType;
+      customRef?: string;
+      scheduledAt: Date | null;
+      encoding: SmsEncoding;
+      parts: number;
+      cost: number;
+      links: PendingLink[];
+    }
   | { ok: false; to: string; text: string; sender: string; customRef?: string; scheduledAt: Date | null; error: string; blocked?: boolean };
 
 function asText(value: unknown): string {
@@ -71,15 +85,16 @@ export function checkEntry(raw: unknown, senders: ActiveSenders, now: Date): Che
 
 /**
  * Renders, counts parts and prices an entry. Placeholders take the contact's fields (empty when
- * there is none), then {optout}; parts and cost are counted on the final text.
+ * there is none), then URLs are shortened (shorten_urls) and {optout} applied; parts and cost are
+ * counted on the final text.
  */
 export function composeEntry(entry: CheckedEntry, template: CompiledTemplate, fields: ContactFields, options: SendOptions): ComposedEntry {
-  const text = template.render(fields, optoutText(entry.senderType, options.optoutLink));
+  const { text, links } = options.links.finish(template.render(fields, OPTOUT_MARK), entry.to, entry.senderType);
   const base = { to: entry.to, text, sender: entry.sender, customRef: entry.customRef, scheduledAt: entry.scheduledAt };
   const analysis = analyseMessage(text, options.allowUnicode);
   if ('error' in analysis) return { ok: false, ...base, error: ErrorText.unicodeRequired };
   if (analysis.parts > options.maxParts) return { ok: false, ...base, error: ErrorText.tooManyParts(options.maxParts) };
-  return { ok: true, ...base, senderType: entry.senderType, encoding: analysis.encoding, parts: analysis.parts, cost: analysis.parts * options.partRate };
+  return { ok: true, ...base, senderType: entry.senderType, encoding: analysis.encoding, parts: analysis.parts, cost: analysis.parts * options.partRate, links };
 }
 
 /** Compiles each distinct template once: a 10000-message batch usually repeats a handful of texts. */

@@ -28,6 +28,7 @@ export function toListSendCommand(dto: ListSendDto): ListSendCommand {
     sender: dto.sender,
     message: dto.message,
     customRef: dto.custom_ref,
+    shortenUrls: dto.shorten_urls,
     scheduledFor: dto.scheduled_for,
     staggerMinutes: dto.stagger_minutes,
     maxParts: dto.max_parts,

@@ -5,6 +5,7 @@ import { ContactsModule } from '../contacts/contacts.module';
 import { QueuesModule } from '../queues/queues.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { LinksModule } from '../links/links.module';
 import { ListsModule } from '../lists/lists.module';
 import { SendersModule } from '../senders/senders.module';
 import { UnsubscribesModule } from '../unsubscribes/unsubscribes.module';
@@ -23,7 +24,7 @@ import { SendWriter } from './send-writer.service';
 import { SystemMessagesService } from './system-messages.service';
 
 @Module({
-  imports: [AccountsModule, SendersModule, ContactsModule, ListsModule, UnsubscribesModule, BillingModule, IdempotencyModule, QueuesModule, WebhooksModule],
+  imports: [AccountsModule, SendersModule, ContactsModule, ListsModule, LinksModule, UnsubscribesModule, BillingModule, IdempotencyModule, QueuesModule, WebhooksModule],
   controllers: [MessagesController, ListSendController, SimpleSendController],
   providers: [
     MessagesRepository,

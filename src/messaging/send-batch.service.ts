@@ -11,6 +11,8 @@ import type { IdempotencyClaim } from '../idempotency/idempotency.service';
 import type { ActiveSenders } from '../senders/active-senders';
 import { SendersService } from '../senders/senders.service';
 import { UnsubscribesService } from '../unsubscribes/unsubscribes.service';
+import { LinkRewriter } from '../links/link-rewriter';
+import { SendLinks } from './send-links';
 import { CheckedEntry, checkEntry, ComposedEntry, composeEntry, SendOptions, TemplateCache } from './message-rules';
 import { SendBatchResult, toSendBatchResult } from './messages.mapper';
 import { NewMessage } from './messages.repository';
@@ -50,7 +52,7 @@ export class SendBatchService {
       allowUnicode: command.enableUnicode ?? false,
       maxParts: command.maxParts ?? DEFAULT_MAX_PARTS,
       partRate: account.partRate,
-      optoutLink: `${this.config.shortLinkBase}/o/${account.optoutCode}`,
+      links: new LinkRewriter(this.config.shortLinkBase, command.shortenUrls ?? false),
       now,
     };
     const ignoreUnsubscribes = command.ignoreUnsubscribes ?? false;
@@ -58,9 +60,11 @@ export class SendBatchService {
     if (!ignoreUnsubscribes) await this.blockUnsubscribed(caller.accountId, composed);
 
     const rows: NewMessage[] = [];
-    const ids: Array<string | undefined> = composed.map((entry) => {
+    const links = new SendLinks(this.config.shortLinkBase);
+    const ids: Array<string | undefined> = composed.map((entry, index) => {
       if (!entry.ok) return undefined;
       const id = randomUUID();
+      links.add(entry.links, id, rows.length, index);
       rows.push({
         id,
         to: entry.to,
@@ -94,6 +98,7 @@ export class SendBatchService {
         messages: rows,
         isTest: account.isTest,
         debitReason: 'send',
+        links: links.batch(rows, composed),
       },
       {
         claim,

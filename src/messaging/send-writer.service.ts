@@ -4,6 +4,8 @@ import { DomainError } from '../common/errors/domain-error';
 import { classifyDependencyFailure } from '../common/errors/dependency-errors';
 import { failureBecause } from '../common/errors/error-catalogue';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
+import type { LinkBatch } from '../links/link-rewriter';
+import { LinkStore } from '../links/link-store.service';
 import { IdempotencyClaim, IdempotencyKeyTaken, IdempotencyService } from '../idempotency/idempotency.service';
 import { DispatchQueue } from '../queues/dispatch-queue';
 import { MessagesRepository, NewMessage } from './messages.repository';
@@ -17,6 +19,8 @@ export interface PricedSend {
   isTest: boolean;
   /** Ledger reason of the debit. */
   debitReason: string;
+  /** Short and opt-out links of the messages, stored with them. */
+  links?: LinkBatch;
 }
 
 export interface PersistOptions<R> {
@@ -30,8 +34,8 @@ export interface PersistOptions<R> {
 }
 
 /**
- * Stores a priced send, the one way every send is written: idempotency claim, send row, debit, the
- * messages in one set-based insert, the stored idempotent response, all in one transaction; dispatch is
+ * Stores a priced send, the one way every send is written: idempotency claim, send row, debit, its
+ * links and the messages in set-based inserts, the stored idempotent response, all in one transaction; dispatch is
  * enqueued after the commit (if that is lost, the sweeper finds the due messages in PostgreSQL).
  */
 @Injectable()
@@ -43,6 +47,7 @@ export class SendWriter {
     private readonly credits: CreditsService,
     private readonly idempotency: IdempotencyService,
     private readonly dispatch: DispatchQueue,
+    private readonly links: LinkStore,
   ) {}
 
   async persist<R>(priced: PricedSend, options: PersistOptions<R>): Promise<R> {
@@ -55,6 +60,8 @@ export class SendWriter {
         if (!priced.isTest && send.totalCost > 0 && (await this.credits.debit(send.accountId, send.totalCost, priced.debitReason, reference, tx)) === null) {
           throw await options.insufficientCredits(tx);
         }
+        // Links first: a code another send took meanwhile is redrawn and rewritten into its message's text.
+        if (priced.links && priced.links.drafts.length > 0) await this.links.store(send.accountId, sendId, priced.links, tx);
         await this.messages.insertMany(send.accountId, sendId, priced.isTest, messages, tx);
         const response = options.respond(sendId);
         if (options.claim) await this.idempotency.complete(options.claim, tx, 200, JSON.stringify(response));

@@ -11,9 +11,10 @@ import { PAGE_ROUTE_CONFIG } from './page-route';
  * A controller of HTML pages. Its routes need no API key and take no in-flight slot (@Public), are
  * left out of the OpenAPI document, parse form bodies, answer errors as pages, carry the security
  * headers, check the CSRF token of every state-changing request (after `guards`, so a signed-out
- * browser is sent to sign in first), and return PageResults (view or redirect).
+ * browser is sent to sign in first), and return PageResults (view or redirect). `documented` keeps the
+ * routes in the OpenAPI document (public link pages, which answer API clients in the envelope).
  */
-export function PageController(path: string, options: { guards?: Array<Type<CanActivate>> } = {}): ClassDecorator {
+export function PageController(path: string, options: { guards?: Array<Type<CanActivate>>; documented?: boolean } = {}): ClassDecorator {
   return (target) => {
     const prototype = (target as unknown as Type).prototype as Record<string, unknown>;
     for (const name of Object.getOwnPropertyNames(prototype)) {
@@ -22,6 +23,8 @@ export function PageController(path: string, options: { guards?: Array<Type<CanA
       const existing = (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) as object | undefined) ?? {};
       Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...existing, ...PAGE_ROUTE_CONFIG }, handler);
     }
-    applyDecorators(Controller(path), Public(), ApiExcludeController(), UseGuards(...(options.guards ?? []), CsrfGuard), UseInterceptors(PageInterceptor))(target);
+    // Public pages that API clients also reach (short links, the opt-out page) are in the document.
+    const docs = options.documented ? [] : [ApiExcludeController()];
+    applyDecorators(Controller(path), Public(), ...docs, UseGuards(...(options.guards ?? []), CsrfGuard), UseInterceptors(PageInterceptor))(target);
   };
 }

@@ -12,6 +12,8 @@ export interface ViewResult {
 export interface RedirectResult {
   kind: 'redirect';
   location: string;
+  /** 303 unless said otherwise (a short link answers 302). */
+  status?: 302 | 303;
 }
 
 export function view(template: string, model: Record<string, unknown>, status = 200): ViewResult {
@@ -19,8 +21,8 @@ export function view(template: string, model: Record<string, unknown>, status = 
 }
 
 /** 303 See Other: after a form post the browser GETs the next page (a reload does not post again). */
-export function redirectTo(location: string): RedirectResult {
-  return { kind: 'redirect', location };
+export function redirectTo(location: string, status: 302 | 303 = 303): RedirectResult {
+  return { kind: 'redirect', location, status };
 }
 
 /** A same-site path to return to after signing in; anything else (other hosts, `//x`, `/\x`) falls back. */

@@ -7,8 +7,8 @@ import type { PageResult } from './page-result';
 import { renderPage } from './render-page';
 
 /**
- * Turns a page handler's result into the response: a rendered page with its status, or a 303 to the
- * next page. Nest writes the status of the route itself, so the chosen one is applied on send
+ * Turns a page handler's result into the response: a rendered page with its status, or a 303 (302 for
+ * a short link) to the next page. Nest writes the status of the route itself, so the chosen one is applied on send
  * (registerPages' onSend hook). Pages are private to the person who asked for them: never cached.
  */
 @Injectable()
@@ -22,7 +22,7 @@ export class PageInterceptor implements NestInterceptor {
       mergeMap(async (result: PageResult) => {
         reply.header('Cache-Control', 'no-store');
         if (result.kind === 'redirect') {
-          request.pageStatus = 303;
+          request.pageStatus = result.status ?? 303;
           reply.header('Location', result.location);
           return '';
         }

@@ -79,6 +79,7 @@ export const CATALOGUE = {
   invalidDate: entry('invalid', (which: 'from' | 'to') => `Invalid ${which} date; expected format YYYY-MM-DD`),
   noMessagesFound: entry('not_found', 'No message(s) found with the given ID or reference'),
   cancelIdentifierRequired: entry('invalid', 'message_id, custom_ref, or send_id is required'),
+  linkClicksScopeRequired: entry('invalid', 'message_id or send_id is required'),
   messageNotFound: entry('not_found', 'Message not found'),
   sendNotFound: entry('not_found', 'Send not found'),
   noScheduledForSend: entry('not_found', 'No scheduled messages found for this send'),
@@ -99,6 +100,9 @@ export const CATALOGUE = {
   signInRequired: entry('unauthenticated', 'Please sign in to continue'),
   csrfTokenInvalid: entry('forbidden', 'This form has expired. Go back, reload the page and try again.'),
   formContentType: entry('unsupported_media_type', 'Forms must be sent as application/x-www-form-urlencoded'),
+  // The public opt-out page (GET/POST /o/{code})
+  optoutNumberInvalid: entry('invalid', 'Enter an Australian mobile number, such as 0412 345 678'),
+  optoutThrottled: entry('too_many_requests', 'Too many attempts from this connection. Please try again in a few minutes.'),
   // Users, sign-in and the dashboard's actions
   signInFailed: entry('unauthenticated', 'Email or password is incorrect'),
   signInThrottled: entry('too_many_requests', (minutes: number) => `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`),

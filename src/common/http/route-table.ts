@@ -34,7 +34,14 @@ export class RouteTable {
 function compile(url: string): RegExp {
   const body = url
     .split('/')
-    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((segment) => (segment.startsWith(':') ? paramPattern(segment) : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('/');
   return new RegExp(`^${body}$`);
+}
+
+/** `:name` matches any segment; `:name(^regex$)` (Fastify's constrained parameter) only what its regex does. */
+function paramPattern(segment: string): string {
+  const open = segment.indexOf('(');
+  if (open === -1 || !segment.endsWith(')')) return '[^/]+';
+  return `(?:${segment.slice(open + 1, -1).replace(/^\^/, '').replace(/\$$/, '')})`;
 }

@@ -43,6 +43,9 @@ export class ListSendDto {
 
   @Field({ kind: 'boolean' })
   ignore_unsubscribes?: boolean;
+
+  @Field({ kind: 'boolean', description: 'Extension: shorten links and track clicks per recipient, as in POST /v1/messages (default false)' })
+  shorten_urls?: boolean;
 }
 
 export class ListSendResultDto {

@@ -36,7 +36,7 @@ export class SendMessagesDto {
   @Field({ kind: 'integer', min: 1, max: 99, messages: { invalid: ErrorText.maxPartsOutOfRange }, description: 'Cap on parts per message (default 5)' })
   max_parts?: number;
 
-  @Field({ kind: 'boolean', description: 'Shorten links and track clicks per recipient' })
+  @Field({ kind: 'boolean', description: 'When true, links in messages are shortened and clicks tracked per recipient (GET /v1/link-clicks)' })
   shorten_urls?: boolean;
 
   @Field({ kind: 'boolean', description: 'Send to unsubscribed numbers too (default false)' })

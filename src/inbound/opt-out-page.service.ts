@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { AccountsService } from '../accounts/accounts.service';
+import { failure } from '../common/errors/error-catalogue';
+import { normaliseAuMobile } from '../common/phone';
+import { RedisService } from '../common/redis/redis.service';
+import { Clock } from '../common/time/clock';
+import { AppConfig } from '../config/app-config';
+import { LinkStore } from '../links/link-store.service';
+import { formText, type FormBody } from '../pages/form-body';
+import { withFormErrors } from '../pages/form-error';
+import { PageResult, view } from '../pages/page-result';
+import { OptOutService } from './opt-out.service';
+
+const VIEW = 'inbound/views/optout';
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The account's own {optout} code (accounts.optout_code). */
+const ACCOUNT_CODE_RE = /^[0-9A-Za-z]{10}$/;
+
+/** What an opt-out link stands for: an account, and for a per-recipient link the number and its message. */
+interface OptoutTarget {
+  accountId: number;
+  accountName: string;
+  recipient: string | null;
+  messageId: string | null;
+}
+
+/** `0412 345 678` shown as `ending in 678`: enough for the recipient to recognise, nothing for anyone else. */
+function lastDigits(number: string): string {
+  return number.slice(-3);
+}
+
+/**
+ * The public opt-out page behind `{optout}` (GET/POST /o/{code}). The account's link asks for the
+ * number; a per-recipient link knows it and asks only to confirm. Every valid number is unsubscribed
+ * and answered alike, so the page never tells whether a number was a recipient; submissions are
+ * CSRF-checked (the page layer) and limited per IP address.
+ */
+@Injectable()
+export class OptOutPageService {
+  constructor(
+    private readonly links: LinkStore,
+    private readonly accounts: AccountsService,
+    private readonly optOuts: OptOutService,
+    private readonly redis: RedisService,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  async show(code: string): Promise<PageResult> {
+    const target = await this.target(code);
+    return view(VIEW, this.model(code, target));
+  }
+
+  async confirm(code: string, form: FormBody | undefined, ip: string): Promise<PageResult> {
+    const target = await this.target(code);
+    return withFormErrors<PageResult>(
+      async () => {
+        await this.throttle(ip);
+        const number = target.recipient ?? normaliseAuMobile(formText(form, 'number'));
+        if (!number || !/^614\d{8}$/.test(number)) throw failure('optoutNumberInvalid');
+        await this.optOuts.byLink(target.accountId, number, target.messageId);
+        return view(VIEW, { title: 'You are unsubscribed', done: true, accountName: target.accountName });
+      },
+      (error) => view(VIEW, { ...this.model(code, target), error: error.message, number: formText(form, 'number') }, error.status),
+    );
+  }
+
+  private model(code: string, target: OptoutTarget): Record<string, unknown> {
+    return {
+      title: 'Unsubscribe',
+      action: `/o/${code}`,
+      accountName: target.accountName,
+      knownNumber: target.recipient ? lastDigits(target.recipient) : null,
+    };
+  }
+
+  /**
+   * A per-recipient code (7 characters) within retention knows its number; past retention it still
+   * opts out, asking for the number as the account's link does. Anything else is a 404.
+   */
+  private async target(code: string): Promise<OptoutTarget> {
+    if (ACCOUNT_CODE_RE.test(code)) {
+      const account = await this.accounts.findByOptoutCode(code);
+      if (account) return { accountId: account.id, accountName: account.name, recipient: null, messageId: null };
+    } else {
+      const link = await this.links.optoutLink(code);
+      if (link) {
+        const account = await this.accounts.get(link.accountId);
+        const live = link.createdAt.getTime() >= this.clock.now().getTime() - this.config.linkRetentionDays * DAY_MS;
+        return { accountId: account.id, accountName: account.name, recipient: live ? link.recipient : null, messageId: live ? link.messageId : null };
+      }
+    }
+    throw failure('notFound');
+  }
+
+  /** At most OPTOUT_ATTEMPTS_PER_IP submissions per window from one address (a fixed window in Redis). */
+  private async throttle(ip: string): Promise<void> {
+    const key = `optout-attempts:${ip}`;
+    const count = await this.redis.run(async (c) => {
+      const results = (await c.multi().set(key, 0, 'PX', this.config.optoutAttemptWindowMs, 'NX').incr(key).exec()) as Array<[Error | null, unknown]>;
+      return Number(results[1][1]);
+    });
+    if (count > this.config.optoutAttemptsPerIp) throw failure('optoutThrottled');
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * Finds the http(s) URLs of a rendered message. A URL runs from `http://` or `https://` (any case) to
+ * the next whitespace, control character, `<`, `>` or `"`; punctuation that ends a sentence after it
+ * (`.`, `,`, `!`, `?`, `:`, `;`, quotes, Unicode punctuation such as `。`) is not part of it, and a
+ * closing bracket only when the URL has no matching opening one (`https://x.test/a_(b)` keeps it).
+ */
+const URL_RE = /https?:\/\/[^\s<>"\u0000-\u001f\u007f]+/giu;
+const TRAILING = /[.,!?:;'\u2019\u201d\u2026\p{Po}\p{Pf}]$/u;
+const CLOSERS: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
+
+export interface UrlMatch {
+  url: string;
+  index: number;
+}
+
+function trimUrl(raw: string): string {
+  let url = raw;
+  for (;;) {
+    const last = url[url.length - 1];
+    if (last === '/' || last === '#' || last === '=' || last === '&' || last === '%') return url;
+    const opener = CLOSERS[last];
+    if (opener !== undefined) {
+      const opens = url.split(opener).length - 1;
+      const closes = url.split(last).length - 1;
+      if (closes <= opens) return url;
+      url = url.slice(0, -1);
+      continue;
+    }
+    if (!TRAILING.test(last)) return url;
+    url = url.slice(0, -1);
+  }
+}
+
+export function findUrls(text: string): UrlMatch[] {
+  if (!/https?:\/\//i.test(text)) return [];
+  const found: UrlMatch[] = [];
+  for (const m of text.matchAll(URL_RE)) {
+    const url = trimUrl(m[0]);
+    // `https://` alone (or followed only by punctuation) names nothing.
+    if (url.replace(/^https?:\/\//i, '') === '') continue;
+    found.push({ url, index: m.index });
+  }
+  return found;
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { ClickFolder } from './click-folder.service';
+import { LinkClicksController } from './link-clicks.controller';
+import { LinkClicksService } from './link-clicks.service';
+import { LinkStore } from './link-store.service';
+import { LinksRepository } from './links.repository';
+import { ShortLinkController } from './short-link.controller';
+
+/** Short links and per-recipient opt-out links: stored with their messages, followed, clicks reported. */
+@Module({
+  controllers: [LinkClicksController, ShortLinkController],
+  providers: [LinksRepository, LinkStore, LinkClicksService, ClickFolder],
+  exports: [LinkStore, LinkClicksService],
+})
+export class LinksModule {}

@@ -1,0 +1,122 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { Page } from '../common/http/pagination';
+import { paged, sql } from '../database/sql';
+import { Tx } from '../database/unit-of-work';
+import type { LinkDraft } from './link-rewriter';
+
+export interface OptoutLinkRow {
+  account_id: number;
+  recipient: string;
+  message_id: string;
+  created_at: Date;
+}
+
+export interface LinkClickRow {
+  message_id: string;
+  recipient: string;
+  url: string;
+  code: string;
+  clicks: number;
+  first_clicked_at: Date | null;
+  last_clicked_at: Date | null;
+}
+
+export type LinkScope = { messageId: string } | { sendId: number };
+
+@Injectable()
+export class LinksRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** One statement for a whole send; returns the codes stored (a code already taken is skipped, not an error). */
+  async insertMany(accountId: number, sendId: number, drafts: LinkDraft[], tx: Tx): Promise<Set<string>> {
+    const { rows } = await sql<{ code: string }>(
+      tx,
+      `INSERT INTO short_links (code, account_id, send_id, message_id, recipient, kind, url)
+       SELECT d.code, $1, $2, d.message_id, d.recipient, d.kind, d.url
+       FROM unnest($3::text[], $4::uuid[], $5::text[], $6::text[], $7::text[]) AS d(code, message_id, recipient, kind, url)
+       ON CONFLICT (code) DO NOTHING
+       RETURNING code`,
+      [
+        accountId,
+        sendId,
+        drafts.map((d) => d.code),
+        drafts.map((d) => d.messageId),
+        drafts.map((d) => d.to),
+        drafts.map((d) => d.kind),
+        drafts.map((d) => d.url),
+      ],
+    );
+    return new Set(rows.map((r) => r.code));
+  }
+
+  /**
+   * The URL behind a live short link, appending its hit in the same statement (no row is updated per
+   * click, so a campaign clicked at once contends on nothing). Null when unknown or past retention.
+   */
+  async followUrl(code: string, notBefore: Date, preview: boolean): Promise<string | null> {
+    const { rows } = await sql<{ url: string }>(
+      this.dataSource,
+      `WITH link AS (SELECT code, url FROM short_links WHERE code = $1 AND kind = 'url' AND created_at >= $2),
+            hit AS (INSERT INTO link_click_events (code, preview) SELECT code, $3 FROM link)
+       SELECT url FROM link`,
+      [code, notBefore, preview],
+    );
+    return rows[0]?.url ?? null;
+  }
+
+  async findOptout(code: string): Promise<OptoutLinkRow | null> {
+    const { rows } = await sql<OptoutLinkRow>(
+      this.dataSource,
+      `SELECT account_id, recipient, message_id, created_at FROM short_links WHERE code = $1 AND kind = 'optout'`,
+      [code],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Folds up to `limit` appended hits into the links' counters in one statement. SKIP LOCKED lets
+   * several instances fold at once without waiting on each other or counting a hit twice.
+   */
+  async fold(limit: number): Promise<number> {
+    const { rows } = await sql<{ folded: number }>(
+      this.dataSource,
+      `WITH moved AS (
+         DELETE FROM link_click_events WHERE id IN (SELECT id FROM link_click_events ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+         RETURNING code, preview, clicked_at),
+       agg AS (
+         SELECT code,
+                count(*) FILTER (WHERE NOT preview)::int AS clicks,
+                count(*) FILTER (WHERE preview)::int AS previews,
+                min(clicked_at) FILTER (WHERE NOT preview) AS first_at,
+                max(clicked_at) FILTER (WHERE NOT preview) AS last_at
+         FROM moved GROUP BY code),
+       upd AS (
+         UPDATE short_links l SET clicks = l.clicks + agg.clicks, preview_hits = l.preview_hits + agg.previews,
+                first_clicked_at = LEAST(l.first_clicked_at, agg.first_at), last_clicked_at = GREATEST(l.last_clicked_at, agg.last_at)
+         FROM agg WHERE l.code = agg.code)
+       SELECT count(*)::int AS folded FROM moved`,
+      [limit],
+    );
+    return rows[0]?.folded ?? 0;
+  }
+
+  /** The account's shortened links of one message or send, in a stable order. */
+  async pageClicks(accountId: number, scope: LinkScope, page: Page): Promise<{ total: number; rows: LinkClickRow[] }> {
+    const [column, value] = 'messageId' in scope ? ['message_id', scope.messageId] : ['send_id', scope.sendId];
+    const where = `account_id = $1 AND ${column} = $2 AND kind = 'url'`;
+    const params = [accountId, value];
+    const pageParams = paged(params, page);
+    const [count, rows] = await Promise.all([
+      sql<{ total: number }>(this.dataSource, `SELECT count(*)::int AS total FROM short_links WHERE ${where}`, params),
+      sql<LinkClickRow>(
+        this.dataSource,
+        `SELECT message_id, recipient, url, code, clicks, first_clicked_at, last_clicked_at FROM short_links WHERE ${where}
+         ORDER BY message_id, created_at, code ${pageParams.clause}`,
+        pageParams.params,
+      ),
+    ]);
+    return { total: count.rows[0].total, rows: rows.rows };
+  }
+}

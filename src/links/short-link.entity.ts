@@ -1,0 +1,51 @@
+import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import type { LinkKind } from './link-rewriter';
+
+/** A link made for one recipient of one message: a shortened URL or a per-recipient opt-out link. */
+@Entity({ name: 'short_links' })
+@Check('short_links_kind_check', "kind IN ('url', 'optout')")
+@Check('short_links_url_check', "((kind = 'url') = (url IS NOT NULL))")
+@Index('short_links_message_idx', ['messageId'])
+@Index('short_links_send_idx', ['sendId'])
+export class ShortLink {
+  @PrimaryColumn({ name: 'code', type: 'text' })
+  code: string;
+
+  @ForeignKey('Account', { name: 'short_links_account_id_fkey', onDelete: 'CASCADE' })
+  @Column({ name: 'account_id', type: 'integer' })
+  accountId: number;
+
+  @ForeignKey('Send', { name: 'short_links_send_id_fkey', onDelete: 'CASCADE' })
+  @Column({ name: 'send_id', type: 'bigint' })
+  sendId: number;
+
+  /** Written before the message in the same transaction, so no foreign key (the send's cascades). */
+  @Column({ name: 'message_id', type: 'uuid' })
+  messageId: string;
+
+  @Column({ name: 'recipient', type: 'text' })
+  recipient: string;
+
+  @Column({ name: 'kind', type: 'text' })
+  kind: LinkKind;
+
+  @Column({ name: 'url', type: 'text', nullable: true })
+  url: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  /** Folded from link_click_events (never updated per click). */
+  @Column({ name: 'clicks', type: 'integer', default: 0 })
+  clicks: number;
+
+  @Column({ name: 'first_clicked_at', type: 'timestamptz', nullable: true })
+  firstClickedAt: Date | null;
+
+  @Column({ name: 'last_clicked_at', type: 'timestamptz', nullable: true })
+  lastClickedAt: Date | null;
+
+  /** Link-preview fetchers, carrier scanners and HEAD requests: recorded, never counted as clicks. */
+  @Column({ name: 'preview_hits', type: 'integer', default: 0 })
+  previewHits: number;
+}

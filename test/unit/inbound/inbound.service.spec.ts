@@ -3,6 +3,7 @@ import type { AccountsService } from '../../../src/accounts/accounts.service';
 import type { UnitOfWork } from '../../../src/database/unit-of-work';
 import type { InboundRepository } from '../../../src/inbound/inbound.repository';
 import { IncomingSms, InboundService } from '../../../src/inbound/inbound.service';
+import { OptOutService } from '../../../src/inbound/opt-out.service';
 import type { CancelMessagesService } from '../../../src/messaging/cancel-messages.service';
 import type { UnsubscribesService } from '../../../src/unsubscribes/unsubscribes.service';
 import type { WebhookEventsService } from '../../../src/webhooks/webhook-events.service';
@@ -38,12 +39,19 @@ function setup({ numbers = { [DEDICATED]: [1], [SHARED]: [2, 1] }, sent = [], un
   const unsubscribes = new FakeUnsubscribesService(unsubscribesOf);
   const cancellations = new FakeCancelMessagesService();
   const webhooks = new FakeWebhookEventsService();
+  const optOuts = new OptOutService(
+    uow as unknown as UnitOfWork,
+    repo as unknown as InboundRepository,
+    unsubscribes as unknown as UnsubscribesService,
+    cancellations as unknown as CancelMessagesService,
+    webhooks as unknown as WebhookEventsService,
+    new FakeClock(NOW),
+  );
   const service = new InboundService(
     uow as unknown as UnitOfWork,
     repo as unknown as InboundRepository,
     new FakeAccountsService(anAccount({ id: 1, isTest }), anAccount({ id: 2 })) as unknown as AccountsService,
-    unsubscribes as unknown as UnsubscribesService,
-    cancellations as unknown as CancelMessagesService,
+    optOuts,
     webhooks as unknown as WebhookEventsService,
     new FakeClock(NOW),
   );

@@ -262,12 +262,14 @@ describe(ListSendService.name, () => {
       expect(writer.only.priced.messages[0]).toMatchObject({ sender: '61400000001', senderType: 'dedicated', body: 'Sale Opt out: Reply Stop' });
     });
 
-    it('links alphanumeric senders to the account’s opt-out page', async () => {
+    it('links alphanumeric senders to a per-recipient opt-out page, its link handed over with the message', async () => {
       const { service, writer } = setup({ members: FOUR.slice(0, 1) });
 
       await service.send(caller, command({ message: 'Sale{optout}' }));
 
-      expect(writer.only.priced.messages[0].body).toBe('Sale OptOut https://sms.example/o/oc1');
+      const { messages, links } = writer.only.priced;
+      expect(messages[0].body).toMatch(/^Sale OptOut https:\/\/sms\.example\/o\/[0-9A-Za-z]{7}$/);
+      expect(links?.drafts[0]).toEqual({ code: messages[0].body.slice(-7), kind: 'optout', url: null, to: messages[0].to, messageId: messages[0].id });
     });
 
     it('hands over the list send row (with the request id), the list-send debit reason and failure condition, and no idempotency claim', async () => {
@@ -284,6 +286,7 @@ describe(ListSendService.name, () => {
         ignoreUnsubscribes: false,
         customRef: 'promo',
         scheduledFor: null,
+        shortenUrls: false,
         staggerMinutes: 5,
         messageCount: 4,
         totalCost: 800,

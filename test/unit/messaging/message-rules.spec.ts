@@ -1,4 +1,5 @@
 import { compileTemplate } from '../../../src/common/sms';
+import { LinkRewriter } from '../../../src/links/link-rewriter';
 import { checkEntry, composeEntry, SendOptions } from '../../../src/messaging/message-rules';
 import { parseDay, parseDayRange } from '../../../src/common/time/date-range';
 import { ActiveSenders } from '../../../src/senders/active-senders';
@@ -10,7 +11,7 @@ const senders = new ActiveSenders(
     ['61400000001', 'dedicated' as const],
   ]),
 );
-const options: SendOptions = { allowUnicode: false, maxParts: 5, partRate: 100, optoutLink: 'https://s.example/o/abc', now };
+const options: SendOptions = { allowUnicode: false, maxParts: 5, partRate: 100, links: new LinkRewriter('https://s.example', false), now };
 
 describe(checkEntry.name, () => {
   it('normalises the recipient and keeps the custom_ref and schedule', () => {
@@ -75,9 +76,9 @@ describe(composeEntry.name, () => {
     expect(composed).toMatchObject({ ok: true, text: `${'a'.repeat(140)} Ann Opt out: Reply Stop`, encoding: 'gsm7', parts: 2, cost: 200 });
   });
 
-  it('uses the account link for alphanumeric senders', () => {
+  it('uses a per-recipient link for alphanumeric senders, shorter than the account link', () => {
     const e = entry('Hi{optout}');
-    expect(composeEntry(e, compileTemplate(e.template), {}, options)).toMatchObject({ text: 'Hi OptOut https://s.example/o/abc' });
+    expect(composeEntry(e, compileTemplate(e.template), {}, options)).toMatchObject({ text: expect.stringMatching(/^Hi OptOut https:\/\/s\.example\/o\/[0-9A-Za-z]{7}$/) });
   });
 
   it('does not expand placeholders inside contact values', () => {

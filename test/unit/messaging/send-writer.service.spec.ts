@@ -5,6 +5,8 @@ import { IdempotencyClaim, IdempotencyKeyTaken, IdempotencyService } from '../..
 import type { MessagesRepository, NewMessage } from '../../../src/messaging/messages.repository';
 import { PersistOptions, PricedSend, SendWriter } from '../../../src/messaging/send-writer.service';
 import type { SendsRepository } from '../../../src/messaging/sends.repository';
+import type { LinkBatch } from '../../../src/links/link-rewriter';
+import type { LinkStore } from '../../../src/links/link-store.service';
 import type { DispatchQueue } from '../../../src/queues/dispatch-queue';
 import { FakeCreditsService } from '../fakes/fake-credits-service';
 import { FakeDispatchQueue } from '../fakes/fake-dispatch-queue';
@@ -46,6 +48,16 @@ function aPricedSend(overrides: Partial<PricedSend> = {}, messages = [aMessage('
   };
 }
 
+/** The link store as the writer sees it: records each call and the transaction it ran in. */
+class FakeLinkStore {
+  readonly stored: Array<{ accountId: number; sendId: number; codes: string[]; tx: Tx }> = [];
+  constructor(private readonly journal: Journal) {}
+  async store(accountId: number, sendId: number, batch: LinkBatch, tx: Tx): Promise<void> {
+    this.journal.record('links.store');
+    this.stored.push({ accountId, sendId, codes: batch.drafts.map((d) => d.code), tx });
+  }
+}
+
 function setup(balance = 10_000) {
   const journal = new Journal();
   const uow = new FakeUnitOfWork(journal);
@@ -54,6 +66,7 @@ function setup(balance = 10_000) {
   const credits = new FakeCreditsService({ 1: balance }, journal);
   const idempotency = new FakeIdempotencyService(journal);
   const dispatch = new FakeDispatchQueue(journal);
+  const links = new FakeLinkStore(journal);
   const writer = new SendWriter(
     uow as unknown as UnitOfWork,
     sends as unknown as SendsRepository,
@@ -61,8 +74,9 @@ function setup(balance = 10_000) {
     credits as unknown as CreditsService,
     idempotency as unknown as IdempotencyService,
     dispatch as unknown as DispatchQueue,
+    links as unknown as LinkStore,
   );
-  return { journal, uow, sends, messages, credits, idempotency, dispatch, writer };
+  return { journal, uow, sends, messages, credits, idempotency, dispatch, writer, links };
 }
 
 function options(overrides: Partial<PersistOptions<{ send_id: number; text: string }>> = {}): PersistOptions<{ send_id: number; text: string }> {
@@ -91,6 +105,16 @@ describe(SendWriter.name, () => {
       'commit tx1',
       'dispatch.sendCommitted',
     ]);
+  });
+
+  it("stores the send's links in the same transaction, after the debit and before the messages", async () => {
+    const { writer, journal, links, uow } = setup();
+    const drafts = [{ code: 'aaaaaaa', kind: 'url' as const, url: 'https://x.test', to: '61412345678', messageId: 'm-1' }];
+
+    await writer.persist(aPricedSend({ links: { drafts, recode: () => undefined } }), options());
+
+    expect(journal.entries).toEqual(['begin tx1', 'idempotency.claim', 'sends.insert', 'credits.debit', 'links.store', 'messages.insertMany', 'idempotency.complete', 'commit tx1', 'dispatch.sendCommitted']);
+    expect(links.stored).toEqual([{ accountId: 1, sendId: 501, codes: ['aaaaaaa'], tx: uow.onlyTransaction }]);
   });
 
   it('returns the response built from the new send id and stores exactly its JSON bytes with status 200', async () => {

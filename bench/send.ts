@@ -5,11 +5,14 @@ import { ImportContactsService } from '../src/lists/import-contacts.service';
 import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support';
 
 /**
- * npm run bench:send [-- --runs N]
+ * npm run bench:send [-- --runs N] [-- --compare-shorten]
  * Posts a 10000-message batch (distinct numbers, GSM and Unicode texts, custom_refs) over real HTTP N
  * times and prints p50/max latency and peak memory growth per request; times the floor, the same
  * 10000 rows inserted by one INSERT … SELECT FROM unnest(…) into the same table; then times a
  * list-send to a 50000-contact list.
+ * --compare-shorten instead times, in the same sitting and interleaved run by run, today's batch, the
+ * same batch with a URL in every message, and that batch with shorten_urls (10000 short links made
+ * and stored), and prints the three p50s and their ratios.
  */
 async function main() {
   const runs = argValue('runs', 5);
@@ -20,15 +23,22 @@ async function main() {
     const base = `http://127.0.0.1:${(bench.app.getHttpServer().address() as AddressInfo).port}`;
     const { accountId, auth } = await benchAccount(bench.app, { credits: 10_000_000, senders: ['BenchBrand', '61400000001'] });
 
-    const batch = (run: number) => ({
+    const batch = (run: number, variant: Variant = 'today') => ({
       enable_unicode: true,
+      ...(variant === 'shortened' ? { shorten_urls: true } : {}),
       messages: Array.from({ length: 10_000 }, (_, i) => ({
         to: `04${String(10_000_000 + run * 10_000 + i).slice(-8)}`,
-        message: i % 4 === 0 ? `Kia ora ${i} 👋 — your order is ready` : `Hello ${i}, your appointment is confirmed for tomorrow at 10am. Reply STOP to opt out.`,
+        message:
+          (i % 4 === 0 ? `Kia ora ${i} 👋 — your order is ready` : `Hello ${i}, your appointment is confirmed for tomorrow at 10am. Reply STOP to opt out.`) +
+          (variant === 'today' ? '' : ` https://shop.example/orders/${run}-${i}?src=sms`),
         sender: i % 2 ? 'BenchBrand' : '61400000001',
         custom_ref: `bench-${run}-${i}`,
       })),
     });
+    if (process.argv.includes('--compare-shorten')) {
+      await compareShortening(base, auth, runs, batch);
+      return;
+    }
 
     const latencies: number[] = [];
     const growth: number[] = [];
@@ -97,6 +107,31 @@ async function main() {
   } finally {
     await bench.drop();
   }
+}
+
+type Variant = 'today' | 'with URLs' | 'shortened';
+
+/** The three batches interleaved run by run, so load on the machine falls on all of them alike. */
+async function compareShortening(base: string, auth: string, runs: number, batch: (run: number, variant: Variant) => unknown): Promise<void> {
+  const variants: Variant[] = ['today', 'with URLs', 'shortened'];
+  const times = new Map<Variant, number[]>(variants.map((v) => [v, []]));
+  for (let run = 0; run < runs; run++) {
+    for (const [k, variant] of variants.entries()) {
+      const body = JSON.stringify(batch(1000 + run * 3 + k, variant));
+      const start = process.hrtime.bigint();
+      const res = await fetch(`${base}/v1/messages`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body });
+      const json = (await res.json()) as { results: Array<{ status: string; message: string }> };
+      times.get(variant)!.push(ms(start));
+      if (res.status !== 200 || json.results.some((r) => r.status !== 'success')) throw new Error(`run ${run} ${variant}: ${res.status}`);
+      if (variant === 'shortened' && !json.results.every((r) => /\/[0-9A-Za-z]{7}$/.test(r.message))) throw new Error('a message was not shortened');
+    }
+  }
+  const p50 = (v: Variant) => stats(times.get(v)!).p50;
+  for (const v of variants) {
+    const s = stats(times.get(v)!);
+    console.log(`POST /v1/messages, 10000 messages, ${v}${v === 'shortened' ? ' (shorten_urls: true)' : ''}, ${runs} runs: p50 ${fmt(s.p50)} ms, min ${fmt(s.min)} ms, max ${fmt(s.max)} ms`);
+  }
+  console.log(`  shortened / today = ${fmt(p50('shortened') / p50('today'))}×; shortened / with URLs = ${fmt(p50('shortened') / p50('with URLs'))}×`);
 }
 
 main().catch((err) => {

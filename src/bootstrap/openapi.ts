@@ -28,6 +28,11 @@ export const TAGS: Array<{ name: string; description: string }> = [
     description:
       'Sender identities: the active senders, your own mobile as a sender (confirmed by a texted link), ACMA registration of alphanumeric Sender IDs, and the free dedicated number.',
   },
+  {
+    name: 'link tracking',
+    description:
+      'Shortened links (`shorten_urls`) and their clicks, and the public pages recipients open from a text: the short link redirect and the `{optout}` page (outside /v1, no authentication; HTML for browsers, the `{"error": "..."}` envelope with `Accept: application/json`; marked `x-public-page`).',
+  },
   { name: 'operations', description: 'Health and liveness checks for operators and load balancers (no authentication).' },
 ];
 

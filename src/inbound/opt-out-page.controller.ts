@@ -1,5 +1,5 @@
 import { Body, Get, Param, Post, Req } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiExtension, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { StatusDescription } from '../common/errors/error-catalogue';
 import { ErrorEnvelopeDto } from '../common/http/api-errors.decorator';
@@ -20,6 +20,7 @@ export class OptOutPageController {
   constructor(private readonly page: OptOutPageService) {}
 
   @Get(':code')
+  @ApiExtension('x-public-page', true)
   @ApiOperation({
     operationId: 'showOptOutPage',
     summary: 'The opt-out page',
@@ -35,6 +36,7 @@ export class OptOutPageController {
   }
 
   @Post(':code')
+  @ApiExtension('x-public-page', true)
   @ApiOperation({
     operationId: 'confirmOptOut',
     summary: 'Unsubscribe through the opt-out page',
@@ -42,6 +44,15 @@ export class OptOutPageController {
       'The page’s form (`application/x-www-form-urlencoded`, with its `_csrf` token and, for the account link, `number`). The number joins the account’s unsubscribe list with `source: link` and gets every effect of a STOP reply. The answer is the same for any valid number. Limited per IP address (429).',
   })
   @ApiParam(CODE)
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiBody({
+    required: false,
+    description: 'The page’s form',
+    schema: {
+      type: 'object',
+      properties: { _csrf: { type: 'string', description: 'The token of the page the form came from' }, number: { type: 'string', description: 'The account link only', example: '0412 345 678' } },
+    },
+  })
   @ApiResponse({ status: 200, description: 'Unsubscribed', content: HTML })
   @ApiResponse({ status: 400, description: 'Not a mobile number (the form again, with the error)', type: ErrorEnvelopeDto })
   @ApiResponse({ status: 403, description: 'Missing or wrong CSRF token', type: ErrorEnvelopeDto })

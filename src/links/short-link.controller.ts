@@ -1,5 +1,5 @@
 import { Get, Param, Req } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiDefaultResponse, ApiExtension, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { StatusDescription } from '../common/errors/error-catalogue';
 import { ErrorEnvelopeDto } from '../common/http/api-errors.decorator';
@@ -17,6 +17,7 @@ export class ShortLinkController {
   constructor(private readonly clicks: LinkClicksService) {}
 
   @Get(SHORT_LINK_ROUTE)
+  @ApiExtension('x-public-page', true)
   @ApiOperation({
     operationId: 'followShortLink',
     summary: 'Follow a shortened link',
@@ -26,6 +27,7 @@ export class ShortLinkController {
   @ApiParam({ name: 'code', description: '7 base62 characters', example: 'aZ3k9Qx' })
   @ApiResponse({ status: 302, description: 'Redirect to the original URL (`Location`)', headers: { Location: { description: 'The original URL', schema: { type: 'string' } } } })
   @ApiResponse({ status: 404, description: 'Unknown or expired link', type: ErrorEnvelopeDto })
+  @ApiDefaultResponse({ description: 'A redirect is the only success; anything else is an error in the envelope', type: ErrorEnvelopeDto })
   @ApiResponse({ status: 405, description: StatusDescription[405], type: ErrorEnvelopeDto })
   @ApiResponse({ status: 503, description: StatusDescription[503], type: ErrorEnvelopeDto })
   async follow(@Param('code') code: string, @Req() request: FastifyRequest) {

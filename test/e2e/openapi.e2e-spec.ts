@@ -103,10 +103,11 @@ describe('OpenAPI document', () => {
 
   it('marks health public and everything else Basic-authenticated; the simple interface also takes query credentials', () => {
     for (const { where, path, op } of operations) {
-      if (path.startsWith('/health')) expect([where, op.security]).toEqual([where, []]);
+      // Health and the public pages recipients open from a text (x-public-page) need no credentials.
+      if (path.startsWith('/health') || op['x-public-page']) expect([where, op.security]).toEqual([where, []]);
       else if (path === '/simple/send-sms') expect(op.security).toEqual([{ basic: [] }, { apiUsername: [], apiPassword: [] }]);
       else expect([where, op.security]).toEqual([where, [{ basic: [] }]]);
-      if (!path.startsWith('/health')) {
+      if (!path.startsWith('/health') && !op['x-public-page']) {
         for (const status of ['401', '429', '503']) {
           expect([where, status, op.responses[status]?.content?.['application/json']?.schema]).toEqual([where, status, { $ref: '#/components/schemas/ErrorEnvelopeDto' }]);
         }
@@ -122,6 +123,12 @@ describe('OpenAPI document', () => {
   it('gives every operation an example of its answer and of its request body, each valid against its schema', () => {
     const validator = new OpenApiValidator(doc);
     for (const { where, op } of operations) {
+      if (op['x-public-page']) {
+        // A public page answers HTML (or a redirect) to browsers; its errors are the envelope for API clients.
+        expect([where, op.responses['200']?.content?.['text/html'] ?? op.responses['302']?.headers?.Location]).toEqual([where, expect.anything()]);
+        expect([where, op.responses['404'].content['application/json'].schema]).toEqual([where, { $ref: '#/components/schemas/ErrorEnvelopeDto' }]);
+        continue;
+      }
       const ok = op.responses['200'].content['application/json'];
       expect([where, ok.example]).toEqual([where, expect.anything()]);
       expect(validator.checkSchema(`${where} 200 example`, ok.schema, ok.example)).toBeNull();

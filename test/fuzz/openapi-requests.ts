@@ -246,7 +246,8 @@ export function requestFor(op: Operation, document: Json, credentials: Credentia
   return fc.tuple(query, body, contentType, auth, idempotencyKey, pathValues).map(([[documented, extra], raw, type, authorization, key, values]) => {
     let path = op.path;
     pathParams.forEach((name, i) => (path = path.replace(`{${name}}`, encodeURIComponent(values[i].replace(/[\ud800-\udfff]/g, '\ufffd')) || 'x')));
-    const headers: Record<string, string> = {};
+    // Public pages answer browsers in HTML; the fuzzer is an API client, which gets the envelope.
+    const headers: Record<string, string> = op.operation['x-public-page'] ? { accept: 'application/json' } : {};
     if (authorization !== undefined) headers.authorization = authorization;
     if (raw !== undefined && type !== undefined) headers['content-type'] = type;
     if (key !== null && op.method === 'POST') headers['idempotency-key'] = key;

@@ -28,7 +28,11 @@ async function main() {
         message: `Spring sale: 20% off this week at https://shop.example/sale?c=spring&r=${i}`,
       })),
     };
-    const res = await fetch(`http://127.0.0.1:${port}/v1/messages`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(campaign) });
+    const res = await fetch(`http://127.0.0.1:${port}/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify(campaign),
+    });
     const sent = (await res.json()) as { send_id: number; results: Array<{ message: string }> };
     if (res.status !== 200) throw new Error(`campaign: ${res.status}`);
     const codes = sent.results.map((r) => /\/([0-9A-Za-z]{7})$/.exec(r.message)![1]);

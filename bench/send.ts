@@ -129,7 +129,9 @@ async function compareShortening(base: string, auth: string, runs: number, batch
   const p50 = (v: Variant) => stats(times.get(v)!).p50;
   for (const v of variants) {
     const s = stats(times.get(v)!);
-    console.log(`POST /v1/messages, 10000 messages, ${v}${v === 'shortened' ? ' (shorten_urls: true)' : ''}, ${runs} runs: p50 ${fmt(s.p50)} ms, min ${fmt(s.min)} ms, max ${fmt(s.max)} ms`);
+    console.log(
+      `POST /v1/messages, 10000 messages, ${v}${v === 'shortened' ? ' (shorten_urls: true)' : ''}, ${runs} runs: p50 ${fmt(s.p50)} ms, min ${fmt(s.min)} ms, max ${fmt(s.max)} ms`,
+    );
   }
   console.log(`  shortened / today = ${fmt(p50('shortened') / p50('today'))}×; shortened / with URLs = ${fmt(p50('shortened') / p50('with URLs'))}×`);
 }

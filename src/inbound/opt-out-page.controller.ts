@@ -24,7 +24,8 @@ export class OptOutPageController {
   @ApiOperation({
     operationId: 'showOptOutPage',
     summary: 'The opt-out page',
-    description: 'Outside /v1, no authentication. An HTML page asking to confirm (a per-recipient link) or for the mobile number (the account link). Errors are HTML pages for browsers and the envelope with `Accept: application/json`.',
+    description:
+      'Outside /v1, no authentication. An HTML page asking to confirm (a per-recipient link) or for the mobile number (the account link). Errors are HTML pages for browsers and the envelope with `Accept: application/json`.',
   })
   @ApiParam(CODE)
   @ApiResponse({ status: 200, description: 'The page', content: HTML })
@@ -50,7 +51,10 @@ export class OptOutPageController {
     description: 'The page’s form',
     schema: {
       type: 'object',
-      properties: { _csrf: { type: 'string', description: 'The token of the page the form came from' }, number: { type: 'string', description: 'The account link only', example: '0412 345 678' } },
+      properties: {
+        _csrf: { type: 'string', description: 'The token of the page the form came from' },
+        number: { type: 'string', description: 'The account link only', example: '0412 345 678' },
+      },
     },
   })
   @ApiResponse({ status: 200, description: 'Unsubscribed', content: HTML })

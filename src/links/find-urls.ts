@@ -4,7 +4,7 @@
  * (`.`, `,`, `!`, `?`, `:`, `;`, quotes, Unicode punctuation such as `。`) is not part of it, and a
  * closing bracket only when the URL has no matching opening one (`https://x.test/a_(b)` keeps it).
  */
-const URL_RE = /https?:\/\/[^\s<>"\u0000-\u001f\u007f\u3000-\u303f\uff01-\uff0f\uff1a-\uff20]+/giu;
+const URL_RE = /https?:\/\/[^\s<>"\p{Cc}\u3000-\u303f\uff01-\uff0f\uff1a-\uff20]+/giu;
 const TRAILING = /[.,!?:;'\u2019\u201d\u2026\p{Po}\p{Pf}]$/u;
 const CLOSERS: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
 

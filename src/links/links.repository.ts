@@ -38,15 +38,7 @@ export class LinksRepository {
        FROM unnest($3::text[], $4::uuid[], $5::text[], $6::text[], $7::text[]) AS d(code, message_id, recipient, kind, url)
        ON CONFLICT (code) DO NOTHING
        RETURNING code`,
-      [
-        accountId,
-        sendId,
-        drafts.map((d) => d.code),
-        drafts.map((d) => d.messageId),
-        drafts.map((d) => d.to),
-        drafts.map((d) => d.kind),
-        drafts.map((d) => d.url),
-      ],
+      [accountId, sendId, drafts.map((d) => d.code), drafts.map((d) => d.messageId), drafts.map((d) => d.to), drafts.map((d) => d.kind), drafts.map((d) => d.url)],
     );
     return new Set(rows.map((r) => r.code));
   }
@@ -67,11 +59,7 @@ export class LinksRepository {
   }
 
   async findOptout(code: string): Promise<OptoutLinkRow | null> {
-    const { rows } = await sql<OptoutLinkRow>(
-      this.dataSource,
-      `SELECT account_id, recipient, message_id, created_at FROM short_links WHERE code = $1 AND kind = 'optout'`,
-      [code],
-    );
+    const { rows } = await sql<OptoutLinkRow>(this.dataSource, `SELECT account_id, recipient, message_id, created_at FROM short_links WHERE code = $1 AND kind = 'optout'`, [code]);
     return rows[0] ?? null;
   }
 

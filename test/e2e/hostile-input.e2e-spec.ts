@@ -26,7 +26,12 @@ describe('Hostile input', () => {
         for (const method of ['post', 'patch', 'delete'].filter((m) => m in operations)) {
           // A public page's form takes only application/x-www-form-urlencoded: JSON is refused unread (415).
           if ((operations[method] as { 'x-public-page'?: boolean })['x-public-page']) {
-            const form = await t.app.inject({ method: method.toUpperCase() as 'POST', url: path, payload: deep(2000), headers: { 'content-type': 'application/json', accept: 'application/json' } });
+            const form = await t.app.inject({
+              method: method.toUpperCase() as 'POST',
+              url: path,
+              payload: deep(2000),
+              headers: { 'content-type': 'application/json', accept: 'application/json' },
+            });
             expect([method, path, form.statusCode, form.json()]).toEqual([method, path, 415, { error: 'Forms must be sent as application/x-www-form-urlencoded' }]);
             continue;
           }

@@ -38,7 +38,9 @@ describe('Links in a browser (phone)', () => {
     // The advertiser's site the short link points to.
     shop = createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width"><title>Harbour Bakery sale</title></head><body><main><h1>Spring sale</h1><p>${req.url}</p></main></body></html>`);
+      res.end(
+        `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width"><title>Harbour Bakery sale</title></head><body><main><h1>Spring sale</h1><p>${req.url}</p></main></body></html>`,
+      );
     });
     await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
     shopBase = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;

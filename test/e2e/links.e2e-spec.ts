@@ -27,8 +27,7 @@ describe('Shortened links: shorten_urls, GET /{code} and GET /v1/link-clicks', (
     expect(res.status).toBe(200);
     return res.body;
   };
-  const follow = (code: string, headers: Record<string, string> = { 'user-agent': BROWSER }, method: 'GET' | 'HEAD' = 'GET') =>
-    t.app.inject({ method, url: `/${code}`, headers });
+  const follow = (code: string, headers: Record<string, string> = { 'user-agent': BROWSER }, method: 'GET' | 'HEAD' = 'GET') => t.app.inject({ method, url: `/${code}`, headers });
   const clicks = (query: Record<string, string | number>, a = acct) => t.api.get('/v1/link-clicks', { auth: a.auth, query });
 
   describe('rewriting', () => {
@@ -41,7 +40,9 @@ describe('Shortened links: shorten_urls, GET /{code} and GET /v1/link-clicks', (
       expect(one.message).toMatch(/^Sale: https:\/\/sms\.test\/\w{7}\. Terms \(https:\/\/sms\.test\/\w{7}\), more at https:\/\/sms\.test\/\w{7}!$/);
       const codes = [...codesIn(one.message), ...codesIn(two.message)];
       expect(new Set(codes).size).toBe(6);
-      const rows = await t.app.get(DataSource).query(`SELECT code, recipient, url, message_id FROM short_links WHERE account_id = $1 AND kind = 'url' ORDER BY recipient, url`, [acct.accountId]);
+      const rows = await t.app
+        .get(DataSource)
+        .query(`SELECT code, recipient, url, message_id FROM short_links WHERE account_id = $1 AND kind = 'url' ORDER BY recipient, url`, [acct.accountId]);
       expect(rows).toHaveLength(6);
       expect(rows.filter((r: { recipient: string }) => r.recipient === '61412000001').map((r: { url: string }) => r.url)).toEqual([
         'http://blog.example/post',

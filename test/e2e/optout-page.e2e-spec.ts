@@ -150,7 +150,10 @@ describe('The opt-out page behind {optout}: GET/POST /o/{code}', () => {
   it('answers unknown codes with a 404 page, or the envelope when JSON is asked for; a short link code is not an opt-out code', async () => {
     const browser = new PageClient(t.app, { remoteAddress: freshIp() });
     expect((await browser.get('/o/NoSuchCode')).status).toBe(404);
-    const body = await t.api.post('/v1/messages', { auth: acct.auth, body: { shorten_urls: true, messages: [{ to: '0412000007', sender: 'Brand', message: 'https://a.example' }] } });
+    const body = await t.api.post('/v1/messages', {
+      auth: acct.auth,
+      body: { shorten_urls: true, messages: [{ to: '0412000007', sender: 'Brand', message: 'https://a.example' }] },
+    });
     const shortCode = /sms\.test\/(\w{7})/.exec(body.body.results[0].message)![1];
     expect((await browser.get(`/o/${shortCode}`)).status).toBe(404);
     const api = await t.app.inject({ method: 'GET', url: '/o/NoSuchCode', headers: { accept: 'application/json' } });

@@ -43,5 +43,8 @@ function compile(url: string): RegExp {
 function paramPattern(segment: string): string {
   const open = segment.indexOf('(');
   if (open === -1 || !segment.endsWith(')')) return '[^/]+';
-  return `(?:${segment.slice(open + 1, -1).replace(/^\^/, '').replace(/\$$/, '')})`;
+  return `(?:${segment
+    .slice(open + 1, -1)
+    .replace(/^\^/, '')
+    .replace(/\$$/, '')})`;
 }

@@ -38,12 +38,7 @@ describe(LinkStore.name, () => {
     const repo = new FakeLinksRepository(['bbbbbbb']);
     const texts: Record<string, string> = { m1: 'x aaaaaaa', m2: 'y bbbbbbb' };
     const drafts = [draft('aaaaaaa', 'm1'), draft('bbbbbbb', 'm2')];
-    await new LinkStore(repo as unknown as LinksRepository).store(
-      1,
-      9,
-      { drafts, recode: (d, code) => (texts[d.messageId] = texts[d.messageId].replace(d.code, code)) },
-      tx,
-    );
+    await new LinkStore(repo as unknown as LinksRepository).store(1, 9, { drafts, recode: (d, code) => (texts[d.messageId] = texts[d.messageId].replace(d.code, code)) }, tx);
     expect(repo.inserts).toHaveLength(2);
     expect(repo.inserts[1]).toEqual([drafts[1].code]);
     expect(drafts[1].code).toMatch(/^[0-9A-Za-z]{7}$/);

@@ -113,7 +113,17 @@ describe(SendWriter.name, () => {
 
     await writer.persist(aPricedSend({ links: { drafts, recode: () => undefined } }), options());
 
-    expect(journal.entries).toEqual(['begin tx1', 'idempotency.claim', 'sends.insert', 'credits.debit', 'links.store', 'messages.insertMany', 'idempotency.complete', 'commit tx1', 'dispatch.sendCommitted']);
+    expect(journal.entries).toEqual([
+      'begin tx1',
+      'idempotency.claim',
+      'sends.insert',
+      'credits.debit',
+      'links.store',
+      'messages.insertMany',
+      'idempotency.complete',
+      'commit tx1',
+      'dispatch.sendCommitted',
+    ]);
     expect(links.stored).toEqual([{ accountId: 1, sendId: 501, codes: ['aaaaaaa'], tx: uow.onlyTransaction }]);
   });
 

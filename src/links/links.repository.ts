@@ -29,16 +29,19 @@ export type LinkScope = { messageId: string } | { sendId: number };
 export class LinksRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** One statement for a whole send; returns the codes stored (a code already taken is skipped, not an error). */
+  /**
+   * One statement for a whole send; returns the codes stored (a code already taken is skipped, not an
+   * error). An opt-out link is the one without a URL (the table's check says so too).
+   */
   async insertMany(accountId: number, sendId: number, drafts: LinkDraft[], tx: Tx): Promise<Set<string>> {
     const { rows } = await sql<{ code: string }>(
       tx,
       `INSERT INTO short_links (code, account_id, send_id, message_id, recipient, kind, url)
-       SELECT d.code, $1, $2, d.message_id, d.recipient, d.kind, d.url
-       FROM unnest($3::text[], $4::uuid[], $5::text[], $6::text[], $7::text[]) AS d(code, message_id, recipient, kind, url)
+       SELECT d.code, $1, $2, d.message_id, d.recipient, CASE WHEN d.url IS NULL THEN 'optout' ELSE 'url' END, d.url
+       FROM unnest($3::text[], $4::uuid[], $5::text[], $6::text[]) AS d(code, message_id, recipient, url)
        ON CONFLICT (code) DO NOTHING
        RETURNING code`,
-      [accountId, sendId, drafts.map((d) => d.code), drafts.map((d) => d.messageId), drafts.map((d) => d.to), drafts.map((d) => d.kind), drafts.map((d) => d.url)],
+      [accountId, sendId, drafts.map((d) => d.code), drafts.map((d) => d.messageId), drafts.map((d) => d.to), drafts.map((d) => d.url)],
     );
     return new Set(rows.map((r) => r.code));
   }
@@ -90,11 +93,13 @@ export class LinksRepository {
     return rows[0]?.folded ?? 0;
   }
 
-  /** The account's shortened links of one message or send, in a stable order. */
+  /** The account's shortened links of one message or send, in a stable order (both through the (send_id, message_id) index). */
   async pageClicks(accountId: number, scope: LinkScope, page: Page): Promise<{ total: number; rows: LinkClickRow[] }> {
-    const [column, value] = 'messageId' in scope ? ['message_id', scope.messageId] : ['send_id', scope.sendId];
-    const where = `account_id = $1 AND ${column} = $2 AND kind = 'url'`;
-    const params = [accountId, value];
+    const where =
+      'messageId' in scope
+        ? `account_id = $1 AND send_id = (SELECT send_id FROM messages WHERE id = $2::uuid AND account_id = $1) AND message_id = $2::uuid AND kind = 'url'`
+        : `account_id = $1 AND send_id = $2 AND kind = 'url'`;
+    const params = [accountId, 'messageId' in scope ? scope.messageId : scope.sendId];
     const pageParams = paged(params, page);
     const [count, rows] = await Promise.all([
       sql<{ total: number }>(this.dataSource, `SELECT count(*)::int AS total FROM short_links WHERE ${where}`, params),

@@ -1,25 +1,23 @@
-import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { LinkKind } from './link-rewriter';
 
 /** A link made for one recipient of one message: a shortened URL or a per-recipient opt-out link. */
 @Entity({ name: 'short_links' })
 @Check('short_links_kind_check', "kind IN ('url', 'optout')")
 @Check('short_links_url_check', "((kind = 'url') = (url IS NOT NULL))")
-@Index('short_links_message_idx', ['messageId'])
-@Index('short_links_send_idx', ['sendId'])
+@Index('short_links_send_message_idx', ['sendId', 'messageId'])
 export class ShortLink {
   @PrimaryColumn({ name: 'code', type: 'text' })
   code: string;
 
-  @ForeignKey('Account', { name: 'short_links_account_id_fkey', onDelete: 'CASCADE' })
+  /** No foreign keys (see the migration): written only by the send that writes the account's messages. */
   @Column({ name: 'account_id', type: 'integer' })
   accountId: number;
 
-  @ForeignKey('Send', { name: 'short_links_send_id_fkey', onDelete: 'CASCADE' })
   @Column({ name: 'send_id', type: 'bigint' })
   sendId: number;
 
-  /** Written before the message in the same transaction, so no foreign key (the send's cascades). */
+  /** Written just before the message, in the same transaction. */
   @Column({ name: 'message_id', type: 'uuid' })
   messageId: string;
 

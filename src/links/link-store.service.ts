@@ -31,8 +31,8 @@ export class LinkStore {
     let pending = batch.drafts;
     const drawn = new Set(pending.map((d) => d.code));
     for (let round = 1; pending.length > 0; round++) {
-      const stored = await this.links.insertMany(accountId, sendId, pending, tx);
-      pending = pending.filter((d) => !stored.has(d.code));
+      const taken = await this.links.insertMany(accountId, sendId, pending, tx);
+      pending = pending.filter((d) => taken.has(d.code));
       if (pending.length === 0) return;
       if (round === MAX_ROUNDS) throw new Error(`short link codes still taken after ${MAX_ROUNDS} rounds`);
       for (const draft of pending) {

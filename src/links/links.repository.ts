@@ -30,17 +30,20 @@ export class LinksRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * One statement for a whole send; returns the codes stored (a code already taken is skipped, not an
-   * error). An opt-out link is the one without a URL (the table's check says so too).
+   * One statement for a whole send. A code already taken is skipped, not an error, and only the taken
+   * codes come back (usually none: the 10000 stored ones are not sent back). An opt-out link is the one
+   * without a URL (the table's check says so too).
    */
   async insertMany(accountId: number, sendId: number, drafts: LinkDraft[], tx: Tx): Promise<Set<string>> {
     const { rows } = await sql<{ code: string }>(
       tx,
-      `INSERT INTO short_links (code, account_id, send_id, message_id, recipient, kind, url)
-       SELECT d.code, $1, $2, d.message_id, d.recipient, CASE WHEN d.url IS NULL THEN 'optout' ELSE 'url' END, d.url
-       FROM unnest($3::text[], $4::uuid[], $5::text[], $6::text[]) AS d(code, message_id, recipient, url)
-       ON CONFLICT (code) DO NOTHING
-       RETURNING code`,
+      `WITH d AS (SELECT * FROM unnest($3::text[], $4::uuid[], $5::text[], $6::text[]) AS d(code, message_id, recipient, url)),
+            stored AS (
+              INSERT INTO short_links (code, account_id, send_id, message_id, recipient, kind, url)
+              SELECT d.code, $1, $2, d.message_id, d.recipient, CASE WHEN d.url IS NULL THEN 'optout' ELSE 'url' END, d.url FROM d
+              ON CONFLICT (code) DO NOTHING
+              RETURNING code)
+       SELECT d.code FROM d WHERE NOT EXISTS (SELECT 1 FROM stored WHERE stored.code = d.code)`,
       [accountId, sendId, drafts.map((d) => d.code), drafts.map((d) => d.messageId), drafts.map((d) => d.to), drafts.map((d) => d.url)],
     );
     return new Set(rows.map((r) => r.code));

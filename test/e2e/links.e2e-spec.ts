@@ -1,6 +1,9 @@
 import { DataSource } from 'typeorm';
 import { analyseMessage } from '../../src/common/sms';
+import { UnitOfWork } from '../../src/database/unit-of-work';
 import { LinkClicksService } from '../../src/links/link-clicks.service';
+import { LinkDraft, recodeText } from '../../src/links/link-rewriter';
+import { LinkStore } from '../../src/links/link-store.service';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
 
 const BASE = 'https://sms.test';
@@ -113,6 +116,29 @@ describe('Shortened links: shorten_urls, GET /{code} and GET /v1/link-clicks', (
       const bad = await t.api.post('/v1/list-send', { auth: acct.auth, body: { list_id, sender: 'Brand', message: 'x', shorten_urls: 'yes' } });
       expect([bad.status, bad.body]).toEqual([400, { error: 'shorten_urls must be a boolean' }]);
     });
+  });
+
+  it('redraws a code another send already took, in the same transaction, without failing the send (real table)', async () => {
+    const db = t.app.get(DataSource);
+    const [first] = (await send([{ to: '0412000090', sender: 'Brand', message: 'https://a.example/first' }])).results;
+    const [taken] = codesIn(first.message);
+    const [{ id: sendId }] = await db.query(`INSERT INTO sends (account_id, kind) VALUES ($1, 'batch') RETURNING id`, [acct.accountId]);
+    const texts: Record<string, string> = { m: `Go ${BASE}/${taken} and ${BASE}/FreeCd1` };
+    const drafts: LinkDraft[] = [
+      { code: taken, kind: 'url', url: 'https://b.example/second', to: '61412000091', messageId: '3f2c1a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b' },
+      { code: 'FreeCd1', kind: 'url', url: 'https://b.example/third', to: '61412000091', messageId: '3f2c1a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b' },
+    ];
+    await t.app.get(UnitOfWork).run((tx) =>
+      t.app.get(LinkStore).store(acct.accountId, sendId, { drafts, recode: (d, code) => (texts.m = recodeText(texts.m, BASE, d.kind, d.code, code)) }, tx),
+    );
+    expect(drafts[0].code).not.toBe(taken);
+    expect(texts.m).toBe(`Go ${BASE}/${drafts[0].code} and ${BASE}/FreeCd1`);
+    const rows = await db.query(`SELECT code, url FROM short_links WHERE code = ANY($1) ORDER BY url`, [[taken, drafts[0].code, 'FreeCd1']]);
+    expect(rows).toEqual([
+      { code: taken, url: 'https://a.example/first' },
+      { code: drafts[0].code, url: 'https://b.example/second' },
+      { code: 'FreeCd1', url: 'https://b.example/third' },
+    ]);
   });
 
   describe('redirects', () => {

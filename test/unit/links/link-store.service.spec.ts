@@ -3,7 +3,7 @@ import type { LinkDraft } from '../../../src/links/link-rewriter';
 import { LinkStore } from '../../../src/links/link-store.service';
 import type { LinksRepository } from '../../../src/links/links.repository';
 
-/** short_links in memory: a code already present is skipped, as ON CONFLICT DO NOTHING does. */
+/** short_links in memory: a code already present is skipped, as ON CONFLICT DO NOTHING does, and answered as taken. */
 class FakeLinksRepository {
   readonly codes: Set<string>;
   readonly inserts: string[][] = [];
@@ -12,13 +12,12 @@ class FakeLinksRepository {
   }
   async insertMany(_accountId: number, _sendId: number, drafts: LinkDraft[]): Promise<Set<string>> {
     this.inserts.push(drafts.map((d) => d.code));
-    const stored = new Set<string>();
+    const taken = new Set<string>();
     for (const d of drafts) {
-      if (this.codes.has(d.code)) continue;
-      this.codes.add(d.code);
-      stored.add(d.code);
+      if (this.codes.has(d.code)) taken.add(d.code);
+      else this.codes.add(d.code);
     }
-    return stored;
+    return taken;
   }
 }
 

@@ -128,9 +128,9 @@ describe('Shortened links: shorten_urls, GET /{code} and GET /v1/link-clicks', (
       { code: taken, kind: 'url', url: 'https://b.example/second', to: '61412000091', messageId: '3f2c1a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b' },
       { code: 'FreeCd1', kind: 'url', url: 'https://b.example/third', to: '61412000091', messageId: '3f2c1a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b' },
     ];
-    await t.app.get(UnitOfWork).run((tx) =>
-      t.app.get(LinkStore).store(acct.accountId, sendId, { drafts, recode: (d, code) => (texts.m = recodeText(texts.m, BASE, d.kind, d.code, code)) }, tx),
-    );
+    await t.app
+      .get(UnitOfWork)
+      .run((tx) => t.app.get(LinkStore).store(acct.accountId, sendId, { drafts, recode: (d, code) => (texts.m = recodeText(texts.m, BASE, d.kind, d.code, code)) }, tx));
     expect(drafts[0].code).not.toBe(taken);
     expect(texts.m).toBe(`Go ${BASE}/${drafts[0].code} and ${BASE}/FreeCd1`);
     const rows = await db.query(`SELECT code, url FROM short_links WHERE code = ANY($1) ORDER BY url`, [[taken, drafts[0].code, 'FreeCd1']]);

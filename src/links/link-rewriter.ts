@@ -4,14 +4,12 @@ import { findUrls } from './find-urls';
 
 export type LinkKind = 'url' | 'optout';
 
-/** A link made for one recipient while rendering, before its message has an id. */
+/** A link made for one recipient while rendering, before its message has an id (the message names the recipient). */
 export interface PendingLink {
   code: string;
   kind: LinkKind;
   /** The original URL (null for an opt-out link). */
   url: string | null;
-  /** The recipient (normalised number). */
-  to: string;
 }
 
 /** A link ready to store with its message. */
@@ -57,14 +55,14 @@ export class LinkRewriter {
     private readonly shorten: boolean,
   ) {}
 
-  finish(rendered: string, to: string, senderType: SenderType): { text: string; links: PendingLink[] } {
+  finish(rendered: string, senderType: SenderType): { text: string; links: PendingLink[] } {
     const links: PendingLink[] = [];
-    let text = this.shorten ? this.shortenUrls(rendered, to, links) : rendered;
+    let text = this.shorten ? this.shortenUrls(rendered, links) : rendered;
     if (text.includes(OPTOUT_MARK)) {
       let link = '';
       if (senderType === 'alpha' || senderType === 'own') {
         const code = this.codes.fresh(this.taken);
-        links.push({ code, kind: 'optout', url: null, to });
+        links.push({ code, kind: 'optout', url: null });
         link = shortUrlOf(this.base, 'optout', code);
       }
       text = text.split(OPTOUT_MARK).join(optoutText(senderType, link));
@@ -77,7 +75,7 @@ export class LinkRewriter {
     return this.codes.fresh(this.taken);
   }
 
-  private shortenUrls(text: string, to: string, links: PendingLink[]): string {
+  private shortenUrls(text: string, links: PendingLink[]): string {
     const urls = findUrls(text);
     if (urls.length === 0) return text;
     const codeOf = new Map<string, string>();
@@ -88,7 +86,7 @@ export class LinkRewriter {
       if (code === undefined) {
         code = this.codes.fresh(this.taken);
         codeOf.set(url, code);
-        links.push({ code, kind: 'url', url, to });
+        links.push({ code, kind: 'url', url });
       }
       out += text.slice(at, index) + shortUrlOf(this.base, 'url', code);
       at = index + url.length;

@@ -37,14 +37,14 @@ export class LinksRepository {
   async insertMany(accountId: number, sendId: number, drafts: LinkDraft[], tx: Tx): Promise<Set<string>> {
     const { rows } = await sql<{ code: string }>(
       tx,
-      `WITH d AS (SELECT * FROM unnest($3::text[], $4::uuid[], $5::text[], $6::text[]) AS d(code, message_id, recipient, url)),
+      `WITH d AS (SELECT * FROM unnest($3::text[], $4::uuid[], $5::text[]) AS d(code, message_id, url)),
             stored AS (
-              INSERT INTO short_links (code, account_id, send_id, message_id, recipient, kind, url)
-              SELECT d.code, $1, $2, d.message_id, d.recipient, CASE WHEN d.url IS NULL THEN 'optout' ELSE 'url' END, d.url FROM d
+              INSERT INTO short_links (code, account_id, send_id, message_id, kind, url)
+              SELECT d.code, $1, $2, d.message_id, CASE WHEN d.url IS NULL THEN 'optout' ELSE 'url' END, d.url FROM d
               ON CONFLICT (code) DO NOTHING
               RETURNING code)
        SELECT d.code FROM d WHERE NOT EXISTS (SELECT 1 FROM stored WHERE stored.code = d.code)`,
-      [accountId, sendId, drafts.map((d) => d.code), drafts.map((d) => d.messageId), drafts.map((d) => d.to), drafts.map((d) => d.url)],
+      [accountId, sendId, drafts.map((d) => d.code), drafts.map((d) => d.messageId), drafts.map((d) => d.url)],
     );
     return new Set(rows.map((r) => r.code));
   }
@@ -65,7 +65,12 @@ export class LinksRepository {
   }
 
   async findOptout(code: string): Promise<OptoutLinkRow | null> {
-    const { rows } = await sql<OptoutLinkRow>(this.dataSource, `SELECT account_id, recipient, message_id, created_at FROM short_links WHERE code = $1 AND kind = 'optout'`, [code]);
+    const { rows } = await sql<OptoutLinkRow>(
+      this.dataSource,
+      `SELECT l.account_id, m.to_number AS recipient, l.message_id, l.created_at
+         FROM short_links l JOIN messages m ON m.id = l.message_id WHERE l.code = $1 AND l.kind = 'optout'`,
+      [code],
+    );
     return rows[0] ?? null;
   }
 
@@ -100,16 +105,17 @@ export class LinksRepository {
   async pageClicks(accountId: number, scope: LinkScope, page: Page): Promise<{ total: number; rows: LinkClickRow[] }> {
     const where =
       'messageId' in scope
-        ? `account_id = $1 AND send_id = (SELECT send_id FROM messages WHERE id = $2::uuid AND account_id = $1) AND message_id = $2::uuid AND kind = 'url'`
-        : `account_id = $1 AND send_id = $2 AND kind = 'url'`;
+        ? `l.account_id = $1 AND l.send_id = (SELECT send_id FROM messages WHERE id = $2::uuid AND account_id = $1) AND l.message_id = $2::uuid AND l.kind = 'url'`
+        : `l.account_id = $1 AND l.send_id = $2 AND l.kind = 'url'`;
     const params = [accountId, 'messageId' in scope ? scope.messageId : scope.sendId];
     const pageParams = paged(params, page);
     const [count, rows] = await Promise.all([
-      sql<{ total: number }>(this.dataSource, `SELECT count(*)::int AS total FROM short_links WHERE ${where}`, params),
+      sql<{ total: number }>(this.dataSource, `SELECT count(*)::int AS total FROM short_links l WHERE ${where}`, params),
       sql<LinkClickRow>(
         this.dataSource,
-        `SELECT message_id, recipient, url, code, clicks, first_clicked_at, last_clicked_at FROM short_links WHERE ${where}
-         ORDER BY message_id, created_at, code ${pageParams.clause}`,
+        `SELECT l.message_id, m.to_number AS recipient, l.url, l.code, l.clicks, l.first_clicked_at, l.last_clicked_at
+         FROM short_links l JOIN messages m ON m.id = l.message_id WHERE ${where}
+         ORDER BY l.message_id, l.created_at, l.code ${pageParams.clause}`,
         pageParams.params,
       ),
     ]);

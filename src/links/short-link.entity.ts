@@ -1,7 +1,7 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { LinkKind } from './link-rewriter';
 
-/** A link made for one recipient of one message: a shortened URL or a per-recipient opt-out link. */
+/** A link made for one recipient of one message (the message's `to_number`): a shortened URL or a per-recipient opt-out link. */
 @Entity({ name: 'short_links' })
 @Check('short_links_kind_check', "kind IN ('url', 'optout')")
 @Check('short_links_url_check', "((kind = 'url') = (url IS NOT NULL))")
@@ -20,9 +20,6 @@ export class ShortLink {
   /** Written just before the message, in the same transaction. */
   @Column({ name: 'message_id', type: 'uuid' })
   messageId: string;
-
-  @Column({ name: 'recipient', type: 'text' })
-  recipient: string;
 
   @Column({ name: 'kind', type: 'text' })
   kind: LinkKind;

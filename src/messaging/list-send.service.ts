@@ -84,7 +84,7 @@ export class ListSendService {
     let tooLong = 0;
     const rendered: Array<{ to: string; text: string; encoding: SmsEncoding; parts: number; links: PendingLink[] }> = [];
     for (const member of members) {
-      const { text, links } = linkRewriter.finish(template.render(member, OPTOUT_MARK), member.number, senderType);
+      const { text, links } = linkRewriter.finish(template.render(member, OPTOUT_MARK), senderType);
       // list-send has no enable_unicode: a text that needs UCS-2 is sent as UCS-2 (supplement, Encoding).
       const analysis = analyseMessage(text, true);
       if ('error' in analysis || analysis.parts > maxParts) {

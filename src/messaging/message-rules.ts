@@ -89,7 +89,7 @@ export function checkEntry(raw: unknown, senders: ActiveSenders, now: Date): Che
  * counted on the final text.
  */
 export function composeEntry(entry: CheckedEntry, template: CompiledTemplate, fields: ContactFields, options: SendOptions): ComposedEntry {
-  const { text, links } = options.links.finish(template.render(fields, OPTOUT_MARK), entry.to, entry.senderType);
+  const { text, links } = options.links.finish(template.render(fields, OPTOUT_MARK), entry.senderType);
   const base = { to: entry.to, text, sender: entry.sender, customRef: entry.customRef, scheduledAt: entry.scheduledAt };
   const analysis = analyseMessage(text, options.allowUnicode);
   if ('error' in analysis) return { ok: false, ...base, error: ErrorText.unicodeRequired };

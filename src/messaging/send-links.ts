@@ -8,26 +8,30 @@ import type { NewMessage } from './messages.repository';
  */
 export class SendLinks {
   private readonly drafts: LinkDraft[] = [];
-  private readonly holders = new Map<LinkDraft, { row: number; entry: number }>();
+  /** Where drafts[i] appears: its message row and result entry (parallel arrays, no per-link map). */
+  private readonly rows: number[] = [];
+  private readonly entries: number[] = [];
 
   constructor(private readonly base: string) {}
 
   add(links: PendingLink[], messageId: string, row: number, entry = row): void {
     for (const link of links) {
-      const draft = { ...link, messageId };
-      this.drafts.push(draft);
-      this.holders.set(draft, { row, entry });
+      this.drafts.push({ code: link.code, kind: link.kind, url: link.url, messageId });
+      this.rows.push(row);
+      this.entries.push(entry);
     }
   }
 
   batch(rows: NewMessage[], entries?: Array<{ text: string }>): LinkBatch {
     return {
       drafts: this.drafts,
+      // Rare (a code another send took): a search is cheaper than indexing every link for it.
       recode: (draft, code) => {
-        const at = this.holders.get(draft);
-        if (!at) return;
-        rows[at.row].body = recodeText(rows[at.row].body, this.base, draft.kind, draft.code, code);
-        if (entries) entries[at.entry].text = recodeText(entries[at.entry].text, this.base, draft.kind, draft.code, code);
+        const i = this.drafts.indexOf(draft);
+        if (i === -1) return;
+        const row = this.rows[i];
+        rows[row].body = recodeText(rows[row].body, this.base, draft.kind, draft.code, code);
+        if (entries) entries[this.entries[i]].text = recodeText(entries[this.entries[i]].text, this.base, draft.kind, draft.code, code);
       },
     };
   }

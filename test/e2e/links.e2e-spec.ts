@@ -45,7 +45,10 @@ describe('Shortened links: shorten_urls, GET /{code} and GET /v1/link-clicks', (
       expect(new Set(codes).size).toBe(6);
       const rows = await t.app
         .get(DataSource)
-        .query(`SELECT code, recipient, url, message_id FROM short_links WHERE account_id = $1 AND kind = 'url' ORDER BY recipient, url`, [acct.accountId]);
+        .query(
+          `SELECT l.code, m.to_number AS recipient, l.url, l.message_id FROM short_links l JOIN messages m ON m.id = l.message_id WHERE l.account_id = $1 AND l.kind = 'url' ORDER BY recipient, url`,
+          [acct.accountId],
+        );
       expect(rows).toHaveLength(6);
       expect(rows.filter((r: { recipient: string }) => r.recipient === '61412000001').map((r: { url: string }) => r.url)).toEqual([
         'http://blog.example/post',
@@ -125,8 +128,8 @@ describe('Shortened links: shorten_urls, GET /{code} and GET /v1/link-clicks', (
     const [{ id: sendId }] = await db.query(`INSERT INTO sends (account_id, kind) VALUES ($1, 'batch') RETURNING id`, [acct.accountId]);
     const texts: Record<string, string> = { m: `Go ${BASE}/${taken} and ${BASE}/FreeCd1` };
     const drafts: LinkDraft[] = [
-      { code: taken, kind: 'url', url: 'https://b.example/second', to: '61412000091', messageId: '3f2c1a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b' },
-      { code: 'FreeCd1', kind: 'url', url: 'https://b.example/third', to: '61412000091', messageId: '3f2c1a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b' },
+      { code: taken, kind: 'url', url: 'https://b.example/second', messageId: '3f2c1a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b' },
+      { code: 'FreeCd1', kind: 'url', url: 'https://b.example/third', messageId: '3f2c1a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b' },
     ];
     await t.app
       .get(UnitOfWork)

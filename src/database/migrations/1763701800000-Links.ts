@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Short links (shorten_urls) and per-recipient opt-out links, written with their messages in the send's
+ * Short links (shorten_urls) and per-recipient opt-out links (the recipient is their message's), written with their messages in the send's
  * transaction, before the messages. No foreign keys: a key is checked row by row (a 10000-message send
  * writes 10000 links, and the checks cost more than the rows), the rows are only ever written by the
  * send that also writes their account, send and message, and accounts and sends are never deleted. Clicks
@@ -18,7 +18,6 @@ export class Links1763701800000 implements MigrationInterface {
         account_id integer NOT NULL,
         send_id bigint NOT NULL,
         message_id uuid NOT NULL,
-        recipient text NOT NULL,
         kind text NOT NULL,
         url text,
         created_at timestamptz NOT NULL DEFAULT now(),

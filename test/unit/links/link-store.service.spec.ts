@@ -21,7 +21,7 @@ class FakeLinksRepository {
   }
 }
 
-const draft = (code: string, messageId: string): LinkDraft => ({ code, kind: 'url', url: 'https://a.test', to: '61412345678', messageId });
+const draft = (code: string, messageId: string): LinkDraft => ({ code, kind: 'url', url: 'https://a.test', messageId });
 const tx = {} as Tx;
 
 describe(LinkStore.name, () => {

@@ -269,7 +269,7 @@ describe(ListSendService.name, () => {
 
       const { messages, links } = writer.only.priced;
       expect(messages[0].body).toMatch(/^Sale OptOut https:\/\/sms\.example\/o\/[0-9A-Za-z]{7}$/);
-      expect(links?.drafts[0]).toEqual({ code: messages[0].body.slice(-7), kind: 'optout', url: null, to: messages[0].to, messageId: messages[0].id });
+      expect(links?.drafts[0]).toEqual({ code: messages[0].body.slice(-7), kind: 'optout', url: null, messageId: messages[0].id });
     });
 
     it('hands over the list send row (with the request id), the list-send debit reason and failure condition, and no idempotency claim', async () => {

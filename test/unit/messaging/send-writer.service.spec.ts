@@ -109,7 +109,7 @@ describe(SendWriter.name, () => {
 
   it("stores the send's links in the same transaction, after the debit and before the messages", async () => {
     const { writer, journal, links, uow } = setup();
-    const drafts = [{ code: 'aaaaaaa', kind: 'url' as const, url: 'https://x.test', to: '61412345678', messageId: 'm-1' }];
+    const drafts = [{ code: 'aaaaaaa', kind: 'url' as const, url: 'https://x.test', messageId: 'm-1' }];
 
     await writer.persist(aPricedSend({ links: { drafts, recode: () => undefined } }), options());
 

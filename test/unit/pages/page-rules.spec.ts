@@ -59,6 +59,7 @@ describe(redactUrl.name, () => {
     expect(redactUrl('/set-password/abcDEF123?x=1')).toBe('/set-password/[redacted]?x=1');
     expect(redactUrl('/set-password/abc')).toBe('/set-password/[redacted]');
     expect(redactUrl('/senders/confirm/AbCd-_12?x=1')).toBe('/senders/confirm/[redacted]?x=1');
+    expect(redactUrl('/o/aZ3k9Qx')).toBe('/o/[redacted]');
     expect(redactUrl('/senders/3/deactivate')).toBe('/senders/3/deactivate');
     expect(redactUrl('/v1/messages?status=sent')).toBe('/v1/messages?status=sent');
   });

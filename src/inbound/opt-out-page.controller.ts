@@ -5,6 +5,8 @@ import { StatusDescription } from '../common/errors/error-catalogue';
 import { ErrorEnvelopeDto } from '../common/http/api-errors.decorator';
 import type { FormBody } from '../pages/form-body';
 import { PageController } from '../pages/page-controller.decorator';
+import { PUBLIC_LINK_ROUTE_CONFIG } from '../pages/page-route';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import { OptOutPageService } from './opt-out-page.service';
 
 const CODE = { name: 'code', description: "The account's opt-out code (10 characters) or a recipient's (7)", example: 'aZ3k9Qx' };
@@ -20,6 +22,7 @@ export class OptOutPageController {
   constructor(private readonly page: OptOutPageService) {}
 
   @Get(':code')
+  @RouteConfig(PUBLIC_LINK_ROUTE_CONFIG)
   @ApiExtension('x-public-page', true)
   @ApiOperation({
     operationId: 'showOptOutPage',
@@ -37,6 +40,7 @@ export class OptOutPageController {
   }
 
   @Post(':code')
+  @RouteConfig(PUBLIC_LINK_ROUTE_CONFIG)
   @ApiExtension('x-public-page', true)
   @ApiOperation({
     operationId: 'confirmOptOut',

@@ -4,6 +4,8 @@ import type { FastifyRequest } from 'fastify';
 import { StatusDescription } from '../common/errors/error-catalogue';
 import { ErrorEnvelopeDto } from '../common/http/api-errors.decorator';
 import { PageController } from '../pages/page-controller.decorator';
+import { PUBLIC_LINK_ROUTE_CONFIG } from '../pages/page-route';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import { redirectTo } from '../pages/page-result';
 import { LinkClicksService } from './link-clicks.service';
 
@@ -17,6 +19,7 @@ export class ShortLinkController {
   constructor(private readonly clicks: LinkClicksService) {}
 
   @Get(SHORT_LINK_ROUTE)
+  @RouteConfig(PUBLIC_LINK_ROUTE_CONFIG)
   @ApiExtension('x-public-page', true)
   @ApiOperation({
     operationId: 'followShortLink',

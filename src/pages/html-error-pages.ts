@@ -4,7 +4,7 @@ import { ErrorText, PageErrorText, PageErrorTitle } from '../common/errors/error
 import type { ErrorResponse } from '../common/errors/error-mapping';
 import { HtmlErrorResponder } from '../common/errors/html-error-responder';
 import type { AppConfig } from '../config/app-config';
-import { wantsHtml } from './page-route';
+import { isPublicLinkRoute, wantsHtml } from './page-route';
 import { renderPage } from './render-page';
 import { ERROR_TEMPLATE } from './view-engine';
 
@@ -38,7 +38,7 @@ export class HtmlErrorPages extends HtmlErrorResponder {
     const title = PageErrorTitle[response.status] ?? PageErrorTitle[response.status >= 500 ? 500 : 400];
     const html = await renderPage(request, reply, this.config, ERROR_TEMPLATE, {
       title,
-      message: this.messageOf(response),
+      message: this.messageOf(request, response),
       reference: response.status >= 500 ? request.id : undefined,
       referenceLabel: PageErrorText.requestId,
     });
@@ -46,9 +46,9 @@ export class HtmlErrorPages extends HtmlErrorResponder {
     reply.code(response.status).type('text/html; charset=utf-8').send(html);
   }
 
-  private messageOf(response: ErrorResponse): string {
+  private messageOf(request: FastifyRequest, response: ErrorResponse): string {
     const text = response.body.error;
-    if (response.status === 404 && text === ErrorText.notFound) return PageErrorText.notFound;
+    if (response.status === 404 && text === ErrorText.notFound) return isPublicLinkRoute(request) ? PageErrorText.linkNotFound : PageErrorText.notFound;
     if (response.status === 500 && text === ErrorText.internal) return PageErrorText.internal;
     return text;
   }

@@ -13,6 +13,14 @@ export function isApiPath(path: string): boolean {
   return API_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`));
 }
 
+/** Route config of the public pages recipients open from a text (a short link, the opt-out page): their 404 speaks of the link. */
+export const PUBLIC_LINK_ROUTE_CONFIG = { publicLink: true } as const;
+
+export function isPublicLinkRoute(request: FastifyRequest): boolean {
+  const config = request.routeOptions?.config as { publicLink?: boolean } | undefined;
+  return config?.publicLink === true;
+}
+
 export function isPageRoute(request: FastifyRequest): boolean {
   const config = request.routeOptions?.config as { page?: boolean } | undefined;
   return config?.page === true;

@@ -208,7 +208,7 @@ describe('POST /v1/messages', () => {
       expect(res.body.results[0].message).toBe('New');
     });
 
-    it('appends " Opt out: Reply Stop" for number senders and the account link for alphanumeric ones, counting parts on the final text', async () => {
+    it('appends " Opt out: Reply Stop" for number senders and a per-recipient opt-out link for alphanumeric ones, counting parts on the final text', async () => {
       const res = await send({
         messages: [
           { to: '0412000023', message: 'Sale{optout}', sender: '61400000001' },
@@ -217,7 +217,8 @@ describe('POST /v1/messages', () => {
         ],
       });
       expect(res.body.results[0].message).toBe('Sale Opt out: Reply Stop');
-      expect(res.body.results[1].message).toMatch(/^Sale OptOut http:\/\/localhost:3000\/o\/[A-Za-z0-9]{10}$/);
+      // Per recipient (7 characters), shorter than the account's link (10).
+      expect(res.body.results[1].message).toMatch(/^Sale OptOut http:\/\/localhost:3000\/o\/[A-Za-z0-9]{7}$/);
       expect(res.body.results[2].cost).toBe(2); // 150 + 20 characters of opt-out text is two parts
     });
 

@@ -78,8 +78,10 @@ describe('GET /simple/send-sms', () => {
     const message = { to: '0412000001', message: 'Hi {first_name}{optout}', sender: 'Brand', custom_ref: 'same' };
     const simple = await t.api.get('/simple/send-sms', { auth: acct.auth, query: message });
     const batch = await t.api.post('/v1/messages', { auth: acct.auth, body: { messages: [message] } });
-    const strip = (b: any) => ({ ...b, send_id: 0, results: b.results.map((r: any) => ({ ...r, message_id: '' })) });
+    // Each message gets its own per-recipient opt-out code: the same rule, a different code.
+    const strip = (b: any) => ({ ...b, send_id: 0, results: b.results.map((r: any) => ({ ...r, message_id: '', message: r.message.replace(/\/o\/[0-9A-Za-z]{7}$/, '/o/CODE') })) });
     expect(simple.status).toBe(200);
+    expect(simple.body.results[0].message).toMatch(/^Hi {2}OptOut http:\/\/localhost:3000\/o\/[0-9A-Za-z]{7}$/);
     expect(strip(simple.body)).toEqual(strip(batch.body));
   });
 

@@ -258,6 +258,7 @@ export const PageErrorTitle: Record<number, string> = {
 /** Texts of the HTML error pages where the error's own text is not for people (unknown paths, our failures). */
 export const PageErrorText = {
   notFound: 'There is no page at this address. Check the link, or go back to the overview.',
+  linkNotFound: 'This link is not valid, or it has expired. Check that it was copied in full.',
   internal: 'We could not finish this. Nothing was changed; please try again in a moment.',
   requestId: 'Reference',
 } as const;

@@ -5,9 +5,11 @@ import type { LinkKind } from './link-rewriter';
 @Entity({ name: 'short_links' })
 @Check('short_links_kind_check', "kind IN ('url', 'optout')")
 @Check('short_links_url_check', "((kind = 'url') = (url IS NOT NULL))")
-@Index('short_links_send_message_idx', ['sendId', 'messageId'])
+// BRIN on send_id: TypeORM cannot declare the method, so only the migration defines it.
+@Index('short_links_send_idx', { synchronize: false })
 export class ShortLink {
-  @PrimaryColumn({ name: 'code', type: 'text' })
+  /** Compared bytewise (COLLATE "C"): codes are ASCII, and the random inserts skip locale collation. */
+  @PrimaryColumn({ name: 'code', type: 'text', collation: 'C' })
   code: string;
 
   /** No foreign keys (see the migration): written only by the send that writes the account's messages. */

@@ -14,7 +14,7 @@ export class Links1763701800000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       CREATE TABLE short_links (
-        code text PRIMARY KEY,
+        code text COLLATE "C" PRIMARY KEY,
         account_id integer NOT NULL,
         send_id bigint NOT NULL,
         message_id uuid NOT NULL,
@@ -28,8 +28,9 @@ export class Links1763701800000 implements MigrationInterface {
         CONSTRAINT short_links_kind_check CHECK (kind IN ('url', 'optout')),
         CONSTRAINT short_links_url_check CHECK ((kind = 'url') = (url IS NOT NULL))
       )`);
-    // One index serves both reports (by send; by message through its send) and the send's cascade.
-    await q.query(`CREATE INDEX short_links_send_message_idx ON short_links (send_id, message_id)`);
+    // A send's links are written together, so they lie together: a BRIN range index finds them (both
+    // reports: by send, and by message through its send) at almost no cost to the 10000-row insert.
+    await q.query(`CREATE INDEX short_links_send_idx ON short_links USING brin (send_id)`);
     await q.query(`
       CREATE TABLE link_click_events (
         id bigserial PRIMARY KEY,

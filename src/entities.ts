@@ -25,6 +25,11 @@ import { SenderVerification } from './sender-identity/own-mobile/sender-verifica
 import { SenderRegistration } from './sender-identity/registrations/sender-registration.entity';
 import { DedicatedNumber } from './numbers/dedicated-number.entity';
 import { FreeNumberClaim } from './numbers/free-number-claim.entity';
+import { PaymentCustomer } from './payments/payment-customer.entity';
+import { PaymentCard } from './payments/payment-card.entity';
+import { SimulatedPayment } from './payments/simulated-payment.entity';
+import { Purchase } from './purchases/purchase.entity';
+import { NumberSubscription } from './purchases/number-subscription.entity';
 
 /** Explicit entity list: no globbing, so the build and the tests see exactly the same schema. */
 export const ENTITIES = [
@@ -55,4 +60,9 @@ export const ENTITIES = [
   FreeNumberClaim,
   CreditRefundLine,
   DispatcherLease,
+  PaymentCustomer,
+  PaymentCard,
+  SimulatedPayment,
+  Purchase,
+  NumberSubscription,
 ];

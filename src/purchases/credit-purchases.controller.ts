@@ -26,7 +26,7 @@ export class CreditPurchasesController {
     ].join(' '),
   })
   @ApiOkResponse({ type: CreditPurchaseDto })
-  @ApiErrors(400, 401, 402, 403, 405, 422, 429, 503)
+  @ApiErrors(400, 401, 402, 403, 405, 422, 429, 500, 503)
   buy(@CurrentCaller() caller: Caller, @Body() body: BuyCreditsDto, @IdempotencyKey() claim?: IdempotencyClaim) {
     return this.purchases.buy(caller, body, claim);
   }

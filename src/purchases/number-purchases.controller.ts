@@ -36,7 +36,7 @@ export class NumberPurchasesController {
     ].join(' '),
   })
   @ApiOkResponse({ type: NumberPurchaseDto })
-  @ApiErrors(400, 401, 402, 403, 405, 409, 422, 429, 503)
+  @ApiErrors(400, 401, 402, 403, 405, 409, 422, 429, 500, 503)
   buy(@CurrentCaller() caller: Caller, @Body() body: BuyNumberDto, @IdempotencyKey() claim?: IdempotencyClaim) {
     return this.numbers.buy(caller, body, claim);
   }

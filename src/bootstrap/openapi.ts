@@ -28,6 +28,11 @@ export const TAGS: Array<{ name: string; description: string }> = [
     description:
       'Sender identities: the active senders, your own mobile as a sender (confirmed by a texted link), ACMA registration of alphanumeric Sender IDs, and the free dedicated number.',
   },
+  {
+    name: 'purchases',
+    description:
+      'Buying SMS credits and dedicated numbers with a saved card, when purchases are enabled for the API key: prices inc. GST, a daily limit per key, an Idempotency-Key on every purchase, a tax invoice by email.',
+  },
   { name: 'operations', description: 'Health and liveness checks for operators and load balancers (no authentication).' },
 ];
 

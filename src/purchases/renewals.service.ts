@@ -76,7 +76,8 @@ export class RenewalsService {
   /** Under the subscription's row lock: release it after the grace period, or record one renewal attempt. */
   private async begin(id: number, now: Date, tx: Tx): Promise<number | 'released' | null> {
     const sub = await this.subscriptions.lock(id, tx);
-    if (!sub || sub.releasedAt) return null;
+    // Re-checked under the lock: another runner may have just taken this attempt.
+    if (!sub || sub.releasedAt || (sub.nextAttemptAt && sub.nextAttemptAt.getTime() > now.getTime())) return null;
     if (sub.renewalState === 'retrying' && now.getTime() >= sub.expiresAt.getTime() + this.config.numberGraceDays * DAY_MS) {
       await this.release(sub, now, tx);
       return 'released';

@@ -86,10 +86,7 @@ export const MailTemplates = {
       ].join('\n'),
     };
   },
-  taxInvoice(
-    to: string,
-    input: { invoiceNumber: string; accountName: string; keyLabel: string; username: string; item: string; total: string; gst: string; held: boolean },
-  ): Mail {
+  taxInvoice(to: string, input: { invoiceNumber: string; accountName: string; keyLabel: string; username: string; item: string; total: string; gst: string; held: boolean }): Mail {
     return {
       to,
       subject: `Tax invoice ${input.invoiceNumber}${input.held ? ' (payment held for review)' : ''}`,
@@ -100,7 +97,10 @@ export const MailTemplates = {
         `Total: A$${input.total} inc. GST (GST A$${input.gst})`,
         `Bought with the API key "${input.keyLabel}" (${input.username}).`,
         ...(input.held
-          ? [``, `The payment is held for review by our payment provider. What it buys is delivered once the review releases it; if it is refused, the payment is refunded in full.`]
+          ? [
+              ``,
+              `The payment is held for review by our payment provider. What it buys is delivered once the review releases it; if it is refused, the payment is refunded in full.`,
+            ]
           : []),
       ].join('\n'),
     };

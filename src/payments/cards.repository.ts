@@ -57,10 +57,11 @@ export class CardsRepository {
   }
 
   async markRemoved(accountId: number, cardId: number): Promise<PaymentCard | null> {
-    const { rows } = await sql<PaymentCard>(this.dataSource, `UPDATE payment_cards SET removed_at = now() WHERE account_id = $1 AND id = $2 AND removed_at IS NULL RETURNING ${CARD}`, [
-      accountId,
-      cardId,
-    ]);
+    const { rows } = await sql<PaymentCard>(
+      this.dataSource,
+      `UPDATE payment_cards SET removed_at = now() WHERE account_id = $1 AND id = $2 AND removed_at IS NULL RETURNING ${CARD}`,
+      [accountId, cardId],
+    );
     return rows[0] ?? null;
   }
 }

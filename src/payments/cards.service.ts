@@ -30,11 +30,13 @@ export class CardsService {
   async add(account: { id: number; name: string }, card: NewCard): Promise<PaymentCard> {
     let customerId = await this.cards.customerOf(account.id, this.provider.name);
     try {
-      if (!customerId) customerId = await this.cards.saveCustomer(account.id, this.provider.name, await this.provider.createCustomer({ accountId: account.id, name: account.name }));
+      if (!customerId)
+        customerId = await this.cards.saveCustomer(account.id, this.provider.name, await this.provider.createCustomer({ accountId: account.id, name: account.name }));
       const saved = await this.provider.saveCard(customerId, card);
       return await this.cards.insert(account.id, this.provider.name, saved);
     } catch (err) {
-      if (err instanceof CardRejected) throw failureBecause(err, this.provider.real ? 'cardRejected' : 'notATestCard', ...((this.provider.real ? [err.message] : [TEST_CARD_LIST]) as [string]));
+      if (err instanceof CardRejected)
+        throw failureBecause(err, this.provider.real ? 'cardRejected' : 'notATestCard', ...((this.provider.real ? [err.message] : [TEST_CARD_LIST]) as [string]));
       if (err instanceof PaymentProviderUnavailable) throw failureBecause(err, 'serviceUnavailable');
       throw err;
     }

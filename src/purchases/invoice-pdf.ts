@@ -37,7 +37,11 @@ export function formatAbn(abn: string): string {
 /** The tax invoice as a one-page PDF (pdfkit, standard fonts: no files to ship). */
 export function renderInvoicePdf(data: InvoiceData): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Tax invoice ${data.invoiceNumber}`, Author: data.sellerName, CreationDate: new Date(`${data.date}T00:00:00Z`) } });
+    const doc = new PDFDocument({
+      size: 'A4',
+      margin: 50,
+      info: { Title: `Tax invoice ${data.invoiceNumber}`, Author: data.sellerName, CreationDate: new Date(`${data.date}T00:00:00Z`) },
+    });
     const chunks: Buffer[] = [];
     doc.on('data', (c: Buffer) => chunks.push(c));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
@@ -63,7 +67,10 @@ export function renderInvoicePdf(data: InvoiceData): Promise<Buffer> {
       const y = doc.y + 6;
       doc.text(line.description, cols[0], y, { width: 240 });
       const after = doc.y;
-      doc.text(String(line.quantity), cols[1], y).text(`$${line.unitPrice}`, cols[2], y).text(`$${dollars(line.amountExGstCents)}`, cols[3], y);
+      doc
+        .text(String(line.quantity), cols[1], y)
+        .text(`$${line.unitPrice}`, cols[2], y)
+        .text(`$${dollars(line.amountExGstCents)}`, cols[3], y);
       doc.y = Math.max(after, doc.y);
     }
     doc.moveDown();
@@ -74,7 +81,10 @@ export function renderInvoicePdf(data: InvoiceData): Promise<Buffer> {
     ];
     for (const [label, cents] of totals) {
       const y = doc.y + 4;
-      doc.font(label === 'Total inc GST' ? 'Helvetica-Bold' : 'Helvetica').text(label, cols[2], y).text(`$${dollars(cents)}`, cols[3], y);
+      doc
+        .font(label === 'Total inc GST' ? 'Helvetica-Bold' : 'Helvetica')
+        .text(label, cols[2], y)
+        .text(`$${dollars(cents)}`, cols[3], y);
     }
     doc.font('Helvetica').moveDown(2);
     doc.text(`Paid by card ending in ${data.cardLast4}. Amounts in Australian dollars.`, cols[0]);

@@ -16,8 +16,17 @@ export class NumberPurchasesController {
 
   @Get('available-numbers')
   @UseInterceptors(IdempotencyKeyRequired)
-  @ApiHeader({ name: 'Idempotency-Key', required: true, description: 'Required on every purchase operation (a listing is not replayed).', schema: { type: 'string', minLength: 1, maxLength: 255 } })
-  @ApiOperation({ operationId: 'listAvailableNumbers', summary: 'Dedicated numbers for sale', description: 'Cheapest first, with the yearly price ex GST; `contains` filters by digits.' })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: true,
+    description: 'Required on every purchase operation (a listing is not replayed).',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  })
+  @ApiOperation({
+    operationId: 'listAvailableNumbers',
+    summary: 'Dedicated numbers for sale',
+    description: 'Cheapest first, with the yearly price ex GST; `contains` filters by digits.',
+  })
   @ApiOkResponse({ type: AvailableNumbersDto })
   @ApiErrors(400, 401, 405, 429, 503)
   available(@Query() query: AvailableNumbersQuery) {
@@ -42,7 +51,11 @@ export class NumberPurchasesController {
   }
 
   @Get('dedicated-numbers')
-  @ApiOperation({ operationId: 'listDedicatedNumbers', summary: "The account's dedicated numbers", description: 'The free number and bought numbers, with expiry and renewal state.' })
+  @ApiOperation({
+    operationId: 'listDedicatedNumbers',
+    summary: "The account's dedicated numbers",
+    description: 'The free number and bought numbers, with expiry and renewal state.',
+  })
   @ApiOkResponse({ type: DedicatedNumbersDto })
   @ApiErrors(401, 405, 429, 503)
   list(@CurrentCaller() caller: Caller) {

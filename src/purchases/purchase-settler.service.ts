@@ -37,14 +37,15 @@ export class PurchaseSettler {
     let purchase = await this.mustGet(id);
     if (purchase.state === 'created') {
       const card = await this.cards.byId(purchase.accountId, purchase.cardId);
-      const outcome: ChargeOutcome = card && !card.removedAt
-        ? await this.cards.charge(card, {
-            amountCents: purchase.amountIncGstCents,
-            idempotencyKey: chargeKey(purchase.id),
-            description: chargeDescription(purchase),
-            metadata: { purchase_id: String(purchase.id), account_id: String(purchase.accountId), invoice_number: `INV-${String(purchase.id).padStart(8, '0')}` },
-          })
-        : { outcome: 'declined', paymentId: null, reason: 'card_missing' };
+      const outcome: ChargeOutcome =
+        card && !card.removedAt
+          ? await this.cards.charge(card, {
+              amountCents: purchase.amountIncGstCents,
+              idempotencyKey: chargeKey(purchase.id),
+              description: chargeDescription(purchase),
+              metadata: { purchase_id: String(purchase.id), account_id: String(purchase.accountId), invoice_number: `INV-${String(purchase.id).padStart(8, '0')}` },
+            })
+          : { outcome: 'declined', paymentId: null, reason: 'card_missing' };
       purchase = await this.recordCharge(purchase, outcome);
     }
     if (purchase.state === 'charged') purchase = await this.fulfil(purchase);

@@ -109,11 +109,10 @@ export class PurchasesRepository {
 
   /** Purchases left unsettled (a crash, a lost answer) since before `before`, oldest first. */
   async unsettledIds(before: Date, limit: number): Promise<number[]> {
-    const { rows } = await sql<{ id: number }>(
-      this.dataSource,
-      `SELECT id FROM purchases WHERE state IN ('created', 'charged') AND created_at < $1 ORDER BY created_at LIMIT $2`,
-      [before.toISOString(), limit],
-    );
+    const { rows } = await sql<{ id: number }>(this.dataSource, `SELECT id FROM purchases WHERE state IN ('created', 'charged') AND created_at < $1 ORDER BY created_at LIMIT $2`, [
+      before.toISOString(),
+      limit,
+    ]);
     return rows.map((r) => r.id);
   }
 
@@ -139,11 +138,10 @@ export class PurchasesRepository {
 
   /** The account's invoices (charged purchases), newest first. */
   async invoices(accountId: number, limit: number): Promise<Purchase[]> {
-    const { rows } = await sql<Purchase>(
-      this.dataSource,
-      `SELECT ${COLUMNS} FROM purchases WHERE account_id = $1 AND invoice_number IS NOT NULL ORDER BY id DESC LIMIT $2`,
-      [accountId, limit],
-    );
+    const { rows } = await sql<Purchase>(this.dataSource, `SELECT ${COLUMNS} FROM purchases WHERE account_id = $1 AND invoice_number IS NOT NULL ORDER BY id DESC LIMIT $2`, [
+      accountId,
+      limit,
+    ]);
     return rows;
   }
 

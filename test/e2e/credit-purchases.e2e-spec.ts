@@ -6,7 +6,7 @@ import { accountWithOwner, DashboardAccount } from '../support/dashboard';
 import { addCard, buyCredits, enablePurchases, newKey } from '../support/purchases';
 import { runCli } from '../support/run-cli';
 import { SmtpPeer } from '../support/smtp-peer';
-import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { createAccount, startTestApp, TestApp } from '../support/test-app';
 
 const RESPONSE_KEYS = ['amount_ex_gst', 'amount_inc_gst', 'card_last4', 'credit_balance', 'credits', 'gst', 'invoice_number', 'purchase_id', 'state', 'status'];
 
@@ -138,9 +138,9 @@ describe('POST /v1/credit-purchases', () => {
     const again = await buyCredits(t, acct, { credits: 1000 }, key);
     expect([again.status, again.body, again.headers['idempotency-replay']]).toEqual([402, { error: 'Payment declined' }, 'true']);
     expect(await db.query(`SELECT state, invoice_number FROM purchases WHERE account_id = $1`, [acct.accountId])).toEqual([{ state: 'declined', invoice_number: null }]);
-    expect(await db.query(`SELECT decline_code FROM simulated_payments WHERE customer_id = (SELECT customer_id FROM payment_customers WHERE account_id = $1)`, [acct.accountId])).toEqual([
-      { decline_code: code },
-    ]);
+    expect(
+      await db.query(`SELECT decline_code FROM simulated_payments WHERE customer_id = (SELECT customer_id FROM payment_customers WHERE account_id = $1)`, [acct.accountId]),
+    ).toEqual([{ decline_code: code }]);
     expect(await ledger(acct.accountId)).toHaveLength(1);
     // A decline does not count against the daily limit.
     await enablePurchases(t.app, acct, 40);
@@ -204,9 +204,9 @@ describe('POST /v1/credit-purchases', () => {
     expect(answers.filter((a) => a.headers['idempotency-replay'] !== 'true')).toHaveLength(1);
     const id = answers[0].body.purchase_id;
     expect(await payments(id)).toEqual([{ status: 'succeeded', amount_cents: 3850 }]);
-    expect(await db.query(`SELECT count(*)::int AS n FROM simulated_payments WHERE customer_id = (SELECT customer_id FROM payment_customers WHERE account_id = $1)`, [acct.accountId])).toEqual([
-      { n: 1 },
-    ]);
+    expect(
+      await db.query(`SELECT count(*)::int AS n FROM simulated_payments WHERE customer_id = (SELECT customer_id FROM payment_customers WHERE account_id = $1)`, [acct.accountId]),
+    ).toEqual([{ n: 1 }]);
     expect(await ledger(acct.accountId)).toEqual([
       { kind: 'grant', amount: 1000, reference: 'account:create' },
       { kind: 'grant', amount: 100_000, reference: `purchase:${id}` },
@@ -218,9 +218,9 @@ describe('POST /v1/credit-purchases', () => {
     const answers = await Promise.all([buyCredits(t, acct, { credits: 1000 }), buyCredits(t, acct, { credits: 1000 })]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 403]);
     expect(answers.find((a) => a.status === 403)!.body).toEqual({ error: 'Daily purchase limit exceeded: $21.50 remaining' });
-    expect(await db.query(`SELECT count(*)::int AS n FROM simulated_payments WHERE customer_id = (SELECT customer_id FROM payment_customers WHERE account_id = $1)`, [acct.accountId])).toEqual([
-      { n: 1 },
-    ]);
+    expect(
+      await db.query(`SELECT count(*)::int AS n FROM simulated_payments WHERE customer_id = (SELECT customer_id FROM payment_customers WHERE account_id = $1)`, [acct.accountId]),
+    ).toEqual([{ n: 1 }]);
   });
 
   it('a crash between the charge and its record is reconciled to exactly one charge and one fulfilment', async () => {
@@ -229,7 +229,9 @@ describe('POST /v1/credit-purchases', () => {
     // The process "dies" after the provider charged: recording the charge fails.
     const trigger = `fail_charged_${acct.accountId}`;
     await db.query(`CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected crash'; END $$`);
-    await db.query(`CREATE TRIGGER ${trigger} BEFORE UPDATE ON purchases FOR EACH ROW WHEN (NEW.account_id = ${acct.accountId} AND NEW.state = 'charged') EXECUTE FUNCTION ${trigger}()`);
+    await db.query(
+      `CREATE TRIGGER ${trigger} BEFORE UPDATE ON purchases FOR EACH ROW WHEN (NEW.account_id = ${acct.accountId} AND NEW.state = 'charged') EXECUTE FUNCTION ${trigger}()`,
+    );
     let crashed;
     try {
       crashed = await buyCredits(t, acct, { credits: 1000 }, key);
@@ -264,11 +266,22 @@ describe('POST /v1/credit-purchases', () => {
     const acct = await createAccount(t.app);
     const added = await runCli('card:add', '--account', String(acct.accountId), '--card', '4242 4242 4242 4242');
     expect(added.code).toBe(0);
-    expect(added.json).toEqual({ card_id: expect.any(Number), account_id: acct.accountId, provider: 'simulated', brand: 'visa', last4: '4242', exp_month: 12, exp_year: expect.any(Number) });
+    expect(added.json).toEqual({
+      card_id: expect.any(Number),
+      account_id: acct.accountId,
+      provider: 'simulated',
+      brand: 'visa',
+      last4: '4242',
+      exp_month: 12,
+      exp_year: expect.any(Number),
+    });
     const stored = JSON.stringify(await db.query(`SELECT * FROM payment_cards WHERE account_id = $1`, [acct.accountId]));
     expect(stored).not.toContain('4242424242424242');
     const refused = await runCli('card:add', '--account', String(acct.accountId), '--card', '4111111111111111');
-    expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining('error: Not a test card of the simulated payment provider. Use one of: 4242424242424242 (succeeds)')]);
+    expect([refused.code, refused.stderr]).toEqual([
+      1,
+      expect.stringContaining('error: Not a test card of the simulated payment provider. Use one of: 4242424242424242 (succeeds)'),
+    ]);
     const missing = await runCli('card:add', '--account', String(acct.accountId));
     expect([missing.code, missing.stderr.trim()]).toEqual([2, 'error: --card is required']);
   });

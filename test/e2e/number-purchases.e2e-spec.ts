@@ -106,7 +106,13 @@ describe('Dedicated number purchases', () => {
     expect(expires.getUTCFullYear() - bought.getUTCFullYear()).toBe(1);
     expect([expires.getUTCMonth(), expires.getUTCDate()]).toEqual([bought.getUTCMonth(), bought.getUTCDate()]);
 
-    expect((await t.api.get('/v1/senders', { auth: acct.auth })).body.results).toContainEqual({ sender: number, type: 'dedicated', status: 'active', label: '', is_default: false });
+    expect((await t.api.get('/v1/senders', { auth: acct.auth })).body.results).toContainEqual({
+      sender: number,
+      type: 'dedicated',
+      status: 'active',
+      label: '',
+      is_default: false,
+    });
     const sent = await t.api.post('/v1/messages', { auth: acct.auth, body: { messages: [{ to: '0412999301', message: 'From our new number', sender: number }] } });
     expect(sent.body.results[0]).toMatchObject({ status: 'success', sender: number });
     const listed = await t.api.get('/v1/dedicated-numbers', { auth: acct.auth });
@@ -117,7 +123,9 @@ describe('Dedicated number purchases', () => {
         { number, kind: 'paid', purchased_at: res.body.purchased_at, expires_at: res.body.expires_at, renews: true, renewal_state: 'active' },
       ],
     });
-    expect(await db.query(`SELECT status, account_id, kind FROM dedicated_numbers WHERE number = $1`, [number])).toEqual([{ status: 'assigned', account_id: acct.accountId, kind: 'paid' }]);
+    expect(await db.query(`SELECT status, account_id, kind FROM dedicated_numbers WHERE number = $1`, [number])).toEqual([
+      { status: 'assigned', account_id: acct.accountId, kind: 'paid' },
+    ]);
     const mail = await smtp.mailTo(acct.ownerEmail, /^Tax invoice/);
     expect(mail.text).toContain(`Item: Dedicated number ${number}, 12 months`);
     expect(mail.text).toContain('Total: A$132.00 inc. GST (GST A$12.00)');

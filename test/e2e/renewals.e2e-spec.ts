@@ -62,7 +62,10 @@ describe('Dedicated number renewals', () => {
   const renewals = (number: string) => db.query(`SELECT state, amount_inc_gst_cents, card_last4 FROM purchases WHERE kind = 'renewal' AND number = $1 ORDER BY id`, [number]);
   /** The card now declines (as a real card may, e.g. cancelled by its bank). */
   const cardDeclines = (accountId: number, declines: boolean) =>
-    db.query(`UPDATE payment_cards SET payment_method_id = regexp_replace(payment_method_id, '_(succeeds|declined)$', $2) WHERE account_id = $1`, [accountId, declines ? '_declined' : '_succeeds']);
+    db.query(`UPDATE payment_cards SET payment_method_id = regexp_replace(payment_method_id, '_(succeeds|declined)$', $2) WHERE account_id = $1`, [
+      accountId,
+      declines ? '_declined' : '_succeeds',
+    ]);
   const run = async () => {
     const report = await t.app.get(RenewalsService).runDue();
     await t.app.get(InvoiceMailer).drain();

@@ -56,7 +56,9 @@ describe('Stripe payment provider', () => {
     });
     expect(intent.params.customer).toMatch(/^cus_/);
     expect(peer.requests.every((r) => r.authorization === `Bearer ${SECRET}`)).toBe(true);
-    expect(await db.query(`SELECT provider, provider_payment_id FROM purchases WHERE id = $1`, [res.body.purchase_id])).toEqual([{ provider: 'stripe', provider_payment_id: intent.id }]);
+    expect(await db.query(`SELECT provider, provider_payment_id FROM purchases WHERE id = $1`, [res.body.purchase_id])).toEqual([
+      { provider: 'stripe', provider_payment_id: intent.id },
+    ]);
     expect(await ledger(acct.accountId)).toEqual([{ kind: 'grant', amount: 100_000, reference: `purchase:${res.body.purchase_id}` }]);
   });
 

@@ -118,7 +118,12 @@ export class StripePeer {
   private charge(params: Record<string, string>, key: string): Stored {
     const method = TEST_METHODS[params.payment_method];
     if (!method) return error(400, 'invalid_request_error', 'resource_missing', `No such PaymentMethod: '${params.payment_method}'`);
-    const intent = { id: id('pi'), idempotencyKey: key, params, status: method.behaviour === 'succeeds' || method.behaviour === 'review' ? 'succeeded' : 'requires_payment_method' };
+    const intent = {
+      id: id('pi'),
+      idempotencyKey: key,
+      params,
+      status: method.behaviour === 'succeeds' || method.behaviour === 'review' ? 'succeeded' : 'requires_payment_method',
+    };
     this.intents.push(intent);
     const body = {
       id: intent.id,

@@ -73,7 +73,8 @@ export class DedicatedNumberDto {
   @ApiProperty({
     enum: ['active', 'retrying'],
     nullable: true,
-    description: '`active`: renews on the same card before expiry; `retrying`: the last renewal charge was declined and is being retried (the number is released after the grace period); null for the free number',
+    description:
+      '`active`: renews on the same card before expiry; `retrying`: the last renewal charge was declined and is being retried (the number is released after the grace period); null for the free number',
   })
   renewal_state: string | null;
 }

@@ -149,4 +149,13 @@ export class PurchasesRepository {
     const { rows } = await sql<Purchase>(this.dataSource, `SELECT ${COLUMNS} FROM purchases WHERE account_id = $1 AND invoice_number = $2`, [accountId, invoiceNumber]);
     return rows[0] ?? null;
   }
+
+  /** A renewal of this number still open (on its way, or held for review): no second attempt meanwhile. */
+  async hasOpenRenewal(accountId: number, number: string, tx: Tx): Promise<boolean> {
+    const { rows } = await sql(tx, `SELECT 1 FROM purchases WHERE account_id = $1 AND number = $2 AND kind = 'renewal' AND state IN ('created', 'charged', 'held') LIMIT 1`, [
+      accountId,
+      number,
+    ]);
+    return rows.length > 0;
+  }
 }

@@ -82,6 +82,10 @@ export class RenewalsService {
       await this.release(sub, now, tx);
       return 'released';
     }
+    if (await this.purchases.hasOpenRenewal(sub.accountId, sub.number, tx)) {
+      await this.subscriptions.postpone(sub.id, new Date(now.getTime() + this.config.numberRenewalRetryHours * HOUR_MS), tx);
+      return null;
+    }
     const original = await this.purchases.byId(sub.purchaseId, tx);
     const card = await this.cards.byId(sub.accountId, sub.cardId, tx);
     const priceCents = await this.inventory.priceOf(sub.number, tx);

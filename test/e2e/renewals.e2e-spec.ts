@@ -130,4 +130,18 @@ describe('Dedicated number renewals', () => {
     expect(await subscription(number)).toMatchObject({ renewal_state: 'active', renewal_attempts: 0 });
     expect((await renewals(number)).map((r: { state: string }) => r.state)).toEqual(['declined', 'fulfilled']);
   });
+
+  it('a renewal held for review waits for the operator: no second attempt meanwhile; released, it extends the number', async () => {
+    const { acct, number, expiresAt } = await owner();
+    await db.query(`UPDATE payment_cards SET payment_method_id = regexp_replace(payment_method_id, '_succeeds$', '_held') WHERE account_id = $1`, [acct.accountId]);
+    now = expiresAt.getTime() - 6 * DAY;
+    expect(await run()).toMatchObject({ pending: 1 });
+    now += DAY + 1000;
+    expect(await run()).toMatchObject({ renewed: 0, failed: 0, pending: 0 });
+    const [held] = await db.query(`SELECT id::int, state FROM purchases WHERE kind = 'renewal' AND number = $1`, [number]);
+    expect(held.state).toBe('held');
+    expect((await runCli('purchase:release', '--id', String(held.id))).json?.state).toBe('fulfilled');
+    const sub = await subscription(number);
+    expect([sub.renewal_state, new Date(sub.expires_at).getUTCFullYear()]).toEqual(['active', expiresAt.getUTCFullYear() + 1]);
+  });
 });

@@ -191,4 +191,23 @@ describe('Dedicated number purchases', () => {
     expect([over.status, over.body]).toEqual([403, { error: 'Daily purchase limit exceeded: $68.00 remaining' }]);
     expect(await db.query(`SELECT status FROM dedicated_numbers WHERE number = $1`, [numbers[1]])).toEqual([{ status: 'available' }]);
   });
+
+  it('holds a number whose payment is held for review: reserved but not a sender until purchase:release; refunded, it goes back', async () => {
+    const acct = await buyer({ card: '4000000000009235' });
+    const [kept, refused] = await stock(2, '120');
+    const senders = async () => (await t.api.get('/v1/senders', { auth: acct.auth })).body.results.map((s: { sender: string }) => s.sender);
+    const held = await buyNumber(t, acct, { number: kept });
+    expect([held.status, held.body.state, held.body.number, held.body.amount_inc_gst]).toEqual([200, 'held', kept, 132]);
+    expect(await senders()).not.toContain(kept);
+    expect(await db.query(`SELECT status, account_id FROM dedicated_numbers WHERE number = $1`, [kept])).toEqual([{ status: 'assigned', account_id: acct.accountId }]);
+    expect((await runCli('purchase:release', '--id', String(held.body.purchase_id))).json?.state).toBe('fulfilled');
+    expect(await senders()).toContain(kept);
+    expect((await t.api.get('/v1/dedicated-numbers', { auth: acct.auth })).body.results.map((r: { number: string }) => r.number)).toContain(kept);
+
+    const second = await buyNumber(t, acct, { number: refused });
+    expect(second.body.state).toBe('held');
+    expect((await runCli('purchase:refund', '--id', String(second.body.purchase_id))).json?.state).toBe('refunded');
+    expect(await db.query(`SELECT status, account_id FROM dedicated_numbers WHERE number = $1`, [refused])).toEqual([{ status: 'available', account_id: null }]);
+    expect(await senders()).not.toContain(refused);
+  });
 });

@@ -4,7 +4,8 @@ import { Field } from '../../common/validation/field';
 import { ErrorText } from '../../common/errors/error-catalogue';
 
 const LAST4 = { type: 'string', pattern: '^[0-9]{4}$', example: '4242' } as const;
-const MONEY = { type: 'number', multipleOf: 0.01 } as const;
+// Dollars as JSON numbers with at most two decimals (no multipleOf: 20.24 is not an exact binary multiple of 0.01).
+const MONEY = { type: 'number', minimum: 0 } as const;
 const STATE = { enum: ['fulfilled', 'held'], description: '`held`: the payment is held for review by the provider; nothing is delivered until it is released' } as const;
 
 /** Checked by the service (after the key's purchases switch), with the supplement's texts. */

@@ -28,7 +28,13 @@ commands:
   registration:list [--state submitted|approved|rejected]
   registration:approve --id ID
   registration:reject --id ID --reason R
-  numbers:import --file numbers.csv`;
+  numbers:import --file numbers.csv
+  card:add --account ID --card NUMBER   (simulated payment provider only: a test card such as 4242424242424242)
+  card:list --account ID
+  purchase:release --id ID   (a payment held for review: fulfil it)
+  purchase:refund --id ID    (a payment held for review: refund it in full)
+  purchase:reconcile [--all]  (settle purchases a crash or a lost provider answer left unsettled)
+  renewals:run               (charge due renewals of bought numbers; release those past their grace period)`;
 
 /** Operator commands: JSON on stdout; a clear message on stderr and a non-zero exit on failure. */
 async function main(argv: string[]): Promise<number> {

@@ -27,6 +27,11 @@ import { DedicatedNumber } from './numbers/dedicated-number.entity';
 import { FreeNumberClaim } from './numbers/free-number-claim.entity';
 import { ShortLink } from './links/short-link.entity';
 import { LinkClickEvent } from './links/link-click-event.entity';
+import { PaymentCustomer } from './payments/payment-customer.entity';
+import { PaymentCard } from './payments/payment-card.entity';
+import { SimulatedPayment } from './payments/simulated-payment.entity';
+import { Purchase } from './purchases/purchase.entity';
+import { NumberSubscription } from './purchases/number-subscription.entity';
 
 /** Explicit entity list: no globbing, so the build and the tests see exactly the same schema. */
 export const ENTITIES = [
@@ -59,4 +64,9 @@ export const ENTITIES = [
   DispatcherLease,
   ShortLink,
   LinkClickEvent,
+  PaymentCustomer,
+  PaymentCard,
+  SimulatedPayment,
+  Purchase,
+  NumberSubscription,
 ];

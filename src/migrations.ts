@@ -9,6 +9,7 @@ import { SenderIdentity1763701200000 } from './database/migrations/1763701200000
 import { RefundLines1763701500000 } from './database/migrations/1763701500000-RefundLines';
 import { DispatcherLeases1763701510000 } from './database/migrations/1763701510000-DispatcherLeases';
 import { Links1763701800000 } from './database/migrations/1763701800000-Links';
+import { Purchases1763702000000 } from './database/migrations/1763702000000-Purchases';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   RefundLines1763701500000,
   DispatcherLeases1763701510000,
   Links1763701800000,
+  Purchases1763702000000,
 ];

@@ -41,4 +41,9 @@ export class AccountsRepository {
   async insert(fields: { name: string; isTest: boolean; allowDuplicateContacts: boolean }, tx: Tx): Promise<Account> {
     return this.repo(tx).save(this.repo(tx).create({ ...fields, optoutCode: randomToken(10) }));
   }
+
+  /** The billing notification address (null: the owner gets the invoices). */
+  async setBillingEmail(accountId: number, email: string | null, tx?: Tx): Promise<void> {
+    await sql(tx ?? this.dataSource, `UPDATE accounts SET billing_email = $2 WHERE id = $1`, [accountId, email]);
+  }
 }

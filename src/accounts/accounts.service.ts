@@ -59,4 +59,9 @@ export class AccountsService {
       return { account, key };
     });
   }
+
+  /** Where tax invoices go; null: to the owner. */
+  async setBillingEmail(accountId: number, email: string | null, tx?: Tx): Promise<void> {
+    await this.accounts.setBillingEmail(accountId, email, tx);
+  }
 }

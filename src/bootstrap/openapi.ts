@@ -29,6 +29,11 @@ export const TAGS: Array<{ name: string; description: string }> = [
       'Sender identities: the active senders, your own mobile as a sender (confirmed by a texted link), ACMA registration of alphanumeric Sender IDs, and the free dedicated number.',
   },
   {
+    name: 'purchases',
+    description:
+      'Buying SMS credits and dedicated numbers with a saved card, when purchases are enabled for the API key: prices inc. GST, a daily limit per key, an Idempotency-Key on every purchase, a tax invoice by email.',
+  },
+  {
     name: 'link tracking',
     description:
       'Shortened links (`shorten_urls`) and their clicks, and the public pages recipients open from a text: the short link redirect and the `{optout}` page (outside /v1, no authentication; HTML for browsers, the `{"error": "..."}` envelope with `Accept: application/json`; marked `x-public-page`).',

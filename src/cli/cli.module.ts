@@ -11,6 +11,8 @@ import { ClockModule } from '../common/time/clock.module';
 import { UsersModule } from '../users/users.module';
 import { NumbersModule } from '../numbers/numbers.module';
 import { SenderRegistrationsModule } from '../sender-identity/sender-registrations.module';
+import { PaymentsModule } from '../payments/payments.module';
+import { PurchasesModule } from '../purchases/purchases.module';
 
 /** The services the operator commands call; no HTTP, no Redis. */
 @Module({})
@@ -29,6 +31,8 @@ export class CliModule {
         UsersModule,
         SenderRegistrationsModule,
         NumbersModule,
+        PaymentsModule,
+        PurchasesModule,
       ],
     };
   }

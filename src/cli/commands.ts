@@ -15,6 +15,7 @@ import type { CreatedUser } from '../users/users.service';
 import { UsersService } from '../users/users.service';
 import { parseCommandArgs, requireId, requireString, UsageError } from './cli-args';
 import { SENDER_COMMANDS } from './sender-commands';
+import { PURCHASE_COMMANDS } from './purchase-commands';
 
 export type Command = (app: INestApplicationContext, argv: string[]) => Promise<unknown>;
 
@@ -204,4 +205,5 @@ export const COMMANDS: Record<string, Command> = {
   },
 
   ...SENDER_COMMANDS,
+  ...PURCHASE_COMMANDS,
 };

@@ -279,6 +279,70 @@ export class AppConfig {
     message: '$property must be a Sender ID of 3-11 letters, digits and spaces with at least one letter, or 3-15 digits',
   })
   systemSender = 'SMSVerify';
+
+  // --- Payments and purchases ---
+  /** Stripe secret key; unset: the built-in simulated provider (development and test accounts) takes its place. */
+  @IsOptional()
+  @IsString()
+  @Matches(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, { message: '$property must be a Stripe secret key (sk_test_…, sk_live_…)' })
+  stripeSecretKey?: string;
+
+  /** Where the Stripe SDK connects (tests: a local Stripe-compatible peer); unset: Stripe's own API. */
+  @IsOptional()
+  @IsString()
+  @Matches(/^https?:\/\/[^\s/]+$/, { message: '$property must be an http(s) origin such as http://127.0.0.1:12111' })
+  stripeApiBase?: string;
+
+  /** The seller on tax invoices: legal name and ABN (11 digits). */
+  @IsString()
+  @Matches(/^.{1,200}$/, { message: '$property must be 1-200 characters' })
+  sellerName = 'SMS Platform Pty Ltd';
+
+  @IsString()
+  @Matches(/^\d{11}$/, { message: '$property must be 11 digits' })
+  sellerAbn = '51824753556';
+
+  /** How long a repeated purchase request waits for the first one to finish before settling it itself. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  purchaseWaitMs = 10_000;
+
+  /** A purchase still unsettled after this long was interrupted (a crash, a network error): the reconciler settles it. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(86_400_000)
+  purchaseReconcileAfterMs = 60_000;
+
+  /** How often the reconciler and the renewal job run (0: never, e.g. in tests that run them by hand). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(86_400_000)
+  purchaseJobsIntervalMs = 60_000;
+
+  /** Renewals charge this many days before a number expires. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(60)
+  numberRenewalLeadDays = 7;
+
+  /** A failed renewal is retried this often (hours) until the grace period ends. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(720)
+  numberRenewalRetryHours = 24;
+
+  /** Days after expiry that a number whose renewal failed is kept before it is released. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(365)
+  numberGraceDays = 14;
 }
 
 /** Environment variable behind each setting; the names are part of the operator contract (README). */
@@ -328,6 +392,16 @@ export const ENV_NAMES: Record<keyof AppConfig, string> = {
   smtpUrl: 'SMTP_URL',
   mailFrom: 'MAIL_FROM',
   systemSender: 'SYSTEM_SENDER',
+  stripeSecretKey: 'STRIPE_SECRET_KEY',
+  stripeApiBase: 'STRIPE_API_BASE',
+  sellerName: 'SELLER_NAME',
+  sellerAbn: 'SELLER_ABN',
+  purchaseWaitMs: 'PURCHASE_WAIT_MS',
+  purchaseReconcileAfterMs: 'PURCHASE_RECONCILE_AFTER_MS',
+  purchaseJobsIntervalMs: 'PURCHASE_JOBS_INTERVAL_MS',
+  numberRenewalLeadDays: 'NUMBER_RENEWAL_LEAD_DAYS',
+  numberRenewalRetryHours: 'NUMBER_RENEWAL_RETRY_HOURS',
+  numberGraceDays: 'NUMBER_GRACE_DAYS',
 };
 
 export class ConfigError extends Error {}

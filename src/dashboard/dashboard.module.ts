@@ -6,6 +6,10 @@ import { UsersModule } from '../users/users.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { NumbersModule } from '../numbers/numbers.module';
 import { SenderIdentityModule } from '../sender-identity/sender-identity.module';
+import { PaymentsModule } from '../payments/payments.module';
+import { PurchasesModule } from '../purchases/purchases.module';
+import { BillingPageController } from './billing/billing-page.controller';
+import { BillingPageService } from './billing/billing-page.service';
 import { SenderConfirmPageController } from './senders/sender-confirm-page.controller';
 import { SendersPageController } from './senders/senders-page.controller';
 import { SendersPageService } from './senders/senders-page.service';
@@ -30,7 +34,7 @@ import { WebhooksPageService } from './settings-webhooks/webhooks-page.service';
  * may open each). A new group is a folder here with its controller and page service, added below.
  */
 @Module({
-  imports: [UsersModule, AccountsModule, MessagingModule, WebhooksModule, MailModule, SenderIdentityModule, NumbersModule],
+  imports: [UsersModule, AccountsModule, MessagingModule, WebhooksModule, MailModule, SenderIdentityModule, NumbersModule, PaymentsModule, PurchasesModule],
   controllers: [
     AuthPagesController,
     OverviewController,
@@ -39,6 +43,7 @@ import { WebhooksPageService } from './settings-webhooks/webhooks-page.service';
     WebhooksPageController,
     SendersPageController,
     SenderConfirmPageController,
+    BillingPageController,
     UsersPageController,
     AuditPageController,
     ProfileController,
@@ -51,6 +56,7 @@ import { WebhooksPageService } from './settings-webhooks/webhooks-page.service';
     ApiKeysPageService,
     WebhooksPageService,
     SendersPageService,
+    BillingPageService,
     UsersPageService,
     AuditPageService,
     ProfilePageService,

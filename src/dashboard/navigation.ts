@@ -26,6 +26,7 @@ export const PAGES = {
   apiKeys: { path: '/settings/api', label: 'API keys', access: { anyOf: ['manage_api_keys', 'manage_billing'] } },
   webhooks: { path: '/settings/webhooks', label: 'Webhooks', access: { anyOf: ['manage_settings'] } },
   senders: { path: '/senders', label: 'Sender IDs', access: { anyOf: ['manage_senders'] } },
+  billing: { path: '/billing', label: 'Billing', access: { anyOf: ['manage_billing'] } },
   users: { path: '/users', label: 'Users', access: 'owner' },
   audit: { path: '/audit', label: 'Audit log', access: 'owner' },
   profile: { path: '/profile', label: 'Your profile', access: 'signed_in', inNav: false },

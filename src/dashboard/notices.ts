@@ -17,6 +17,9 @@ export const NOTICES = {
   sender_deactivated: 'The sender is deactivated. Messages can no longer be sent from it.',
   free_number_claimed: 'Your free dedicated number is active.',
   registration_submitted: 'Registration submitted. We email you when it has been reviewed.',
+  card_added: 'The card is saved.',
+  card_removed: 'The card is removed. It will not be charged again.',
+  billing_email_saved: 'Billing notification address saved.',
   registration_reactivated: 'This Sender ID was already approved for your account: it is active again.',
 } as const;
 

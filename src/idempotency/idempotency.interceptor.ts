@@ -3,7 +3,7 @@ import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import type { AuthenticatedRequest } from '../common/auth/authenticated-request';
-import { StatusDescription } from '../common/errors/error-catalogue';
+import { failure, StatusDescription } from '../common/errors/error-catalogue';
 import { ErrorEnvelopeDto } from '../common/http/api-errors.decorator';
 import { IdempotencyClaim, IdempotencyKeyTaken, IdempotencyService, Replay } from './idempotency.service';
 
@@ -51,13 +51,24 @@ export const IdempotencyKey = createParamDecorator((_: unknown, context: Executi
   return context.switchToHttp().getRequest<IdempotentRequest>().idempotency;
 });
 
-/** Enables Idempotency-Key handling on a route and documents it. */
-export function Idempotent() {
+/** Refuses a request without an Idempotency-Key (the purchase operations: supplement, Purchases). */
+@Injectable()
+export class IdempotencyKeyRequired implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const header = context.switchToHttp().getRequest<IdempotentRequest>().headers['idempotency-key'];
+    const key = Array.isArray(header) ? header[0] : header;
+    if (key === undefined || key === '') throw failure('idempotencyKeyRequired');
+    return next.handle();
+  }
+}
+
+/** Enables Idempotency-Key handling on a route and documents it; `required`: a request without one is 400. */
+export function Idempotent(options: { required?: boolean } = {}) {
   return applyDecorators(
-    UseInterceptors(IdempotencyInterceptor),
+    UseInterceptors(...(options.required ? [IdempotencyKeyRequired] : []), IdempotencyInterceptor),
     ApiHeader({
       name: 'Idempotency-Key',
-      required: false,
+      required: options.required === true,
       description:
         'One key per logical request, reused on each retry: the same key and body within 24 h replays the original response (Idempotency-Replay: true); the same key with another body is 422. Keys are scoped to the API key.',
       schema: { type: 'string', minLength: 1, maxLength: 255 },

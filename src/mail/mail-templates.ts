@@ -86,4 +86,47 @@ export const MailTemplates = {
       ].join('\n'),
     };
   },
+  taxInvoice(to: string, input: { invoiceNumber: string; accountName: string; keyLabel: string; username: string; item: string; total: string; gst: string; held: boolean }): Mail {
+    return {
+      to,
+      subject: `Tax invoice ${input.invoiceNumber}${input.held ? ' (payment held for review)' : ''}`,
+      text: [
+        `Your tax invoice ${input.invoiceNumber} for ${input.accountName} is attached.`,
+        ``,
+        `Item: ${input.item}`,
+        `Total: A$${input.total} inc. GST (GST A$${input.gst})`,
+        `Bought with the API key "${input.keyLabel}" (${input.username}).`,
+        ...(input.held
+          ? [
+              ``,
+              `The payment is held for review by our payment provider. What it buys is delivered once the review releases it; if it is refused, the payment is refunded in full.`,
+            ]
+          : []),
+      ].join('\n'),
+    };
+  },
+  renewalFailed(to: string, input: { accountName: string; number: string; expiresAt: string; releaseAt: string; cardLast4: string }): Mail {
+    return {
+      to,
+      subject: `Renewal of ${input.number} failed`,
+      text: [
+        `We could not renew the dedicated number ${input.number} of ${input.accountName}: the card ending in ${input.cardLast4} was declined.`,
+        ``,
+        `The number expires ${input.expiresAt} UTC. We will try again; if it still cannot be renewed by ${input.releaseAt} UTC, the number is released and can no longer send or receive messages for you.`,
+        `Update the card on the Billing page to keep it.`,
+      ].join('\n'),
+    };
+  },
+
+  numberReleased(to: string, input: { accountName: string; number: string }): Mail {
+    return {
+      to,
+      subject: `Dedicated number ${input.number} released`,
+      text: [
+        `The dedicated number ${input.number} of ${input.accountName} could not be renewed before the end of its grace period and has been released.`,
+        ``,
+        `It is no longer a sender of the account.`,
+      ].join('\n'),
+    };
+  },
 };

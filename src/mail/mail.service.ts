@@ -2,10 +2,18 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import nodemailer, { Transporter } from 'nodemailer';
 import { AppConfig } from '../config/app-config';
 
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+
 export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** Files sent with the mail (a tax invoice PDF). */
+  attachments?: MailAttachment[];
 }
 
 /**
@@ -31,11 +39,11 @@ export class MailService implements OnModuleDestroy {
 
   async send(mail: Mail): Promise<boolean> {
     if (!this.transport) {
-      this.logger.log({ msg: 'email (not sent: no SMTP_URL)', to: mail.to, subject: mail.subject, body: mail.text });
+      this.logger.log({ msg: 'email (not sent: no SMTP_URL)', to: mail.to, subject: mail.subject, body: mail.text, attachments: mail.attachments?.map((a) => a.filename) });
       return true;
     }
     try {
-      await this.transport.sendMail({ from: this.config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text });
+      await this.transport.sendMail({ from: this.config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, attachments: mail.attachments });
       return true;
     } catch (err) {
       this.logger.error({ msg: 'email not sent', to: mail.to, subject: mail.subject, err: (err as Error).message });

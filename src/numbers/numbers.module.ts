@@ -5,12 +5,13 @@ import { DedicatedNumbersController } from './dedicated-numbers.controller';
 import { FreeNumberService } from './free-number.service';
 import { NumberImportService } from './number-import.service';
 import { NumbersRepository } from './numbers.repository';
+import { NumberInventoryService } from './number-inventory.service';
 
 /** The dedicated number inventory and the free number. No queues: the operator CLI loads the inventory through it. */
 @Module({
   imports: [SendersModule, UsersModule],
   controllers: [DedicatedNumbersController],
-  providers: [NumbersRepository, FreeNumberService, NumberImportService],
-  exports: [FreeNumberService, NumberImportService],
+  providers: [NumbersRepository, FreeNumberService, NumberImportService, NumberInventoryService],
+  exports: [FreeNumberService, NumberImportService, NumberInventoryService],
 })
 export class NumbersModule {}

@@ -70,4 +70,42 @@ export class NumbersRepository {
     const { rows } = await sql<{ n: number }>(this.dataSource, `SELECT count(*)::int AS n FROM dedicated_numbers WHERE status = 'available'`);
     return rows[0].n;
   }
+  /** Sells this number to the account if it is still available (one conditional UPDATE: one buyer wins); answers its price ex GST in cents. */
+  async reserve(accountId: number, number: string, at: Date, tx: Tx): Promise<number | null> {
+    const { rows } = await sql<{ annual_price_cents: number }>(
+      tx,
+      `UPDATE dedicated_numbers SET status = 'assigned', account_id = $1, kind = 'paid', assigned_at = $3
+        WHERE number = $2 AND status = 'available'
+        RETURNING annual_price_cents`,
+      [accountId, number, at.toISOString()],
+    );
+    return rows[0]?.annual_price_cents ?? null;
+  }
+
+  /** Puts a bought number back in the inventory (a declined or refunded purchase, a subscription that ended). */
+  async release(accountId: number, number: string, tx: Tx): Promise<boolean> {
+    const { rowCount } = await sql(
+      tx,
+      `UPDATE dedicated_numbers SET status = 'available', account_id = NULL, kind = NULL, assigned_at = NULL
+        WHERE number = $2 AND account_id = $1 AND kind = 'paid'`,
+      [accountId, number],
+    );
+    return rowCount > 0;
+  }
+
+  /** Available numbers whose digits contain `contains`, cheapest first. */
+  async listAvailable(contains: string, limit: number): Promise<Array<{ number: string; annualPriceCents: number }>> {
+    const { rows } = await sql<{ number: string; annualPriceCents: number }>(
+      this.dataSource,
+      `SELECT number, annual_price_cents AS "annualPriceCents" FROM dedicated_numbers
+        WHERE status = 'available' AND ($1 = '' OR strpos(number, $1) > 0)
+        ORDER BY annual_price_cents, number LIMIT $2`,
+      [contains, limit],
+    );
+    return rows;
+  }
+  async priceOf(number: string, tx?: Tx): Promise<number | null> {
+    const { rows } = await sql<{ annual_price_cents: number }>(tx ?? this.dataSource, `SELECT annual_price_cents FROM dedicated_numbers WHERE number = $1`, [number]);
+    return rows[0]?.annual_price_cents ?? null;
+  }
 }

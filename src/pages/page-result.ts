@@ -1,5 +1,13 @@
-/** What a page handler returns: a template to render, or where to send the browser next. */
-export type PageResult = ViewResult | RedirectResult;
+/** What a page handler returns: a template to render, where to send the browser next, or a file to download. */
+export type PageResult = ViewResult | RedirectResult | FileResult;
+
+export interface FileResult {
+  kind: 'file';
+  contentType: string;
+  /** Offered as the download's name (ASCII letters, digits, `.`, `-`, `_`). */
+  filename: string;
+  body: Buffer;
+}
 
 export interface ViewResult {
   kind: 'view';
@@ -18,6 +26,11 @@ export interface RedirectResult {
 
 export function view(template: string, model: Record<string, unknown>, status = 200): ViewResult {
   return { kind: 'view', template, model, status };
+}
+
+/** A download (an invoice PDF). */
+export function fileDownload(contentType: string, filename: string, body: Buffer): FileResult {
+  return { kind: 'file', contentType, filename: filename.replace(/[^A-Za-z0-9._-]/g, '_'), body };
 }
 
 /** 303 See Other: after a form post the browser GETs the next page (a reload does not post again). */

@@ -15,7 +15,7 @@ import { renderPage } from './render-page';
 export class PageInterceptor implements NestInterceptor {
   constructor(private readonly config: AppConfig) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<string> {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<string | Buffer> {
     const request = context.switchToHttp().getRequest<PageRequest>();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     return next.handle().pipe(
@@ -25,6 +25,11 @@ export class PageInterceptor implements NestInterceptor {
           request.pageStatus = result.status ?? 303;
           reply.header('Location', result.location);
           return '';
+        }
+        if (result.kind === 'file') {
+          request.pageStatus = 200;
+          reply.type(result.contentType).header('Content-Disposition', `attachment; filename="${result.filename}"`);
+          return result.body;
         }
         const html = await renderPage(request, reply, this.config, result.template, result.model);
         request.pageStatus = result.status;

@@ -35,7 +35,10 @@ export type AuditAction =
   | 'sender_registration.reactivated'
   | 'sender_registration.approved'
   | 'sender_registration.rejected'
-  | 'dedicated_number.free_claimed';
+  | 'dedicated_number.free_claimed'
+  | 'billing.card_added'
+  | 'billing.card_removed'
+  | 'billing.email_changed';
 
 @Injectable()
 export class AuditLogService {

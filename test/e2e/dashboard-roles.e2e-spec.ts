@@ -51,6 +51,7 @@ describe('Dashboard permissions', () => {
     ['/settings/api', ['owner', 'manage_api_keys', 'manage_billing']],
     ['/settings/webhooks', ['owner', 'manage_settings']],
     ['/senders', ['owner', 'manage_senders']],
+    ['/billing', ['owner', 'manage_billing']],
     ['/users', ['owner']],
     ['/audit', ['owner']],
   ] as Array<[string, Role[]]>)('opens %s only for %j; others get a 403 page', async (path, allowed) => {
@@ -63,9 +64,9 @@ describe('Dashboard permissions', () => {
 
   it('shows each person only the navigation links they may follow', async () => {
     const links = async (role: Role) => [...(await as[role].get('/overview')).html.matchAll(/<li><a href="([^"]+)"/g)].map((m) => m[1]);
-    expect(await links('owner')).toEqual(['/overview', '/messages', '/settings/api', '/settings/webhooks', '/senders', '/users', '/audit']);
+    expect(await links('owner')).toEqual(['/overview', '/messages', '/settings/api', '/settings/webhooks', '/senders', '/billing', '/users', '/audit']);
     expect(await links('manage_api_keys')).toEqual(['/overview', '/messages', '/settings/api']);
-    expect(await links('manage_billing')).toEqual(['/overview', '/messages', '/settings/api']);
+    expect(await links('manage_billing')).toEqual(['/overview', '/messages', '/settings/api', '/billing']);
     expect(await links('manage_settings')).toEqual(['/overview', '/messages', '/settings/webhooks']);
     expect(await links('manage_senders')).toEqual(['/overview', '/messages', '/senders']);
     expect(await links('none')).toEqual(['/overview', '/messages']);

@@ -3,8 +3,8 @@ import { startTestApp, TestApp } from '../support/test-app';
 
 type Json = Record<string, any>;
 const METHODS = ['get', 'post', 'patch', 'put', 'delete'];
-/** Credits are the only non-integer numbers (two decimals at most). */
-const MONEY = new Set(['credit_balance', 'cost', 'total_cost', 'credits_refunded']);
+/** Credits and dollar amounts are the only non-integer numbers (two decimals at most). */
+const MONEY = new Set(['credit_balance', 'cost', 'total_cost', 'credits_refunded', 'amount_ex_gst', 'gst', 'amount_inc_gst', 'annual_price_ex_gst']);
 /** Measurements that are not counts: /health's backlog age has a decimal. */
 const MEASURES = new Set(['oldest_due_seconds']);
 
@@ -52,7 +52,7 @@ describe('OpenAPI document', () => {
     });
   });
 
-  it('types every id and count as an integer: the only non-integer numbers are credits and the backlog age', () => {
+  it('types every id and count as an integer: the only non-integer numbers are credits, dollar amounts and the backlog age', () => {
     const numbers: string[] = [];
     const walk = (node: unknown, path: string) => {
       if (!node || typeof node !== 'object') return;

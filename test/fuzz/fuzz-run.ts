@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { OpenApiValidator } from '../support/openapi-validator';
 import { createAccount } from '../support/test-app';
+import { addCard, enablePurchases } from '../support/purchases';
 import { FuzzRequest, Operation, operationsOf, requestFor } from './openapi-requests';
 
 export interface FuzzOptions {
@@ -48,6 +49,9 @@ export async function fuzzApi(app: NestFastifyApplication, options: FuzzOptions)
   const operations = operationsOf(document);
   const live = await createAccount(app, { credits: 1_000_000, senders: ['Brand', '61412345678'] });
   const test = await createAccount(app, { test: true, senders: ['Brand'] });
+  // Purchases reach their parsing, card choice, daily limit and charge: the switch on and a card saved.
+  await enablePurchases(app, live);
+  await addCard(app, live.accountId);
   const statuses: Record<number, number> = {};
   let failure: FuzzReport['failure'];
   let ran = 0;

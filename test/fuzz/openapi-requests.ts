@@ -235,6 +235,8 @@ export function requestFor(op: Operation, document: Json, credentials: Credentia
     { weight: 1, arbitrary: fc.constantFrom(undefined, 'Basic', 'Basic !!!', 'Bearer x', `Basic ${Buffer.from('nobody:nothing').toString('base64')}`) },
   );
   const idempotencyKey = fc.option(headerSafe, { freq: 4 });
+  // A GET that documents the header (the purchase operations require it) gets one too.
+  const takesIdempotencyKey = ((op.operation.parameters ?? []) as Json[]).some((p) => p.in === 'header' && String(p.name).toLowerCase() === 'idempotency-key');
   const pathValues = fc.tuple(
     ...pathParams.map(() =>
       fc.oneof(
@@ -250,7 +252,7 @@ export function requestFor(op: Operation, document: Json, credentials: Credentia
     const headers: Record<string, string> = op.operation['x-public-page'] ? { accept: 'application/json' } : {};
     if (authorization !== undefined) headers.authorization = authorization;
     if (raw !== undefined && type !== undefined) headers['content-type'] = type;
-    if (key !== null && op.method === 'POST') headers['idempotency-key'] = key;
+    if (key !== null && (op.method === 'POST' || takesIdempotencyKey)) headers['idempotency-key'] = key;
     return { method: op.method, url: `${path}${encodeQuery([...documented, ...extra])}`, headers, body: raw, operation: `${op.method} ${op.path}` };
   });
 }

@@ -12,8 +12,13 @@ const CLI = path.resolve(__dirname, '../../dist/src/cli.js');
 
 /** Runs the built operator CLI as an operator would, against the run's database. */
 export function runCli(...args: string[]): Promise<CliResult> {
+  return runCliWithEnv({}, ...args);
+}
+
+/** The same, with extra environment variables (e.g. a configured payment provider). */
+export function runCliWithEnv(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, LOG_LEVEL: 'silent' } });
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));

@@ -2,12 +2,19 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { until } from './wait';
 
+export interface ReceivedAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
 export interface ReceivedMail {
   from: string;
   to: string[];
   subject: string;
   text: string;
   raw: string;
+  attachments: ReceivedAttachment[];
 }
 
 /** A real SMTP server on loopback that keeps what it receives, so tests read the mails the service sent. */
@@ -59,8 +66,39 @@ export class SmtpPeer {
   }
 }
 
-/** The subject and the decoded plain-text body of a single-part mail, as nodemailer writes them. */
-function parse(raw: string): { subject: string; text: string } {
+/**
+ * The subject, the decoded plain-text body and the attachments of a mail as nodemailer writes them:
+ * single-part text, or multipart/mixed with a text part and base64 attachments.
+ */
+function parse(raw: string): { subject: string; text: string; attachments: ReceivedAttachment[] } {
+  const split = raw.indexOf('\r\n\r\n');
+  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
+  const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'im').exec(head)?.[1] ?? '';
+  const boundary = /boundary="?([^";]+)"?/i.exec(header('Content-Type'))?.[1];
+  if (!boundary) return { subject: decodeWords(header('Subject')), ...parsePart(raw), attachments: [] };
+  const parts = raw
+    .split(`--${boundary}`)
+    .slice(1)
+    .filter((p) => !p.startsWith('--'))
+    .map((p) => p.replace(/^\r\n/, ''));
+  let text = '';
+  const attachments: ReceivedAttachment[] = [];
+  for (const part of parts) {
+    const partHead = part.slice(0, part.indexOf('\r\n\r\n')).replace(/\r\n[ \t]+/g, ' ');
+    const filename = /filename="?([^";\r\n]+)"?/i.exec(partHead)?.[1];
+    if (filename) {
+      const body = part.slice(part.indexOf('\r\n\r\n') + 4);
+      const contentType = (/^Content-Type: ([^;\r\n]+)/im.exec(partHead)?.[1] ?? '').trim();
+      attachments.push({ filename, contentType, content: Buffer.from(body.replace(/\s+/g, ''), 'base64') });
+    } else if (/^Content-Type: text\/plain/im.test(partHead)) {
+      text = parsePart(part).text;
+    }
+  }
+  return { subject: decodeWords(header('Subject')), text, attachments };
+}
+
+/** One part (or a whole single-part mail): headers, then the body in its transfer encoding. */
+function parsePart(raw: string): { text: string } {
   const split = raw.indexOf('\r\n\r\n');
   const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
   const body = raw.slice(split + 4);
@@ -74,7 +112,6 @@ function parse(raw: string): { subject: string; text: string } {
     text = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
   }
   return {
-    subject: decodeWords(header('Subject')),
     text: text
       .replace(/\r\n/g, '\n')
       .replace(/\n\.\n?$/, '')

@@ -31,4 +31,7 @@ export const AUDIT_LABELS: Record<AuditAction, string> = {
   'sender_registration.approved': 'Sender ID registration approved',
   'sender_registration.rejected': 'Sender ID registration rejected',
   'dedicated_number.free_claimed': 'Claimed the free dedicated number',
+  'billing.card_added': 'Saved a card',
+  'billing.card_removed': 'Removed a saved card',
+  'billing.email_changed': 'Changed the billing notification address',
 };

@@ -9,10 +9,11 @@ describe(navigationFor.name, () => {
       { label: 'API keys', href: '/settings/api', current: true },
       { label: 'Webhooks', href: '/settings/webhooks', current: false },
       { label: 'Sender IDs', href: '/senders', current: false },
+      { label: 'Billing', href: '/billing', current: false },
       { label: 'Users', href: '/users', current: false },
       { label: 'Audit log', href: '/audit', current: false },
     ]);
-    expect(navigationFor({ isOwner: false, permissions: ['manage_billing'] }, '/overview').map((l) => l.href)).toEqual(['/overview', '/messages', '/settings/api']);
+    expect(navigationFor({ isOwner: false, permissions: ['manage_billing'] }, '/overview').map((l) => l.href)).toEqual(['/overview', '/messages', '/settings/api', '/billing']);
     expect(navigationFor({ isOwner: false, permissions: [] }, '/messages').map((l) => [l.href, l.current])).toEqual([
       ['/overview', false],
       ['/messages', true],
@@ -27,6 +28,8 @@ describe(navigationFor.name, () => {
     expect(mayOpen({ isOwner: false, permissions: ['manage_settings'] }, PAGES.apiKeys.access)).toBe(false);
     expect(mayOpen({ isOwner: false, permissions: ['manage_senders'] }, PAGES.senders.access)).toBe(true);
     expect(mayOpen({ isOwner: false, permissions: ['manage_api_keys', 'manage_billing', 'manage_settings'] }, PAGES.senders.access)).toBe(false);
+    expect(mayOpen({ isOwner: false, permissions: ['manage_billing'] }, PAGES.billing.access)).toBe(true);
+    expect(mayOpen({ isOwner: false, permissions: ['manage_api_keys', 'manage_senders', 'manage_settings'] }, PAGES.billing.access)).toBe(false);
     expect(navigationFor({ isOwner: false, permissions: ['manage_senders'] }, '/senders/3/deactivate').map((l) => [l.href, l.current])).toEqual([
       ['/overview', false],
       ['/messages', false],

@@ -1,0 +1,36 @@
+import { Body, Get, Param, Post, Query } from '@nestjs/common';
+import type { FormBody } from '../../pages/form-body';
+import { DashboardController } from '../dashboard-controller.decorator';
+import { CurrentUser, type DashboardUser } from '../dashboard-user';
+import { PAGES } from '../navigation';
+import { BillingPageService } from './billing-page.service';
+
+@DashboardController(PAGES.billing)
+export class BillingPageController {
+  constructor(private readonly billing: BillingPageService) {}
+
+  @Get()
+  show(@CurrentUser() user: DashboardUser, @Query('notice') notice: unknown) {
+    return this.billing.page(user, notice);
+  }
+
+  @Post('cards')
+  addCard(@CurrentUser() user: DashboardUser, @Body() form: FormBody | undefined) {
+    return this.billing.addCard(user, form);
+  }
+
+  @Post('cards/:id/remove')
+  removeCard(@CurrentUser() user: DashboardUser, @Param('id') id: string) {
+    return this.billing.removeCard(user, id);
+  }
+
+  @Post('notification-address')
+  setBillingEmail(@CurrentUser() user: DashboardUser, @Body() form: FormBody | undefined) {
+    return this.billing.setBillingEmail(user, form);
+  }
+
+  @Get('invoices/:number')
+  invoice(@CurrentUser() user: DashboardUser, @Param('number') invoiceNumber: string) {
+    return this.billing.invoice(user, invoiceNumber);
+  }
+}

@@ -1,0 +1,115 @@
+import { Injectable } from '@nestjs/common';
+import { AccountsService } from '../../accounts/accounts.service';
+import { failure } from '../../common/errors/error-catalogue';
+import { formatUtc } from '../../common/time/format';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { formText, type FormBody } from '../../pages/form-body';
+import { withFormErrors } from '../../pages/form-error';
+import { fileDownload, PageResult, redirectTo, view } from '../../pages/page-result';
+import { CardsService } from '../../payments/cards.service';
+import { TEST_CARDS } from '../../payments/test-cards';
+import { dollars } from '../../purchases/pricing';
+import { InvoicesService } from '../../purchases/invoices.service';
+import type { Actor } from '../../users/actor';
+import { AuditLogService } from '../../users/audit-log.service';
+import { normaliseEmail } from '../../users/email';
+import { can } from '../../users/permissions';
+import type { DashboardUser } from '../dashboard-user';
+import { PAGES } from '../navigation';
+import { noticeFor, withNotice } from '../notices';
+
+function requireBilling(actor: Actor): void {
+  if (!can(actor, 'manage_billing')) throw failure('permissionRequired');
+}
+
+interface Typed {
+  card?: string;
+  billingEmail?: string;
+}
+
+/** Billing: saved cards (through the payment provider), the billing notification address, and the tax invoices. */
+@Injectable()
+export class BillingPageService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly cards: CardsService,
+    private readonly invoices: InvoicesService,
+    private readonly accounts: AccountsService,
+    private readonly audit: AuditLogService,
+  ) {}
+
+  async page(user: DashboardUser, notice?: unknown, error?: { message: string; status: number }, typed: Typed = {}): Promise<PageResult> {
+    requireBilling(user);
+    const [account, cards, invoices] = await Promise.all([this.accounts.get(user.accountId), this.cards.list(user.accountId), this.invoices.list(user.accountId)]);
+    return view(
+      'dashboard/views/billing',
+      {
+        title: 'Billing',
+        notice: noticeFor(notice),
+        error: error?.message,
+        simulated: !this.cards.realProvider,
+        testCards: TEST_CARDS,
+        typedCard: typed.card ?? '',
+        billingEmail: typed.billingEmail ?? account.billingEmail ?? '',
+        cards: cards.map((c) => ({ id: c.id, brand: c.brand, last4: c.last4, expiry: `${String(c.expMonth).padStart(2, '0')}/${c.expYear}` })),
+        invoices: invoices.map((p) => ({
+          number: p.invoiceNumber,
+          date: p.chargedAt ? formatUtc(p.chargedAt).slice(0, 10) : '',
+          item: p.kind === 'credits' ? `${p.credits} SMS credits` : `${p.kind === 'renewal' ? 'Renewal of ' : 'Dedicated number '}${p.number}`,
+          total: dollars(p.amountIncGstCents),
+          key: p.apiKeyLabel,
+          state: p.state,
+        })),
+      },
+      error?.status ?? 200,
+    );
+  }
+
+  /** Saves a card through the provider: a test card number (simulated provider) or a Stripe PaymentMethod id. */
+  async addCard(user: DashboardUser, form: FormBody | undefined): Promise<PageResult> {
+    requireBilling(user);
+    const input = formText(form, 'card');
+    return withFormErrors<PageResult>(
+      async () => {
+        if (input === '') throw failure('required', this.cards.realProvider ? 'payment_method' : 'card');
+        const account = await this.accounts.get(user.accountId);
+        const card = await this.cards.add(account, this.cards.realProvider ? { paymentMethodId: input } : { cardNumber: input });
+        await this.uow.run((tx) => this.audit.record(user, 'billing.card_added', `${card.brand} ending in ${card.last4}`, tx));
+        return redirectTo(withNotice(PAGES.billing.path, 'card_added'));
+      },
+      // Never echo a card number back into the page.
+      (error) => this.page(user, undefined, error, { card: '' }),
+    );
+  }
+
+  async removeCard(user: DashboardUser, cardId: string): Promise<PageResult> {
+    requireBilling(user);
+    if (!/^\d{1,9}$/.test(cardId)) throw failure('cardNotFound');
+    const card = await this.cards.remove(user.accountId, Number(cardId));
+    await this.uow.run((tx) => this.audit.record(user, 'billing.card_removed', `${card.brand} ending in ${card.last4}`, tx));
+    return redirectTo(withNotice(PAGES.billing.path, 'card_removed'));
+  }
+
+  async setBillingEmail(user: DashboardUser, form: FormBody | undefined): Promise<PageResult> {
+    requireBilling(user);
+    const typed = formText(form, 'billing_email');
+    return withFormErrors<PageResult>(
+      async () => {
+        const email = typed === '' ? null : normaliseEmail(typed);
+        if (typed !== '' && !email) throw failure('billingEmailInvalid');
+        await this.uow.run(async (tx) => {
+          await this.accounts.setBillingEmail(user.accountId, email, tx);
+          await this.audit.record(user, 'billing.email_changed', email ?? 'cleared (invoices go to the owner)', tx);
+        });
+        return redirectTo(withNotice(PAGES.billing.path, 'billing_email_saved'));
+      },
+      (error) => this.page(user, undefined, error, { billingEmail: typed }),
+    );
+  }
+
+  async invoice(user: DashboardUser, invoiceNumber: string): Promise<PageResult> {
+    requireBilling(user);
+    const { filename, pdf } = await this.invoices.pdf(user.accountId, invoiceNumber);
+    return fileDownload('application/pdf', filename, pdf);
+  }
+}

@@ -8,6 +8,7 @@ import { Users1763701100000 } from './database/migrations/1763701100000-Users';
 import { SenderIdentity1763701200000 } from './database/migrations/1763701200000-SenderIdentity';
 import { RefundLines1763701500000 } from './database/migrations/1763701500000-RefundLines';
 import { DispatcherLeases1763701510000 } from './database/migrations/1763701510000-DispatcherLeases';
+import { DispatchWrites1763702200000 } from './database/migrations/1763702200000-DispatchWrites';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   SenderIdentity1763701200000,
   RefundLines1763701500000,
   DispatcherLeases1763701510000,
+  DispatchWrites1763702200000,
 ];

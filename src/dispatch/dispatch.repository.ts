@@ -44,7 +44,10 @@ export class DispatchRepository {
   /**
    * Claims a send's due messages with one conditional UPDATE: only rows still pending or scheduled and
    * unclaimed are taken (SKIP LOCKED keeps parallel dispatchers apart), so a cancelled message is never
-   * sent and none is sent twice. Claimed rows read `pending` until their outcome is recorded.
+   * sent and none is sent twice. The claim is the message's status change: claimed rows read `sent`
+   * (a refusal turns them `failed`, a dead dispatcher's claim is taken back to `pending`), so recording a
+   * successful submission writes only its part. The batch gets a row (dispatch_batches) in the same
+   * statement, so its claims can be found if it never records them.
    */
   async claimDue(sendId: number, limit: number, batchId: string): Promise<ClaimedMessage[]> {
     const { rows } = await sql<ClaimedMessage>(
@@ -52,16 +55,26 @@ export class DispatchRepository {
       // The ids are picked once (an IN (subquery) may be re-run by the planner and, with SKIP LOCKED,
       // pick more than the limit) and then updated through the primary key: with fresh rows and no
       // statistics yet, a join here can turn into a nested loop over the whole send.
-      `UPDATE messages m SET status = 'pending', dispatched_at = now(), claimed_by = $3, updated_at = now()
-        WHERE m.id = ANY(ARRAY(
-          SELECT id FROM messages
-           WHERE send_id = $1 AND status IN ('pending', 'scheduled') AND dispatched_at IS NULL AND dispatch_at <= now()
-           ORDER BY dispatch_at LIMIT $2 FOR UPDATE SKIP LOCKED))
-          AND m.status IN ('pending', 'scheduled') AND m.dispatched_at IS NULL
-        RETURNING m.id, m.account_id AS "accountId", m.to_number AS "to", m.sender, m.body, m.encoding, m.parts, m.is_test AS "isTest"`,
+      `WITH claimed AS (
+         UPDATE messages m SET status = 'sent', dispatched_at = now(), claimed_by = $3::uuid, updated_at = now()
+          WHERE m.id = ANY(ARRAY(
+            SELECT id FROM messages
+             WHERE send_id = $1 AND status IN ('pending', 'scheduled') AND dispatched_at IS NULL AND dispatch_at <= now()
+             ORDER BY dispatch_at LIMIT $2 FOR UPDATE SKIP LOCKED))
+            AND m.status IN ('pending', 'scheduled') AND m.dispatched_at IS NULL
+          RETURNING m.id, m.account_id AS "accountId", m.to_number AS "to", m.sender, m.body, m.encoding, m.parts, m.is_test AS "isTest"
+       ), batch AS (
+         INSERT INTO dispatch_batches (batch_id) SELECT $3::uuid WHERE EXISTS (SELECT 1 FROM claimed)
+       )
+       SELECT * FROM claimed`,
       [sendId, limit, batchId],
     );
     return rows;
+  }
+
+  /** Every claim of the batch has its outcome recorded: nothing of it is left for the sweeper. */
+  async batchRecorded(batchId: string): Promise<void> {
+    await sql(this.dataSource, `DELETE FROM dispatch_batches WHERE batch_id = $1`, [batchId]);
   }
 
   /** Who a send belongs to and which request created it, for the dispatch log lines; null when it is gone. */
@@ -94,8 +107,8 @@ export class DispatchRepository {
   }
 
   /**
-   * Records every part's submission outcome and the messages' new status (sent, or failed when a part
-   * was refused), then applies any receipt that arrived before its submit_sm_resp was recorded.
+   * Records every part's submission outcome (and fails the messages with a refused part), then applies
+   * any receipt that arrived before its submit_sm_resp was recorded.
    */
   async recordOutcomes(outcomes: PartOutcome[], tx: Tx): Promise<PartChange[]> {
     if (outcomes.length === 0) return [];
@@ -112,9 +125,11 @@ export class DispatchRepository {
            SET smsc_id = EXCLUDED.smsc_id, status = EXCLUDED.status, error = EXCLUDED.error, submitted_at = now(), receipt_due_at = EXCLUDED.receipt_due_at
          RETURNING message_id, part_number, total_parts, status, submitted_at
        ), settled AS (
-         UPDATE messages m SET status = CASE WHEN o.failed THEN 'failed' ELSE 'sent' END, updated_at = now()
+         -- Claimed messages already read sent: only a refusal changes them (and a claim taken back
+         -- meanwhile, pending again, is sent after all). A successful submission writes no message row.
+         UPDATE messages m SET status = CASE WHEN o.failed THEN 'failed' ELSE 'sent' END, dispatched_at = coalesce(m.dispatched_at, now()), updated_at = now()
            FROM (SELECT message_id, bool_or(smsc_id IS NULL) AS failed FROM input GROUP BY message_id) o
-          WHERE m.id = o.message_id AND m.status = 'pending'
+          WHERE m.id = o.message_id AND (m.status = 'pending' OR (m.status = 'sent' AND o.failed))
        )
        SELECT p.message_id AS "messageId", p.part_number AS "partNumber", p.total_parts AS "totalParts", p.status, now() AS "at", 0::float8 AS "lagSeconds",
               ${MESSAGE_OF_CHANGE}
@@ -133,14 +148,29 @@ export class DispatchRepository {
     return [...refused, ...(await this.applyStoredReceipts(smscIds, tx))];
   }
 
-  /** Stores receipts (duplicates ignored) and applies those whose parts are known, in one transaction. */
+  /**
+   * Writes receipts straight onto the parts they settle (status, done date, stat and err: one write per
+   * receipt), then settles the messages. A receipt whose part is not recorded yet (it overtook its
+   * submit_sm_resp) is stored in `delivery_receipts` instead and applied when the part appears; a
+   * duplicate of an applied receipt changes nothing.
+   */
   async recordReceipts(receipts: DeliveryReceipt[], tx: Tx): Promise<PartChange[]> {
     if (receipts.length === 0) return [];
-    await sql(
+    const { rows } = await sql<PartChange>(
       tx,
-      `INSERT INTO delivery_receipts (smsc_id, state, stat, err, done_at, received_at)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[])
-       ON CONFLICT (smsc_id) DO NOTHING`,
+      `WITH input AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[]) AS t(smsc_id, state, stat, err, done_at, received_at)
+       ), applied AS (
+         UPDATE message_parts p SET status = i.state, receipt_at = i.done_at, receipt_stat = i.stat, receipt_err = i.err
+           FROM input i WHERE p.smsc_id = i.smsc_id AND p.status = 'submitted'
+         RETURNING p.message_id, p.part_number, p.total_parts, p.status, p.receipt_at, p.submitted_at
+       ), early AS (
+         INSERT INTO delivery_receipts (smsc_id, state, stat, err, done_at, received_at)
+         SELECT smsc_id, state, stat, err, done_at, received_at FROM input i
+          WHERE NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.smsc_id = i.smsc_id)
+         ON CONFLICT (smsc_id) DO NOTHING
+       )
+       SELECT ${PART_CHANGE} FROM applied p JOIN messages msg ON msg.id = p.message_id`,
       [
         receipts.map((r) => r.smscId),
         receipts.map((r) => r.state),
@@ -150,13 +180,11 @@ export class DispatchRepository {
         receipts.map((r) => r.receivedAt.toISOString()),
       ],
     );
-    return this.applyStoredReceipts(
-      receipts.map((r) => r.smscId),
-      tx,
-    );
+    await this.settleMessages(rows, tx);
+    return rows;
   }
 
-  /** Applies stored, unapplied receipts for these SMSC ids to their parts, then settles the messages. */
+  /** Applies stored receipts (ones that overtook their part) for these SMSC ids to their parts, then settles the messages. */
   async applyStoredReceipts(smscIds: string[] | 'all-unapplied', tx: Tx): Promise<PartChange[]> {
     const filter = smscIds === 'all-unapplied' ? `r.received_at < now() - interval '1 second'` : `r.smsc_id = ANY($1::text[])`;
     const { rows } = await sql<PartChange>(
@@ -165,14 +193,14 @@ export class DispatchRepository {
          UPDATE delivery_receipts r SET applied_at = now()
           WHERE ${filter} AND r.applied_at IS NULL
             AND EXISTS (SELECT 1 FROM message_parts p WHERE p.smsc_id = r.smsc_id)
-         RETURNING r.smsc_id, r.state, r.done_at
+         RETURNING r.smsc_id, r.state, r.stat, r.err, r.done_at
        )
-       UPDATE message_parts p SET status = matched.state, receipt_at = matched.done_at
+       UPDATE message_parts p SET status = matched.state, receipt_at = matched.done_at, receipt_stat = matched.stat, receipt_err = matched.err
          FROM matched, messages msg WHERE p.smsc_id = matched.smsc_id AND p.status = 'submitted' AND msg.id = p.message_id
        RETURNING ${PART_CHANGE}`,
       smscIds === 'all-unapplied' ? [] : [smscIds],
     );
-    await this.settleMessages([...new Set(rows.map((r) => r.messageId))], tx);
+    await this.settleMessages(rows, tx);
     return rows;
   }
 
@@ -185,31 +213,42 @@ export class DispatchRepository {
           WHERE status = 'submitted' AND receipt_due_at <= now()
           ORDER BY receipt_due_at LIMIT $2 FOR UPDATE SKIP LOCKED
        )
-       UPDATE message_parts p SET status = CASE WHEN right(msg.to_number, length($1)) = $1 THEN 'failed' ELSE 'delivered' END, receipt_at = now()
+       UPDATE message_parts p SET status = CASE WHEN right(msg.to_number, length($1)) = $1 THEN 'failed' ELSE 'delivered' END, receipt_at = now(), receipt_due_at = NULL
          FROM due, messages msg
         WHERE p.message_id = due.message_id AND p.part_number = due.part_number AND msg.id = p.message_id
        RETURNING ${PART_CHANGE}`,
       [failSuffix, limit],
     );
-    await this.settleMessages([...new Set(rows.map((r) => r.messageId))], tx);
+    await this.settleMessages(rows, tx);
     return rows;
   }
 
-  /** A message is delivered when all its parts are, failed when any part failed (interface: receipts per part). */
-  private async settleMessages(messageIds: string[], tx: Tx): Promise<void> {
-    if (messageIds.length === 0) return;
+  /**
+   * A message is delivered when all its parts are, failed when any part failed (interface: receipts per
+   * part). A single-part message takes its changed part's status as it is; only a multi-part message
+   * reads its parts, by key (a nested loop over the message ids, whatever the table's statistics say).
+   */
+  private async settleMessages(changes: PartChange[], tx: Tx): Promise<void> {
+    if (changes.length === 0) return;
+    const single = changes.filter((c) => c.totalParts === 1);
+    const multi = [...new Set(changes.filter((c) => c.totalParts > 1).map((c) => c.messageId))];
     await sql(
       tx,
       `UPDATE messages msg SET status = s.status, updated_at = now()
          FROM (
-           SELECT message_id,
-                  CASE WHEN bool_or(status = 'failed') THEN 'failed'
-                       WHEN bool_and(status = 'delivered') AND count(*) = max(total_parts) THEN 'delivered'
-                       ELSE 'sent' END AS status
-             FROM message_parts WHERE message_id = ANY($1::uuid[]) GROUP BY message_id
+           SELECT * FROM unnest($1::uuid[], $2::text[]) AS one(message_id, status)
+           UNION ALL
+           SELECT x.message_id, agg.status
+             FROM unnest($3::uuid[]) AS x(message_id)
+             CROSS JOIN LATERAL (
+               SELECT CASE WHEN bool_or(p.status = 'failed') THEN 'failed'
+                           WHEN bool_and(p.status = 'delivered') AND count(*) = max(p.total_parts) THEN 'delivered'
+                           ELSE 'sent' END AS status
+                 FROM message_parts p WHERE p.message_id = x.message_id
+             ) agg
          ) s
-        WHERE msg.id = s.message_id AND msg.status = 'sent' AND s.status <> 'sent'`,
-      [messageIds],
+        WHERE msg.id = s.message_id AND msg.status = 'sent' AND s.status IN ('delivered', 'failed')`,
+      [single.map((c) => c.messageId), single.map((c) => c.status), multi],
     );
   }
 
@@ -218,7 +257,7 @@ export class DispatchRepository {
     const { rows } = await sql<{ sendId: number; due: Date }>(
       this.dataSource,
       `SELECT send_id AS "sendId", min(dispatch_at) AS due FROM messages
-        WHERE status IN ('pending', 'scheduled') AND dispatched_at IS NULL AND dispatch_at <= now() - $1 * interval '1 millisecond'
+        WHERE dispatched_at IS NULL AND status IN ('pending', 'scheduled') AND dispatch_at <= now() - $1 * interval '1 millisecond'
         GROUP BY send_id ORDER BY min(dispatch_at) LIMIT $2`,
       [graceMs, limit],
     );
@@ -227,18 +266,28 @@ export class DispatchRepository {
 
   /**
    * Takes back claims older than the timeout that no live dispatcher is working on (its lease is stale
-   * or gone, or the batch ended without recording the message), and that have no outcome recorded.
+   * or gone, or the batch ended without recording the message), and that have no outcome recorded; then
+   * forgets the batches with nothing left unrecorded. Only the few batch rows are scanned; their
+   * messages are found by `claimed_by`.
    */
   async releaseStaleClaims(timeoutMs: number): Promise<number[]> {
+    const unlisted = `NOT EXISTS (
+      SELECT 1 FROM dispatcher_leases l WHERE b.batch_id = ANY(l.active_batches) AND l.heartbeat_at >= now() - $1 * interval '1 millisecond')`;
     const { rows } = await sql<{ send_id: number }>(
       this.dataSource,
-      `UPDATE messages m SET dispatched_at = NULL, claimed_by = NULL, updated_at = now()
-        WHERE m.status = 'pending' AND m.dispatched_at < now() - $1 * interval '1 millisecond'
+      `UPDATE messages m SET status = 'pending', dispatched_at = NULL, claimed_by = NULL, updated_at = now()
+         FROM dispatch_batches b
+        WHERE ${unlisted} AND m.claimed_by = b.batch_id
+          AND m.status = 'sent' AND m.dispatched_at < now() - $1 * interval '1 millisecond'
           AND NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id)
-          AND NOT EXISTS (
-            SELECT 1 FROM dispatcher_leases l
-             WHERE m.claimed_by = ANY(l.active_batches) AND l.heartbeat_at >= now() - $1 * interval '1 millisecond')
         RETURNING m.send_id`,
+      [timeoutMs],
+    );
+    await sql(
+      this.dataSource,
+      `DELETE FROM dispatch_batches b
+        WHERE ${unlisted}
+          AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.claimed_by = b.batch_id AND NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id))`,
       [timeoutMs],
     );
     return [...new Set(rows.map((r) => r.send_id))];

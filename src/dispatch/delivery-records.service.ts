@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { TableStatistics } from '../database/table-statistics';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 import { DispatchQueue } from '../queues/dispatch-queue';
 import { WebhookEventsService } from '../webhooks/webhook-events.service';
@@ -23,6 +24,7 @@ export class DeliveryRecordsService {
     private readonly webhooks: WebhookEventsService,
     private readonly queue: DispatchQueue,
     private readonly metrics: DeliveryMetrics,
+    private readonly statistics: TableStatistics,
   ) {}
 
   async recordOutcomes(outcomes: PartOutcome[]): Promise<void> {
@@ -30,6 +32,7 @@ export class DeliveryRecordsService {
     await this.settle(async (tx) => {
       const simulatedDue = latest(outcomes.map((o) => o.receiptDueAt));
       if (simulatedDue) tx.afterCommit(() => this.queue.simulatedReceiptsDue(simulatedDue));
+      tx.afterCommit(() => this.statistics.grew('message_parts', outcomes.length));
       return this.repo.recordOutcomes(outcomes, tx);
     });
     const refused = outcomes.filter((o) => !o.smscId).length;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { sql } from '../database/sql';
+import { DataSource, EntityManager } from 'typeorm';
+import { keyLookupsOnly, sql } from '../database/sql';
 import type { Tx } from '../database/unit-of-work';
 import type { PartStatusChange } from '../webhooks/webhook-events.service';
 import type { DeliveryReceipt } from './carriers/carrier';
@@ -112,6 +112,7 @@ export class DispatchRepository {
    */
   async recordOutcomes(outcomes: PartOutcome[], tx: Tx): Promise<PartChange[]> {
     if (outcomes.length === 0) return [];
+    await keyLookupsOnly(tx);
     // Parts the carrier refused are final at once: they are changes too (a `failed` status webhook each).
     const { rows: refused } = await sql<PartChange>(
       tx,
@@ -156,6 +157,7 @@ export class DispatchRepository {
    */
   async recordReceipts(receipts: DeliveryReceipt[], tx: Tx): Promise<PartChange[]> {
     if (receipts.length === 0) return [];
+    await keyLookupsOnly(tx);
     const { rows } = await sql<PartChange>(
       tx,
       `WITH input AS (
@@ -186,6 +188,7 @@ export class DispatchRepository {
 
   /** Applies stored receipts (ones that overtook their part) for these SMSC ids to their parts, then settles the messages. */
   async applyStoredReceipts(smscIds: string[] | 'all-unapplied', tx: Tx): Promise<PartChange[]> {
+    await keyLookupsOnly(tx);
     const filter = smscIds === 'all-unapplied' ? `r.received_at < now() - interval '1 second'` : `r.smsc_id = ANY($1::text[])`;
     const { rows } = await sql<PartChange>(
       tx,
@@ -206,6 +209,7 @@ export class DispatchRepository {
 
   /** Simulated carrier: every part whose receipt is due gets one (failed for numbers ending in the fail suffix). */
   async applyDueSimulatedReceipts(failSuffix: string, limit: number, tx: Tx): Promise<PartChange[]> {
+    await keyLookupsOnly(tx);
     const { rows } = await sql<PartChange>(
       tx,
       `WITH due AS MATERIALIZED (
@@ -271,20 +275,27 @@ export class DispatchRepository {
    * messages are found by `claimed_by`.
    */
   async releaseStaleClaims(timeoutMs: number): Promise<number[]> {
+    return this.dataSource.transaction(async (tx) => {
+      await keyLookupsOnly(tx);
+      return this.releaseStale(timeoutMs, tx);
+    });
+  }
+
+  private async releaseStale(timeoutMs: number, tx: EntityManager): Promise<number[]> {
     const unlisted = `NOT EXISTS (
       SELECT 1 FROM dispatcher_leases l WHERE b.batch_id = ANY(l.active_batches) AND l.heartbeat_at >= now() - $1 * interval '1 millisecond')`;
     const { rows } = await sql<{ send_id: number }>(
-      this.dataSource,
+      tx,
+      // The batch ids are picked first and the messages looked up by them: a join could hash all messages.
       `UPDATE messages m SET status = 'pending', dispatched_at = NULL, claimed_by = NULL, updated_at = now()
-         FROM dispatch_batches b
-        WHERE ${unlisted} AND m.claimed_by = b.batch_id
+        WHERE m.claimed_by = ANY(ARRAY(SELECT b.batch_id FROM dispatch_batches b WHERE ${unlisted}))
           AND m.status = 'sent' AND m.dispatched_at < now() - $1 * interval '1 millisecond'
           AND NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id)
         RETURNING m.send_id`,
       [timeoutMs],
     );
     await sql(
-      this.dataSource,
+      tx,
       `DELETE FROM dispatch_batches b
         WHERE ${unlisted}
           AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.claimed_by = b.batch_id AND NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id))`,

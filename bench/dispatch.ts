@@ -2,17 +2,19 @@ import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
+import { explainDispatchPath } from './dispatch-plans';
 import { activityBetween, cpuBetween, cpuSnapshot, insertBacklog, loadAverages, STATS_SETTLE_MS, tableActivity } from './dispatch-measures';
 import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support';
 
 /**
- * npm run bench:dispatch [-- --messages 50000 --binds 4 --window 100 --backlog 1000000]
+ * npm run bench:dispatch [-- --messages 50000 --binds 4 --window 100 --backlog 1000000 --explain]
  * A campaign of requests × 10000 messages on a live account, through the HTTP API, to the bundled SMSC
  * simulator (a separate process, real SMPP on loopback, receipts after 1 s), until every receipt is
  * stored. Prints the time to accept, to the peer (first and all, from the simulator's own clock), the
  * sustained rate at the peer, CPU per message by process (from /proc), row writes and tuples read per
  * message (pg_stat_user_tables deltas), and the latency of GET /v1/account probed during the run.
- * `--backlog N` first stores N earlier, delivered messages, so the campaign runs on a big table.
+ * `--backlog N` first stores N earlier, delivered messages, so the campaign runs on a big table;
+ * `--explain` then runs the dispatch path's statements once more under EXPLAIN (ANALYZE, BUFFERS).
  */
 async function main() {
   const total = argValue('messages', 50_000);
@@ -147,6 +149,11 @@ async function main() {
     }
     console.log(`  GET /v1/account during the run       p50 ${fmt(p.p50)} ms, p99 ${fmt(p.p99)} ms, max ${fmt(p.max)} ms over ${probeLatencies.length} requests`);
     console.log(`  load average (1, 5, 15 min)          ${loadAverages()}`);
+    if (process.argv.includes('--explain')) {
+      const planFile = path.resolve(`dispatch-plans-${backlog}.txt`);
+      console.log(`  dispatch path on this database, EXPLAIN (ANALYZE, BUFFERS) of each statement, a batch of 1000 from a send of 10000 (plans: ${planFile}):`);
+      for (const line of await explainDispatchPath(ds, accountId, 10_000, 1000, planFile)) console.log(line);
+    }
   } finally {
     await bench.drop();
     sim.kill('SIGTERM');

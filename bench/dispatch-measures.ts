@@ -1,4 +1,6 @@
+import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import os from 'node:os';
 import type { DataSource } from 'typeorm';
 
@@ -27,7 +29,8 @@ export interface CpuSnapshot {
   shared: Map<number, number>;
 }
 
-export async function cpuSnapshot(ds: DataSource, simulatorPid: number): Promise<CpuSnapshot> {
+/** `node` is this process plus any worker processes (`--workers N`). */
+export async function cpuSnapshot(ds: DataSource, simulatorPid: number, workerPids: number[] = []): Promise<CpuSnapshot> {
   const rows: Array<{ pid: number; mine: boolean }> = await ds.query(
     `SELECT pid, datname IS NOT DISTINCT FROM current_database() AS mine FROM pg_stat_activity
       WHERE datname = current_database() OR backend_type IN ('walwriter', 'background writer', 'checkpointer')`,
@@ -35,7 +38,8 @@ export async function cpuSnapshot(ds: DataSource, simulatorPid: number): Promise
   const backends = new Map<number, number>();
   const shared = new Map<number, number>();
   for (const r of rows) (r.mine ? backends : shared).set(r.pid, cpuMicros(r.pid));
-  return { node: cpuMicros(process.pid), simulator: cpuMicros(simulatorPid), backends, shared };
+  const node = [process.pid, ...workerPids].reduce((sum, pid) => sum + cpuMicros(pid), 0);
+  return { node, simulator: cpuMicros(simulatorPid), backends, shared };
 }
 
 export interface CpuUse {
@@ -105,6 +109,33 @@ export function activityBetween(before: Map<string, TableActivity>, after: Map<s
 
 /** Backends publish their counters at most once a second and, once idle, up to 10 s later: wait for that. */
 export const STATS_SETTLE_MS = 11_000;
+
+/**
+ * `--workers N`: N `APP_ROLE=worker` processes (dist/src/main.js) on the benchmark's database and Redis
+ * prefix, each with its own binds to the simulator; resolves once each has logged `worker started`.
+ */
+export async function startWorkers(n: number, env: Record<string, string>): Promise<ChildProcess[]> {
+  const main = path.resolve(__dirname, '../src/main.js');
+  return Promise.all(
+    Array.from({ length: n }, async () => {
+      const child = spawn(process.execPath, [main], { env: { ...process.env, APP_ROLE: 'worker', PORT: '0', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+      await new Promise<void>((resolve, reject) => {
+        let seen = '';
+        const onData = (chunk: Buffer) => {
+          seen += chunk.toString();
+          if (seen.includes('worker started')) {
+            child.stdout!.off('data', onData);
+            child.stdout!.resume();
+            resolve();
+          }
+        };
+        child.stdout!.on('data', onData);
+        child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+      });
+      return child;
+    }),
+  );
+}
 
 export function loadAverages(): string {
   return os

@@ -3,11 +3,11 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
 import { explainDispatchPath } from './dispatch-plans';
-import { activityBetween, cpuBetween, cpuSnapshot, insertBacklog, loadAverages, STATS_SETTLE_MS, tableActivity } from './dispatch-measures';
+import { activityBetween, cpuBetween, cpuSnapshot, insertBacklog, loadAverages, startWorkers, STATS_SETTLE_MS, tableActivity } from './dispatch-measures';
 import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support';
 
 /**
- * npm run bench:dispatch [-- --messages 50000 --binds 4 --window 100 --backlog 1000000 --explain]
+ * npm run bench:dispatch [-- --messages 50000 --binds 4 --window 100 --backlog 1000000 --explain --workers 2]
  * A campaign of requests × 10000 messages on a live account, through the HTTP API, to the bundled SMSC
  * simulator (a separate process, real SMPP on loopback, receipts after 1 s), until every receipt is
  * stored. Prints the time to accept, to the peer (first and all, from the simulator's own clock), the
@@ -15,12 +15,15 @@ import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support
  * message (pg_stat_user_tables deltas), and the latency of GET /v1/account probed during the run.
  * `--backlog N` first stores N earlier, delivered messages, so the campaign runs on a big table;
  * `--explain` then runs the dispatch path's statements once more under EXPLAIN (ANALYZE, BUFFERS).
+ * `--workers N` dispatches in N APP_ROLE=worker processes (each with its own binds) instead of this
+ * process, which then only serves the API.
  */
 async function main() {
   const total = argValue('messages', 50_000);
   const binds = argValue('binds', 4);
   const window = argValue('window', 100);
   const backlog = argValue('backlog', 0);
+  const workerCount = argValue('workers', 0);
   const perRequest = Math.min(10_000, total);
 
   const sim = spawn(
@@ -49,7 +52,23 @@ async function main() {
     smppBinds: binds,
     smppWindow: window,
     smppTpsPerBind: 0,
+    ...(workerCount > 0 ? { appRole: 'api' as const } : {}),
   });
+  const workers =
+    workerCount > 0
+      ? await startWorkers(workerCount, {
+          DATABASE_URL: bench.config.databaseUrl,
+          REDIS_PREFIX: bench.config.redisPrefix,
+          SMPP_HOST: '127.0.0.1',
+          SMPP_PORT: String(simPort),
+          SMPP_SYSTEM_ID: 'bench',
+          SMPP_PASSWORD: 'benchpw',
+          SMPP_BINDS: String(binds),
+          SMPP_WINDOW: String(window),
+          SMPP_TPS_PER_BIND: '0',
+        })
+      : [];
+  const workerPids = workers.map((w) => w.pid!);
   try {
     await bench.app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(bench.app.getHttpServer().address() as AddressInfo).port}`;
@@ -85,7 +104,7 @@ async function main() {
     })();
 
     const activityBefore = await tableActivity(ds);
-    const cpuBefore = await cpuSnapshot(ds, sim.pid!);
+    const cpuBefore = await cpuSnapshot(ds, sim.pid!, workerPids);
     const startEpoch = Date.now();
     const start = process.hrtime.bigint();
     let firstAcceptedMs = 0;
@@ -107,7 +126,7 @@ async function main() {
       await new Promise((r) => setTimeout(r, 100));
     }
     const receiptsMs = ms(start);
-    const cpu = cpuBetween(cpuBefore, await cpuSnapshot(ds, sim.pid!));
+    const cpu = cpuBetween(cpuBefore, await cpuSnapshot(ds, sim.pid!, workerPids));
     probing = false;
     await probe;
     const peer = await simStats();
@@ -125,7 +144,8 @@ async function main() {
 
     console.log(
       `campaign: ${total} messages in ${bodies.length} requests of ${perRequest}, SMPP ${binds} binds × window ${window}, simulator receipts after 1 s` +
-        (backlog ? `, on a backlog of ${backlog} earlier messages` : ''),
+        (backlog ? `, on a backlog of ${backlog} earlier messages` : '') +
+        (workerCount ? `, dispatched by ${workerCount} APP_ROLE=worker process(es) with ${binds} binds each` : ''),
     );
     console.log(`  first request answered (committed)   ${fmt(firstAcceptedMs / 1000)} s`);
     console.log(`  all accepted (${bodies.length} responses)          ${fmt(acceptedMs / 1000)} s`);
@@ -133,7 +153,9 @@ async function main() {
     console.log(`  all at the peer                      ${fmt(allAtPeer)} s (${peer.counters.submits} submit_sm accepted)`);
     console.log(`  sustained at the peer                ${Math.round(total / peerSpan)} messages/s (first to last submit_sm: ${fmt(peerSpan)} s)`);
     console.log(`  every receipt stored                 ${fmt(receiptsMs / 1000)} s (${settled} settled, ${sent} past pending in the database)`);
-    console.log(`  CPU per message                      ${us(cpu.node + cpu.postgres)} gateway = node ${us(cpu.node)} + PostgreSQL backends ${us(cpu.postgres)}`);
+    console.log(
+      `  CPU per message                      ${us(cpu.node + cpu.postgres)} gateway = node ${us(cpu.node)}${workerCount ? ` (API + ${workerCount} workers)` : ''} + PostgreSQL backends ${us(cpu.postgres)}`,
+    );
     console.log(`                                       (simulator ${us(cpu.simulator)}; cluster-wide WAL writer/bgwriter/checkpointer ${us(cpu.shared)})`);
     const sum = (pick: (a: { inserts: number; updates: number; hotUpdates: number; deletes: number; seqRead: number; idxRead: number }) => number) =>
       [...activity.values()].reduce((s, a) => s + pick(a), 0);
@@ -155,6 +177,7 @@ async function main() {
       for (const line of await explainDispatchPath(ds, accountId, 10_000, 1000, planFile)) console.log(line);
     }
   } finally {
+    await Promise.all(workers.map((w) => new Promise((r) => (w.once('exit', r), w.kill('SIGTERM')))));
     await bench.drop();
     sim.kill('SIGTERM');
   }

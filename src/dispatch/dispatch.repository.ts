@@ -256,13 +256,23 @@ export class DispatchRepository {
     );
   }
 
-  /** Sends with due messages that no dispatcher has claimed, oldest due first (the sweeper's view). */
+  /**
+   * Sends with due messages that no dispatcher has claimed, oldest due first (the sweeper's view). A skip
+   * scan of messages_send_due_idx: one index probe per send with waiting messages (its earliest one),
+   * however many messages wait, so a campaign's backlog costs the sweeper nothing per message.
+   */
   async sendsWithUnclaimedDue(graceMs: number, limit: number): Promise<Array<{ sendId: number; due: Date }>> {
+    const first = (after: string) =>
+      `SELECT send_id, dispatch_at FROM messages WHERE dispatched_at IS NULL AND status IN ('pending', 'scheduled')${after} ORDER BY send_id, dispatch_at LIMIT 1`;
     const { rows } = await sql<{ sendId: number; due: Date }>(
       this.dataSource,
-      `SELECT send_id AS "sendId", min(dispatch_at) AS due FROM messages
-        WHERE dispatched_at IS NULL AND status IN ('pending', 'scheduled') AND dispatch_at <= now() - $1 * interval '1 millisecond'
-        GROUP BY send_id ORDER BY min(dispatch_at) LIMIT $2`,
+      `WITH RECURSIVE waiting AS (
+         (${first('')})
+         UNION ALL
+         SELECT n.send_id, n.dispatch_at FROM waiting w CROSS JOIN LATERAL (${first(' AND send_id > w.send_id')}) n
+       )
+       SELECT send_id AS "sendId", dispatch_at AS due FROM waiting
+        WHERE dispatch_at <= now() - $1 * interval '1 millisecond' ORDER BY dispatch_at LIMIT $2`,
       [graceMs, limit],
     );
     return rows;

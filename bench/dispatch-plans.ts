@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import type { DataSource } from 'typeorm';
 import { Tx } from '../src/database/unit-of-work';
 import { DispatchRepository } from '../src/dispatch/dispatch.repository';
+import { ReceiptsRepository } from '../src/dispatch/receipts.repository';
 
 /**
  * `--explain`: runs the dispatch path's own statements (the repository's methods, not copies of their
@@ -51,19 +52,24 @@ export async function explainDispatchPath(ds: DataSource, accountId: number, n: 
     const tx = new Tx(runner.manager);
     // The repository on this transaction's connection (its pool-level statements run here too).
     const repo = new DispatchRepository(runner.manager as unknown as DataSource);
+    const receipts = new ReceiptsRepository();
     // The sweeper's statement first: the later ones pin this transaction to index lookups, as in production.
     await step('sweeper: sends with unclaimed due messages', () => repo.sendsWithUnclaimedDue(0, 1000));
     const claimed = await step('claim a batch', () => repo.claimDue(sendId, batch, randomUUID()));
     const smscId = (i: number) => `explain-${sendId}-${i}`;
-    await step('record the outcomes', () =>
-      repo.recordOutcomes(
+    await step('record the outcomes', async () => {
+      await repo.recordOutcomes(
         claimed.map((m, i) => ({ messageId: m.id, partNumber: 1, totalParts: 1, smscId: smscId(i), error: null, receiptDueAt: null })),
         tx,
-      ),
-    );
+      );
+      await receipts.applyStoredReceipts(
+        claimed.map((_, i) => smscId(i)),
+        tx,
+      );
+    });
     const now = new Date();
     await step('store and apply the receipts', () =>
-      repo.recordReceipts(
+      receipts.recordReceipts(
         claimed.map((_, i) => ({ smscId: smscId(i), state: 'delivered' as const, stat: 'DELIVRD', err: '000', doneAt: now, receivedAt: now })),
         tx,
       ),

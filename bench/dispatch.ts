@@ -2,34 +2,47 @@ import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
+import { explainDispatchPath } from './dispatch-plans';
+import { activityBetween, cpuBetween, cpuSnapshot, insertBacklog, loadAverages, startWorkers, STATS_SETTLE_MS, tableActivity } from './dispatch-measures';
 import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support';
 
 /**
- * npm run bench:dispatch [-- --messages 50000 --binds 4 --window 100]
- * A campaign of 5 requests × 10000 messages on a live account, through the HTTP API, to the bundled
- * SMSC simulator (a separate process, real SMPP on loopback), waiting for every receipt. Prints
- * accepted→all-submitted and accepted→all-delivered times, sustained submissions per second, and the
- * latency of other API requests made during the run.
+ * npm run bench:dispatch [-- --messages 50000 --binds 4 --window 100 --backlog 1000000 --explain --workers 2]
+ * A campaign of requests × 10000 messages on a live account, through the HTTP API, to the bundled SMSC
+ * simulator (a separate process, real SMPP on loopback, receipts after 1 s), until every receipt is
+ * stored. Prints the time to accept, to the peer (first and all, from the simulator's own clock), the
+ * sustained rate at the peer, CPU per message by process (from /proc), row writes and tuples read per
+ * message (pg_stat_user_tables deltas), and the latency of GET /v1/account probed during the run.
+ * `--backlog N` first stores N earlier, delivered messages, so the campaign runs on a big table;
+ * `--explain` then runs the dispatch path's statements once more under EXPLAIN (ANALYZE, BUFFERS).
+ * `--workers N` dispatches in N APP_ROLE=worker processes (each with its own binds) instead of this
+ * process, which then only serves the API.
  */
 async function main() {
   const total = argValue('messages', 50_000);
   const binds = argValue('binds', 4);
   const window = argValue('window', 100);
-  const perRequest = 10_000;
+  const backlog = argValue('backlog', 0);
+  const workerCount = argValue('workers', 0);
+  const perRequest = Math.min(10_000, total);
 
   const sim = spawn(
     process.execPath,
-    [path.resolve(__dirname, '../src/smsc-sim/main.js'), '--port', '0', '--system-id', 'bench', '--password', 'benchpw', '--receipt-delay-ms', '1000'],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
+    [path.resolve(__dirname, '../src/smsc-sim/main.js'), ...['--port', '0', '--control-port', '0', '--system-id', 'bench', '--password', 'benchpw', '--receipt-delay-ms', '1000']],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  const simPort = await new Promise<number>((resolve, reject) => {
+  const { port: simPort, control_port: controlPort } = await new Promise<{ port: number; control_port: number }>((resolve, reject) => {
     sim.stdout!.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n')) if (line.includes('"listening"')) resolve(JSON.parse(line).port);
+      for (const line of chunk.toString().split('\n')) if (line.includes('"listening"')) resolve(JSON.parse(line));
     });
     sim.on('exit', () => reject(new Error('simulator exited')));
   });
+  const simStats = async () =>
+    (await (await fetch(`http://127.0.0.1:${controlPort}/stats`)).json()) as {
+      counters: { submits: number; receiptsAcked: number };
+      first_submit_at: number | null;
+      last_submit_at: number | null;
+    };
 
   const bench = await startBenchApp({
     smppHost: '127.0.0.1',
@@ -39,13 +52,42 @@ async function main() {
     smppBinds: binds,
     smppWindow: window,
     smppTpsPerBind: 0,
+    ...(workerCount > 0 ? { appRole: 'api' as const } : {}),
   });
+  const workers =
+    workerCount > 0
+      ? await startWorkers(workerCount, {
+          DATABASE_URL: bench.config.databaseUrl,
+          REDIS_PREFIX: bench.config.redisPrefix,
+          SMPP_HOST: '127.0.0.1',
+          SMPP_PORT: String(simPort),
+          SMPP_SYSTEM_ID: 'bench',
+          SMPP_PASSWORD: 'benchpw',
+          SMPP_BINDS: String(binds),
+          SMPP_WINDOW: String(window),
+          SMPP_TPS_PER_BIND: '0',
+        })
+      : [];
+  const workerPids = workers.map((w) => w.pid!);
   try {
     await bench.app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(bench.app.getHttpServer().address() as AddressInfo).port}`;
-    const { auth } = await benchAccount(bench.app, { credits: 1_000_000, senders: ['61400000001'] });
+    const { auth, accountId } = await benchAccount(bench.app, { credits: 1_000_000, senders: ['61400000001'] });
     const other = await benchAccount(bench.app, { credits: 1, senders: ['Other'] });
     const ds = bench.app.get(DataSource);
+    if (backlog > 0) {
+      const history = await benchAccount(bench.app, { credits: 1, senders: ['Backlog'] });
+      await insertBacklog(ds, history.accountId, backlog, (line) => console.log(line));
+    }
+    const bodies = Array.from({ length: Math.ceil(total / perRequest) }, (_, r) =>
+      JSON.stringify({
+        messages: Array.from({ length: Math.min(perRequest, total - r * perRequest) }, (_, i) => ({
+          to: `04${String(10_000_000 + r * perRequest + i).slice(-8)}`,
+          message: `Campaign message ${i}: your code is ${1000 + (i % 9000)}`,
+          sender: '61400000001',
+        })),
+      }),
+    );
     // Let the binds come up before the clock starts.
     await new Promise((r) => setTimeout(r, 1000));
 
@@ -61,50 +103,81 @@ async function main() {
       }
     })();
 
+    const activityBefore = await tableActivity(ds);
+    const cpuBefore = await cpuSnapshot(ds, sim.pid!, workerPids);
+    const startEpoch = Date.now();
     const start = process.hrtime.bigint();
-    const requests = Array.from({ length: total / perRequest }, (_, r) =>
-      fetch(`${base}/v1/messages`, {
-        method: 'POST',
-        headers: { authorization: auth, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          messages: Array.from({ length: perRequest }, (_, i) => ({
-            to: `04${String(10_000_000 + r * perRequest + i).slice(-8)}`,
-            message: `Campaign message ${i}: your code is ${1000 + (i % 9000)}`,
-            sender: '61400000001',
-          })),
-        }),
-      }).then(async (res) => {
+    let firstAcceptedMs = 0;
+    const requests = bodies.map((body, r) =>
+      fetch(`${base}/v1/messages`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body }).then(async (res) => {
         if (res.status !== 200) throw new Error(`send ${r}: ${res.status} ${await res.text()}`);
         await res.arrayBuffer();
+        firstAcceptedMs ||= ms(start);
       }),
     );
     await Promise.all(requests);
     const acceptedMs = ms(start);
 
-    let submittedMs = 0;
+    // Every receipt acknowledged by the gateway: each is acknowledged only after the transaction that
+    // stored and applied it committed. Watched at the simulator, so the wait adds no database reads.
     for (;;) {
-      const [{ submitted, delivered }] = await ds.query(
-        `SELECT count(*) FILTER (WHERE status IN ('sent', 'delivered', 'failed'))::int AS submitted, count(*) FILTER (WHERE status IN ('delivered', 'failed'))::int AS delivered FROM messages`,
-      );
-      if (!submittedMs && submitted >= total) submittedMs = ms(start);
-      if (delivered >= total) break;
+      const s = await simStats();
+      if (s.counters.receiptsAcked >= total) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    const deliveredMs = ms(start);
+    const receiptsMs = ms(start);
+    const cpu = cpuBetween(cpuBefore, await cpuSnapshot(ds, sim.pid!, workerPids));
     probing = false;
     await probe;
-    const [{ first, last }] = await ds.query(`SELECT min(submitted_at) AS first, max(submitted_at) AS last FROM message_parts`);
-    const submitSpan = (new Date(last).getTime() - new Date(first).getTime()) / 1000;
+    const peer = await simStats();
+    await new Promise((r) => setTimeout(r, STATS_SETTLE_MS));
+    const activity = activityBetween(activityBefore, await tableActivity(ds));
+    const [{ settled, sent }] = await ds.query(
+      `SELECT count(*) FILTER (WHERE status IN ('delivered', 'failed'))::int AS settled, count(*) FILTER (WHERE status <> 'pending')::int AS sent FROM messages WHERE account_id = $1`,
+      [accountId],
+    );
+    const firstAtPeer = (peer.first_submit_at! - startEpoch) / 1000;
+    const allAtPeer = (peer.last_submit_at! - startEpoch) / 1000;
+    const peerSpan = (peer.last_submit_at! - peer.first_submit_at!) / 1000;
     const p = stats(probeLatencies);
+    const us = (v: number) => `${Math.round(v / total)} µs`;
 
-    console.log(`campaign: ${total} messages in ${total / perRequest} requests of ${perRequest}, SMPP ${binds} binds × window ${window}, simulator receipts after 1 s`);
-    console.log(`  all accepted (5 responses)          ${fmt(acceptedMs / 1000)} s`);
-    console.log(`  start → all submitted (recorded)     ${fmt(submittedMs / 1000)} s`);
-    console.log(`  start → all delivered (receipts)     ${fmt(deliveredMs / 1000)} s`);
-    console.log(`  sustained submissions                ${Math.round(total / submitSpan)} per second (first to last submit_sm_resp recorded: ${fmt(submitSpan)} s)`);
-    console.log(`  end to end                           ${Math.round(total / (submittedMs / 1000))} per second (accept + dispatch, from the first request)`);
-    console.log(`  GET /v1/account during the run      p50 ${fmt(p.p50)} ms, max ${fmt(p.max)} ms over ${probeLatencies.length} requests`);
+    console.log(
+      `campaign: ${total} messages in ${bodies.length} requests of ${perRequest}, SMPP ${binds} binds × window ${window}, simulator receipts after 1 s` +
+        (backlog ? `, on a backlog of ${backlog} earlier messages` : '') +
+        (workerCount ? `, dispatched by ${workerCount} APP_ROLE=worker process(es) with ${binds} binds each` : ''),
+    );
+    console.log(`  first request answered (committed)   ${fmt(firstAcceptedMs / 1000)} s`);
+    console.log(`  all accepted (${bodies.length} responses)          ${fmt(acceptedMs / 1000)} s`);
+    console.log(`  first at the peer                    ${fmt(firstAtPeer)} s (${Math.round(firstAtPeer * 1000 - firstAcceptedMs)} ms after the first answer)`);
+    console.log(`  all at the peer                      ${fmt(allAtPeer)} s (${peer.counters.submits} submit_sm accepted)`);
+    console.log(`  sustained at the peer                ${Math.round(total / peerSpan)} messages/s (first to last submit_sm: ${fmt(peerSpan)} s)`);
+    console.log(`  every receipt stored                 ${fmt(receiptsMs / 1000)} s (${settled} settled, ${sent} past pending in the database)`);
+    console.log(
+      `  CPU per message                      ${us(cpu.node + cpu.postgres)} gateway = node ${us(cpu.node)}${workerCount ? ` (API + ${workerCount} workers)` : ''} + PostgreSQL backends ${us(cpu.postgres)}`,
+    );
+    console.log(`                                       (simulator ${us(cpu.simulator)}; cluster-wide WAL writer/bgwriter/checkpointer ${us(cpu.shared)})`);
+    const sum = (pick: (a: { inserts: number; updates: number; hotUpdates: number; deletes: number; seqRead: number; idxRead: number }) => number) =>
+      [...activity.values()].reduce((s, a) => s + pick(a), 0);
+    const writes = sum((a) => a.inserts + a.updates + a.deletes);
+    console.log(
+      `  row writes per message               ${fmt(writes / total)} (${writes} = ${sum((a) => a.inserts)} inserts + ${sum((a) => a.updates)} updates [${sum((a) => a.hotUpdates)} HOT] + ${sum((a) => a.deletes)} deletes)`,
+    );
+    console.log(
+      `  tuples read per message              ${fmt(sum((a) => a.seqRead + a.idxRead) / total)} (${sum((a) => a.seqRead)} by sequential scans + ${sum((a) => a.idxRead)} index entries)`,
+    );
+    for (const [table, a] of [...activity].sort((x, y) => y[1].inserts + y[1].updates - (x[1].inserts + x[1].updates))) {
+      console.log(`    ${table.padEnd(22)} ins ${a.inserts} upd ${a.updates} (HOT ${a.hotUpdates}) del ${a.deletes}; read seq ${a.seqRead} idx ${a.idxRead}`);
+    }
+    console.log(`  GET /v1/account during the run       p50 ${fmt(p.p50)} ms, p99 ${fmt(p.p99)} ms, max ${fmt(p.max)} ms over ${probeLatencies.length} requests`);
+    console.log(`  load average (1, 5, 15 min)          ${loadAverages()}`);
+    if (process.argv.includes('--explain')) {
+      const planFile = path.resolve(`dispatch-plans-${backlog}.txt`);
+      console.log(`  dispatch path on this database, EXPLAIN (ANALYZE, BUFFERS) of each statement, a batch of 1000 from a send of 10000 (plans: ${planFile}):`);
+      for (const line of await explainDispatchPath(ds, accountId, 10_000, 1000, planFile)) console.log(line);
+    }
   } finally {
+    await Promise.all(workers.map((w) => new Promise((r) => (w.once('exit', r), w.kill('SIGTERM')))));
     await bench.drop();
     sim.kill('SIGTERM');
   }

@@ -46,9 +46,10 @@ export function ms(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-export function stats(samples: number[]): { p50: number; max: number; min: number } {
+export function stats(samples: number[]): { p50: number; p99: number; max: number; min: number } {
   const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: sorted[Math.floor(sorted.length / 2)], max: sorted[sorted.length - 1], min: sorted[0] };
+  const p99 = sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)];
+  return { p50: sorted[Math.floor(sorted.length / 2)], p99, max: sorted[sorted.length - 1], min: sorted[0] };
 }
 
 export function fmt(n: number): string {

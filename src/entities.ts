@@ -11,6 +11,7 @@ import { Message } from './messaging/message.entity';
 import { Send } from './messaging/send.entity';
 import { DeliveryReceiptRecord } from './dispatch/delivery-receipt.entity';
 import { MessagePart } from './dispatch/message-part.entity';
+import { DispatchBatch } from './dispatch/dispatch-batch.entity';
 import { DispatcherLease } from './dispatch/dispatcher-lease.entity';
 import { IdempotencyKey } from './idempotency/idempotency-key.entity';
 import { InboundMessage } from './inbound/inbound-message.entity';
@@ -69,4 +70,5 @@ export const ENTITIES = [
   SimulatedPayment,
   Purchase,
   NumberSubscription,
+  DispatchBatch,
 ];

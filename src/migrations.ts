@@ -10,6 +10,7 @@ import { RefundLines1763701500000 } from './database/migrations/1763701500000-Re
 import { DispatcherLeases1763701510000 } from './database/migrations/1763701510000-DispatcherLeases';
 import { Links1763701800000 } from './database/migrations/1763701800000-Links';
 import { Purchases1763702000000 } from './database/migrations/1763702000000-Purchases';
+import { DispatchWrites1763702200000 } from './database/migrations/1763702200000-DispatchWrites';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   DispatcherLeases1763701510000,
   Links1763701800000,
   Purchases1763702000000,
+  DispatchWrites1763702200000,
 ];

@@ -38,3 +38,18 @@ export function managerFor(dataSource: DataSource, tx?: Tx): EntityManager {
 export function paged(params: readonly unknown[], page: { limit: number; offset: number }): { clause: string; params: unknown[] } {
   return { clause: `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, params: [...params, page.limit, page.offset] };
 }
+
+const pinned = new WeakSet<object>();
+
+/**
+ * For the rest of this transaction, plans are nested loops over indexes: no sequential scan, hash or
+ * merge join unless nothing else is possible. For hot-path statements that touch a few hundred rows by
+ * key: however stale the statistics of a fast-growing table, a 500-receipt batch can then never become a
+ * scan of every part. Idempotent per transaction.
+ */
+export async function keyLookupsOnly(tx: Tx | EntityManager): Promise<void> {
+  const key = tx instanceof Tx ? tx.manager : tx;
+  if (pinned.has(key)) return;
+  pinned.add(key);
+  await sql(tx, `SELECT set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`);
+}

@@ -1,6 +1,9 @@
 import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** A carrier receipt as received; applied to its part once the part's SMSC id is known. */
+/**
+ * A carrier receipt that arrived before its part was recorded (the usual receipt is written straight onto
+ * its part): applied, and marked so, once the part's SMSC id is known.
+ */
 @Entity({ name: 'delivery_receipts' })
 @Check('delivery_receipts_state_check', "state IN ('delivered', 'failed')")
 @Index('delivery_receipts_unapplied_idx', ['receivedAt'], { where: 'applied_at IS NULL' })

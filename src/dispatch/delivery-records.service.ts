@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { TableStatistics } from '../database/table-statistics';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 import { DispatchQueue } from '../queues/dispatch-queue';
 import { WebhookEventsService } from '../webhooks/webhook-events.service';
 import type { DeliveryReceipt } from './carriers/carrier';
 import { DeliveryMetrics } from './delivery-metrics';
 import { DispatchRepository, PartChange, PartOutcome } from './dispatch.repository';
+import { ReceiptsRepository } from './receipts.repository';
 
 /** Numbers ending in this fail on the simulator (interface: test accounts). */
 export const SIMULATED_FAIL_SUFFIX = '000';
@@ -20,9 +22,11 @@ export class DeliveryRecordsService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly repo: DispatchRepository,
+    private readonly receipts: ReceiptsRepository,
     private readonly webhooks: WebhookEventsService,
     private readonly queue: DispatchQueue,
     private readonly metrics: DeliveryMetrics,
+    private readonly statistics: TableStatistics,
   ) {}
 
   async recordOutcomes(outcomes: PartOutcome[]): Promise<void> {
@@ -30,7 +34,11 @@ export class DeliveryRecordsService {
     await this.settle(async (tx) => {
       const simulatedDue = latest(outcomes.map((o) => o.receiptDueAt));
       if (simulatedDue) tx.afterCommit(() => this.queue.simulatedReceiptsDue(simulatedDue));
-      return this.repo.recordOutcomes(outcomes, tx);
+      tx.afterCommit(() => this.statistics.grew('message_parts', outcomes.length));
+      const refused = await this.repo.recordOutcomes(outcomes, tx);
+      // Receipts that overtook these submissions' answers were held back: they apply now.
+      const smscIds = outcomes.flatMap((o) => (o.smscId ? [o.smscId] : []));
+      return [...refused, ...(await this.receipts.applyStoredReceipts(smscIds, tx))];
     });
     const refused = outcomes.filter((o) => !o.smscId).length;
     this.metrics.partsSubmitted(outcomes.length - refused, refused);
@@ -38,17 +46,17 @@ export class DeliveryRecordsService {
 
   async recordReceipts(receipts: DeliveryReceipt[]): Promise<void> {
     if (receipts.length === 0) return;
-    await this.settle((tx) => this.repo.recordReceipts(receipts, tx));
+    await this.settle((tx) => this.receipts.recordReceipts(receipts, tx));
   }
 
   /** Receipts stored before their part's submission was recorded. */
   async applyLateReceipts(): Promise<number> {
-    return (await this.settle((tx) => this.repo.applyStoredReceipts('all-unapplied', tx))).length;
+    return (await this.settle((tx) => this.receipts.applyStoredReceipts('all-unapplied', tx))).length;
   }
 
   /** One step of due simulated receipts; 0 when none is due. */
   async applyDueSimulatedReceipts(): Promise<number> {
-    return (await this.settle((tx) => this.repo.applyDueSimulatedReceipts(SIMULATED_FAIL_SUFFIX, SIMULATED_RECEIPTS_PER_STEP, tx))).length;
+    return (await this.settle((tx) => this.receipts.applyDueSimulatedReceipts(SIMULATED_FAIL_SUFFIX, SIMULATED_RECEIPTS_PER_STEP, tx))).length;
   }
 
   private async settle(work: (tx: Tx) => Promise<PartChange[]>): Promise<PartChange[]> {

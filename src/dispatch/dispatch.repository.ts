@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { sql } from '../database/sql';
+import { DataSource, EntityManager } from 'typeorm';
+import { keyLookupsOnly, sql } from '../database/sql';
 import type { Tx } from '../database/unit-of-work';
 import type { PartStatusChange } from '../webhooks/webhook-events.service';
-import type { DeliveryReceipt } from './carriers/carrier';
 
 export interface ClaimedMessage {
   id: string;
@@ -33,8 +32,8 @@ export interface PartChange extends PartStatusChange {
   lagSeconds: number;
 }
 
-const MESSAGE_OF_CHANGE = `msg.account_id AS "accountId", msg.to_number AS "to", msg.sender, msg.body, msg.custom_ref AS "customRef"`;
-const PART_CHANGE = `p.message_id AS "messageId", p.part_number AS "partNumber", p.total_parts AS "totalParts", p.status, p.receipt_at AS "at",
+export const MESSAGE_OF_CHANGE = `msg.account_id AS "accountId", msg.to_number AS "to", msg.sender, msg.body, msg.custom_ref AS "customRef"`;
+export const PART_CHANGE = `p.message_id AS "messageId", p.part_number AS "partNumber", p.total_parts AS "totalParts", p.status, p.receipt_at AS "at",
   extract(epoch FROM now() - p.submitted_at)::float8 AS "lagSeconds", ${MESSAGE_OF_CHANGE}`;
 
 @Injectable()
@@ -44,7 +43,10 @@ export class DispatchRepository {
   /**
    * Claims a send's due messages with one conditional UPDATE: only rows still pending or scheduled and
    * unclaimed are taken (SKIP LOCKED keeps parallel dispatchers apart), so a cancelled message is never
-   * sent and none is sent twice. Claimed rows read `pending` until their outcome is recorded.
+   * sent and none is sent twice. The claim is the message's status change: claimed rows read `sent`
+   * (a refusal turns them `failed`, a dead dispatcher's claim is taken back to `pending`), so recording a
+   * successful submission writes only its part. The batch gets a row (dispatch_batches) in the same
+   * statement, so its claims can be found if it never records them.
    */
   async claimDue(sendId: number, limit: number, batchId: string): Promise<ClaimedMessage[]> {
     const { rows } = await sql<ClaimedMessage>(
@@ -52,16 +54,26 @@ export class DispatchRepository {
       // The ids are picked once (an IN (subquery) may be re-run by the planner and, with SKIP LOCKED,
       // pick more than the limit) and then updated through the primary key: with fresh rows and no
       // statistics yet, a join here can turn into a nested loop over the whole send.
-      `UPDATE messages m SET status = 'pending', dispatched_at = now(), claimed_by = $3, updated_at = now()
-        WHERE m.id = ANY(ARRAY(
-          SELECT id FROM messages
-           WHERE send_id = $1 AND status IN ('pending', 'scheduled') AND dispatched_at IS NULL AND dispatch_at <= now()
-           ORDER BY dispatch_at LIMIT $2 FOR UPDATE SKIP LOCKED))
-          AND m.status IN ('pending', 'scheduled') AND m.dispatched_at IS NULL
-        RETURNING m.id, m.account_id AS "accountId", m.to_number AS "to", m.sender, m.body, m.encoding, m.parts, m.is_test AS "isTest"`,
+      `WITH claimed AS (
+         UPDATE messages m SET status = 'sent', dispatched_at = now(), claimed_by = $3::uuid, updated_at = now()
+          WHERE m.id = ANY(ARRAY(
+            SELECT id FROM messages
+             WHERE send_id = $1 AND status IN ('pending', 'scheduled') AND dispatched_at IS NULL AND dispatch_at <= now()
+             ORDER BY dispatch_at LIMIT $2 FOR UPDATE SKIP LOCKED))
+            AND m.status IN ('pending', 'scheduled') AND m.dispatched_at IS NULL
+          RETURNING m.id, m.account_id AS "accountId", m.to_number AS "to", m.sender, m.body, m.encoding, m.parts, m.is_test AS "isTest"
+       ), batch AS (
+         INSERT INTO dispatch_batches (batch_id) SELECT $3::uuid WHERE EXISTS (SELECT 1 FROM claimed)
+       )
+       SELECT * FROM claimed`,
       [sendId, limit, batchId],
     );
     return rows;
+  }
+
+  /** Every claim of the batch has its outcome recorded: nothing of it is left for the sweeper. */
+  async batchRecorded(batchId: string): Promise<void> {
+    await sql(this.dataSource, `DELETE FROM dispatch_batches WHERE batch_id = $1`, [batchId]);
   }
 
   /** Who a send belongs to and which request created it, for the dispatch log lines; null when it is gone. */
@@ -94,11 +106,12 @@ export class DispatchRepository {
   }
 
   /**
-   * Records every part's submission outcome and the messages' new status (sent, or failed when a part
-   * was refused), then applies any receipt that arrived before its submit_sm_resp was recorded.
+   * Records every part's submission outcome (and fails the messages with a refused part); returns the
+   * refused parts (a `failed` status webhook each).
    */
   async recordOutcomes(outcomes: PartOutcome[], tx: Tx): Promise<PartChange[]> {
     if (outcomes.length === 0) return [];
+    await keyLookupsOnly(tx);
     // Parts the carrier refused are final at once: they are changes too (a `failed` status webhook each).
     const { rows: refused } = await sql<PartChange>(
       tx,
@@ -112,9 +125,11 @@ export class DispatchRepository {
            SET smsc_id = EXCLUDED.smsc_id, status = EXCLUDED.status, error = EXCLUDED.error, submitted_at = now(), receipt_due_at = EXCLUDED.receipt_due_at
          RETURNING message_id, part_number, total_parts, status, submitted_at
        ), settled AS (
-         UPDATE messages m SET status = CASE WHEN o.failed THEN 'failed' ELSE 'sent' END, updated_at = now()
+         -- Claimed messages already read sent: only a refusal changes them (and a claim taken back
+         -- meanwhile, pending again, is sent after all). A successful submission writes no message row.
+         UPDATE messages m SET status = CASE WHEN o.failed THEN 'failed' ELSE 'sent' END, dispatched_at = coalesce(m.dispatched_at, now()), updated_at = now()
            FROM (SELECT message_id, bool_or(smsc_id IS NULL) AS failed FROM input GROUP BY message_id) o
-          WHERE m.id = o.message_id AND m.status = 'pending'
+          WHERE m.id = o.message_id AND (m.status = 'pending' OR (m.status = 'sent' AND o.failed))
        )
        SELECT p.message_id AS "messageId", p.part_number AS "partNumber", p.total_parts AS "totalParts", p.status, now() AS "at", 0::float8 AS "lagSeconds",
               ${MESSAGE_OF_CHANGE}
@@ -129,97 +144,26 @@ export class DispatchRepository {
         outcomes.map((o) => (o.receiptDueAt ? o.receiptDueAt.toISOString() : null)),
       ],
     );
-    const smscIds = outcomes.flatMap((o) => (o.smscId ? [o.smscId] : []));
-    return [...refused, ...(await this.applyStoredReceipts(smscIds, tx))];
+    return refused;
   }
 
-  /** Stores receipts (duplicates ignored) and applies those whose parts are known, in one transaction. */
-  async recordReceipts(receipts: DeliveryReceipt[], tx: Tx): Promise<PartChange[]> {
-    if (receipts.length === 0) return [];
-    await sql(
-      tx,
-      `INSERT INTO delivery_receipts (smsc_id, state, stat, err, done_at, received_at)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[])
-       ON CONFLICT (smsc_id) DO NOTHING`,
-      [
-        receipts.map((r) => r.smscId),
-        receipts.map((r) => r.state),
-        receipts.map((r) => r.stat),
-        receipts.map((r) => r.err),
-        receipts.map((r) => r.doneAt.toISOString()),
-        receipts.map((r) => r.receivedAt.toISOString()),
-      ],
-    );
-    return this.applyStoredReceipts(
-      receipts.map((r) => r.smscId),
-      tx,
-    );
-  }
-
-  /** Applies stored, unapplied receipts for these SMSC ids to their parts, then settles the messages. */
-  async applyStoredReceipts(smscIds: string[] | 'all-unapplied', tx: Tx): Promise<PartChange[]> {
-    const filter = smscIds === 'all-unapplied' ? `r.received_at < now() - interval '1 second'` : `r.smsc_id = ANY($1::text[])`;
-    const { rows } = await sql<PartChange>(
-      tx,
-      `WITH matched AS (
-         UPDATE delivery_receipts r SET applied_at = now()
-          WHERE ${filter} AND r.applied_at IS NULL
-            AND EXISTS (SELECT 1 FROM message_parts p WHERE p.smsc_id = r.smsc_id)
-         RETURNING r.smsc_id, r.state, r.done_at
-       )
-       UPDATE message_parts p SET status = matched.state, receipt_at = matched.done_at
-         FROM matched, messages msg WHERE p.smsc_id = matched.smsc_id AND p.status = 'submitted' AND msg.id = p.message_id
-       RETURNING ${PART_CHANGE}`,
-      smscIds === 'all-unapplied' ? [] : [smscIds],
-    );
-    await this.settleMessages([...new Set(rows.map((r) => r.messageId))], tx);
-    return rows;
-  }
-
-  /** Simulated carrier: every part whose receipt is due gets one (failed for numbers ending in the fail suffix). */
-  async applyDueSimulatedReceipts(failSuffix: string, limit: number, tx: Tx): Promise<PartChange[]> {
-    const { rows } = await sql<PartChange>(
-      tx,
-      `WITH due AS MATERIALIZED (
-         SELECT message_id, part_number FROM message_parts
-          WHERE status = 'submitted' AND receipt_due_at <= now()
-          ORDER BY receipt_due_at LIMIT $2 FOR UPDATE SKIP LOCKED
-       )
-       UPDATE message_parts p SET status = CASE WHEN right(msg.to_number, length($1)) = $1 THEN 'failed' ELSE 'delivered' END, receipt_at = now()
-         FROM due, messages msg
-        WHERE p.message_id = due.message_id AND p.part_number = due.part_number AND msg.id = p.message_id
-       RETURNING ${PART_CHANGE}`,
-      [failSuffix, limit],
-    );
-    await this.settleMessages([...new Set(rows.map((r) => r.messageId))], tx);
-    return rows;
-  }
-
-  /** A message is delivered when all its parts are, failed when any part failed (interface: receipts per part). */
-  private async settleMessages(messageIds: string[], tx: Tx): Promise<void> {
-    if (messageIds.length === 0) return;
-    await sql(
-      tx,
-      `UPDATE messages msg SET status = s.status, updated_at = now()
-         FROM (
-           SELECT message_id,
-                  CASE WHEN bool_or(status = 'failed') THEN 'failed'
-                       WHEN bool_and(status = 'delivered') AND count(*) = max(total_parts) THEN 'delivered'
-                       ELSE 'sent' END AS status
-             FROM message_parts WHERE message_id = ANY($1::uuid[]) GROUP BY message_id
-         ) s
-        WHERE msg.id = s.message_id AND msg.status = 'sent' AND s.status <> 'sent'`,
-      [messageIds],
-    );
-  }
-
-  /** Sends with due messages that no dispatcher has claimed, oldest due first (the sweeper's view). */
+  /**
+   * Sends with due messages that no dispatcher has claimed, oldest due first (the sweeper's view). A skip
+   * scan of messages_send_due_idx: one index probe per send with waiting messages (its earliest one),
+   * however many messages wait, so a campaign's backlog costs the sweeper nothing per message.
+   */
   async sendsWithUnclaimedDue(graceMs: number, limit: number): Promise<Array<{ sendId: number; due: Date }>> {
+    const first = (after: string) =>
+      `SELECT send_id, dispatch_at FROM messages WHERE dispatched_at IS NULL AND status IN ('pending', 'scheduled')${after} ORDER BY send_id, dispatch_at LIMIT 1`;
     const { rows } = await sql<{ sendId: number; due: Date }>(
       this.dataSource,
-      `SELECT send_id AS "sendId", min(dispatch_at) AS due FROM messages
-        WHERE status IN ('pending', 'scheduled') AND dispatched_at IS NULL AND dispatch_at <= now() - $1 * interval '1 millisecond'
-        GROUP BY send_id ORDER BY min(dispatch_at) LIMIT $2`,
+      `WITH RECURSIVE waiting AS (
+         (${first('')})
+         UNION ALL
+         SELECT n.send_id, n.dispatch_at FROM waiting w CROSS JOIN LATERAL (${first(' AND send_id > w.send_id')}) n
+       )
+       SELECT send_id AS "sendId", dispatch_at AS due FROM waiting
+        WHERE dispatch_at <= now() - $1 * interval '1 millisecond' ORDER BY dispatch_at LIMIT $2`,
       [graceMs, limit],
     );
     return rows;
@@ -227,18 +171,35 @@ export class DispatchRepository {
 
   /**
    * Takes back claims older than the timeout that no live dispatcher is working on (its lease is stale
-   * or gone, or the batch ended without recording the message), and that have no outcome recorded.
+   * or gone, or the batch ended without recording the message), and that have no outcome recorded; then
+   * forgets the batches with nothing left unrecorded. Only the few batch rows are scanned; their
+   * messages are found by `claimed_by`.
    */
   async releaseStaleClaims(timeoutMs: number): Promise<number[]> {
+    return this.dataSource.transaction(async (tx) => {
+      await keyLookupsOnly(tx);
+      return this.releaseStale(timeoutMs, tx);
+    });
+  }
+
+  private async releaseStale(timeoutMs: number, tx: EntityManager): Promise<number[]> {
+    const unlisted = `NOT EXISTS (
+      SELECT 1 FROM dispatcher_leases l WHERE b.batch_id = ANY(l.active_batches) AND l.heartbeat_at >= now() - $1 * interval '1 millisecond')`;
     const { rows } = await sql<{ send_id: number }>(
-      this.dataSource,
-      `UPDATE messages m SET dispatched_at = NULL, claimed_by = NULL, updated_at = now()
-        WHERE m.status = 'pending' AND m.dispatched_at < now() - $1 * interval '1 millisecond'
+      tx,
+      // The batch ids are picked first and the messages looked up by them: a join could hash all messages.
+      `UPDATE messages m SET status = 'pending', dispatched_at = NULL, claimed_by = NULL, updated_at = now()
+        WHERE m.claimed_by = ANY(ARRAY(SELECT b.batch_id FROM dispatch_batches b WHERE ${unlisted}))
+          AND m.status = 'sent' AND m.dispatched_at < now() - $1 * interval '1 millisecond'
           AND NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id)
-          AND NOT EXISTS (
-            SELECT 1 FROM dispatcher_leases l
-             WHERE m.claimed_by = ANY(l.active_batches) AND l.heartbeat_at >= now() - $1 * interval '1 millisecond')
         RETURNING m.send_id`,
+      [timeoutMs],
+    );
+    await sql(
+      tx,
+      `DELETE FROM dispatch_batches b
+        WHERE ${unlisted}
+          AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.claimed_by = b.batch_id AND NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id))`,
       [timeoutMs],
     );
     return [...new Set(rows.map((r) => r.send_id))];

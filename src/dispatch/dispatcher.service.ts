@@ -105,6 +105,8 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
         this.recordingBroken = false;
         if (batch.length === 0) break;
         const parts = await this.deliver(batch);
+        // Every outcome is recorded (deliver throws otherwise): the sweeper has nothing to watch here.
+        await this.repo.batchRecorded(batchId).catch((err: Error) => this.logger.warn({ msg: 'dispatch batch row not removed', err: err.message }));
         this.logger.log({ msg: 'dispatched', sendId, messages: batch.length, partsSubmitted: parts.submitted, partsRefused: parts.refused });
         sent += batch.length;
       } finally {

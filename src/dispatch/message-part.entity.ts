@@ -4,7 +4,9 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm
 @Entity({ name: 'message_parts' })
 @Check('message_parts_status_check', "status IN ('submitted', 'delivered', 'failed')")
 @Index('message_parts_smsc_idx', ['smscId'], { where: 'smsc_id IS NOT NULL' })
-@Index('message_parts_receipt_due_idx', ['receiptDueAt'], { where: "status = 'submitted' AND receipt_due_at IS NOT NULL" })
+// Simulated receipts not yet applied (the applier clears receipt_due_at). No index names `status`, so a
+// receipt's update of its part can be HOT; the table leaves room for it on each page (fillfactor 80).
+@Index('message_parts_receipt_due_idx', ['receiptDueAt'], { where: 'receipt_due_at IS NOT NULL' })
 export class MessagePart {
   @ForeignKey('Message', { name: 'message_parts_message_id_fkey', onDelete: 'CASCADE' })
   @PrimaryColumn({ name: 'message_id', type: 'uuid' })
@@ -29,10 +31,18 @@ export class MessagePart {
   @Column({ name: 'submitted_at', type: 'timestamptz', default: () => 'now()' })
   submittedAt: Date;
 
+  /** When the part was settled: the receipt's done date, or when a simulated receipt was applied. */
   @Column({ name: 'receipt_at', type: 'timestamptz', nullable: true })
   receiptAt: Date | null;
 
-  /** Simulated carrier (test accounts, development): when its receipt is due. */
+  /** The carrier receipt's stat and err, written straight onto the part it settles. */
+  @Column({ name: 'receipt_stat', type: 'text', nullable: true })
+  receiptStat: string | null;
+
+  @Column({ name: 'receipt_err', type: 'text', nullable: true })
+  receiptErr: string | null;
+
+  /** Simulated carrier (test accounts, development): when its receipt is due; cleared once applied. */
   @Column({ name: 'receipt_due_at', type: 'timestamptz', nullable: true })
   receiptDueAt: Date | null;
 }

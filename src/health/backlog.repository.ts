@@ -12,8 +12,10 @@ export class BacklogRepository {
   async oldestUnclaimedDueAgeMs(): Promise<number> {
     const { rows } = await sql<{ age: number | null }>(
       this.dataSource,
-      `SELECT (extract(epoch FROM now() - min(dispatch_at)) * 1000)::bigint AS age FROM messages
-        WHERE status IN ('pending', 'scheduled') AND dispatched_at IS NULL AND dispatch_at <= now()`,
+      // The first entry of messages_due_idx (ordered by dispatch_at): one index probe, however many wait.
+      `SELECT (extract(epoch FROM now() - dispatch_at) * 1000)::bigint AS age FROM messages
+        WHERE dispatched_at IS NULL AND status IN ('pending', 'scheduled') AND dispatch_at <= now()
+        ORDER BY dispatch_at LIMIT 1`,
     );
     return Math.max(0, Number(rows[0]?.age ?? 0));
   }

@@ -88,10 +88,9 @@ export class MessageActivityRepository {
     const { rows } = await sql<PartRow>(
       this.dataSource,
       `SELECT p.part_number, p.total_parts, p.status, p.error, p.submitted_at, p.receipt_at,
-              r.stat AS receipt_stat, r.err AS receipt_err, r.done_at AS receipt_done_at
+              p.receipt_stat, p.receipt_err, CASE WHEN p.receipt_stat IS NOT NULL THEN p.receipt_at END AS receipt_done_at
          FROM message_parts p
          JOIN messages m ON m.id = p.message_id AND m.account_id = $1
-         LEFT JOIN delivery_receipts r ON r.smsc_id = p.smsc_id
         WHERE p.message_id = $2
         ORDER BY p.part_number`,
       [accountId, messageId],

@@ -8,11 +8,13 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 @Check('messages_encoding_check', "encoding IN ('gsm7', 'ucs2')")
 @Check('messages_parts_check', 'parts BETWEEN 1 AND 99')
 @Check('messages_cost_check', 'cost >= 0')
-// Dispatch: due pending and scheduled messages in time order, overall and per send.
-@Index('messages_due_idx', ['dispatchAt'], { where: "status IN ('pending', 'scheduled') AND dispatched_at IS NULL" })
-@Index('messages_send_due_idx', ['sendId', 'dispatchAt'], { where: "status IN ('pending', 'scheduled') AND dispatched_at IS NULL" })
-// Claims whose dispatcher died before recording the outcome.
-@Index('messages_claimed_idx', ['dispatchedAt'], { where: "status = 'pending' AND dispatched_at IS NOT NULL" })
+// Dispatch: messages still waiting (not claimed, not cancelled) in time order, overall and per send.
+// No index names `status`, so settling a sent message (sent → delivered) touches no indexed column and
+// can be a HOT update (the table leaves room on each page for it: fillfactor, see the migration).
+@Index('messages_due_idx', ['dispatchAt'], { where: 'dispatched_at IS NULL' })
+@Index('messages_send_due_idx', ['sendId', 'dispatchAt'], { where: 'dispatched_at IS NULL' })
+// The messages of a dispatch batch (dispatch_batches), for taking back the claims of one that died.
+@Index('messages_claimed_by_idx', ['claimedBy'], { where: 'claimed_by IS NOT NULL' })
 @Index('messages_send_idx', ['sendId'])
 // TypeORM indexes have no DESC keys, so these are declared by name only and the migration defines them:
 // messages_account_created_idx (account_id, created_at DESC, seq DESC): history, newest first;
@@ -77,7 +79,7 @@ export class Message {
   @Column({ name: 'dispatch_at', type: 'timestamptz' })
   dispatchAt: Date;
 
-  /** When a dispatcher claimed it; null while it waits. Cancel only touches unclaimed scheduled rows. */
+  /** When it left the queue: a dispatcher claimed it, or it was cancelled; null while it waits. Cancel only touches unclaimed scheduled rows. */
   @Column({ name: 'dispatched_at', type: 'timestamptz', nullable: true })
   dispatchedAt: Date | null;
 

@@ -144,7 +144,7 @@ export class MessagesRepository {
   async cancelUnsentToRecipient(accountId: number, number: string, tx: Tx): Promise<CancelledMessageRecord[]> {
     const { rows } = await sql<CancelledMessageRecord>(
       tx,
-      `UPDATE messages SET status = 'cancelled', updated_at = now()
+      `UPDATE messages SET status = 'cancelled', dispatched_at = now(), updated_at = now()
         WHERE account_id = $1 AND to_number = $2 AND status IN ('pending', 'scheduled') AND dispatched_at IS NULL
         RETURNING ${CANCELLED}`,
       [accountId, number],
@@ -160,7 +160,7 @@ export class MessagesRepository {
     const [column, value] = 'messageId' in match ? ['id', match.messageId] : 'sendId' in match ? ['send_id', match.sendId] : ['custom_ref', match.customRef];
     const { rows } = await sql<CancelledMessageRecord>(
       tx,
-      `UPDATE messages SET status = 'cancelled', updated_at = now()
+      `UPDATE messages SET status = 'cancelled', dispatched_at = now(), updated_at = now()
         WHERE account_id = $1 AND ${column} = $2 AND status = 'scheduled' AND dispatched_at IS NULL
         RETURNING ${CANCELLED}`,
       [accountId, value],

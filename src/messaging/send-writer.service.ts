@@ -3,6 +3,7 @@ import { CreditsService } from '../billing/credits.service';
 import { DomainError } from '../common/errors/domain-error';
 import { classifyDependencyFailure } from '../common/errors/dependency-errors';
 import { failureBecause } from '../common/errors/error-catalogue';
+import { TableStatistics } from '../database/table-statistics';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 import type { LinkBatch } from '../links/link-rewriter';
 import { LinkStore } from '../links/link-store.service';
@@ -48,6 +49,7 @@ export class SendWriter {
     private readonly idempotency: IdempotencyService,
     private readonly dispatch: DispatchQueue,
     private readonly links: LinkStore,
+    private readonly statistics: TableStatistics,
   ) {}
 
   async persist<R>(priced: PricedSend, options: PersistOptions<R>): Promise<R> {
@@ -66,7 +68,7 @@ export class SendWriter {
         const response = options.respond(sendId);
         if (options.claim) await this.idempotency.complete(options.claim, tx, 200, JSON.stringify(response));
         // The response does not wait for Redis: a staggered send enqueues one job per due second.
-        if (messages.length)
+        if (messages.length) {
           tx.afterCommit(
             () =>
               void this.dispatch.sendCommitted(
@@ -74,6 +76,8 @@ export class SendWriter {
                 messages.map((m) => m.dispatchAt),
               ),
           );
+          tx.afterCommit(() => this.statistics.grew('messages', messages.length));
+        }
         return response;
       });
     } catch (err) {

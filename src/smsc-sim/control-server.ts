@@ -5,7 +5,8 @@ import type { SmscSimulator } from './smsc-simulator';
 /**
  * A small HTTP control for a simulator running as its own process (multi-instance and chaos tests,
  * benchmarks): what it received, and faults on demand.
- *   GET  /stats                        counters, sessions, submits accepted / distinct destinations / duplicated
+ *   GET  /stats                        counters, sessions, submits accepted / distinct destinations / duplicated,
+ *                                      first and last accepted submit (epoch ms)
  *   GET  /destinations?prefix=614      accepted submit_sm per destination, for destinations with that prefix
  *   POST /drop-connections             destroys every connection now (every bind is lost)
  *   POST /ignore-submits?on=true|false a hung SMSC: submits recorded, never answered
@@ -64,5 +65,8 @@ function stats(simulator: SmscSimulator) {
     accepted: [...counts.values()].reduce((a, b) => a + b, 0),
     distinct_destinations: counts.size,
     duplicated_destinations: duplicated,
+    // Epoch milliseconds of the first and last accepted submit_sm (benchmarks: time to the peer).
+    first_submit_at: simulator.submits.find((s) => s.smscId)?.receivedAt.getTime() ?? null,
+    last_submit_at: simulator.submits.findLast((s) => s.smscId)?.receivedAt.getTime() ?? null,
   };
 }

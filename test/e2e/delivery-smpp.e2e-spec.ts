@@ -171,7 +171,19 @@ describe('Delivery to an SMSC over SMPP (live accounts)', () => {
     smsc.setRespDelay(50);
     let cancelled: number;
     try {
-      await until(async () => ((await statusCounts(t, send_id)).pending ?? 0) > 0, 'dispatch to have claimed messages out at the SMSC', 10_000, 10);
+      // Claimed and not yet recorded: claimed rows read `sent` from the claim on, and have no parts until their outcome is recorded.
+      const claimedOut = async () =>
+        Number(
+          (
+            await t.app
+              .get(DataSource)
+              .query(
+                `SELECT count(*)::int AS n FROM messages m WHERE m.send_id = $1 AND m.status = 'sent' AND NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id)`,
+                [send_id],
+              )
+          )[0].n,
+        );
+      await until(async () => (await claimedOut()) > 0, 'dispatch to have claimed messages out at the SMSC', 10_000, 10);
       const cancel = await t.api.delete('/v1/messages', { auth: acct.auth, body: { send_id } });
       expect(cancel.status).toBe(200);
       cancelled = cancel.body.cancelled_count as number;

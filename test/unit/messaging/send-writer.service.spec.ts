@@ -1,5 +1,6 @@
 import type { CreditsService } from '../../../src/billing/credits.service';
 import { failure } from '../../../src/common/errors/error-catalogue';
+import type { TableStatistics } from '../../../src/database/table-statistics';
 import type { Tx, UnitOfWork } from '../../../src/database/unit-of-work';
 import { IdempotencyClaim, IdempotencyKeyTaken, IdempotencyService } from '../../../src/idempotency/idempotency.service';
 import type { MessagesRepository, NewMessage } from '../../../src/messaging/messages.repository';
@@ -67,6 +68,7 @@ function setup(balance = 10_000) {
   const idempotency = new FakeIdempotencyService(journal);
   const dispatch = new FakeDispatchQueue(journal);
   const links = new FakeLinkStore(journal);
+  const grown: string[] = [];
   const writer = new SendWriter(
     uow as unknown as UnitOfWork,
     sends as unknown as SendsRepository,
@@ -75,8 +77,9 @@ function setup(balance = 10_000) {
     idempotency as unknown as IdempotencyService,
     dispatch as unknown as DispatchQueue,
     links as unknown as LinkStore,
+    { grew: (table: string, rows: number) => grown.push(`${table} +${rows}`) } as unknown as TableStatistics,
   );
-  return { journal, uow, sends, messages, credits, idempotency, dispatch, writer, links };
+  return { grown, journal, uow, sends, messages, credits, idempotency, dispatch, writer, links };
 }
 
 function options(overrides: Partial<PersistOptions<{ send_id: number; text: string }>> = {}): PersistOptions<{ send_id: number; text: string }> {
@@ -176,7 +179,7 @@ describe(SendWriter.name, () => {
   });
 
   it('throws the supplied error, built inside the transaction, and inserts nothing when the account cannot pay', async () => {
-    const { writer, uow, sends, messages, credits, idempotency, dispatch } = setup(299);
+    const { writer, uow, sends, messages, credits, idempotency, dispatch, grown } = setup(299);
     const refusal = failure('insufficientCreditsFor', '3', '2.99');
     let builtIn: { tx: Tx; state: FakeTx['state'] } | undefined;
     const insufficientCredits = async (tx: Tx) => {
@@ -194,6 +197,13 @@ describe(SendWriter.name, () => {
     expect(credits.balanceOf(1)).toBe(299);
     expect(idempotency.completed).toEqual([]);
     expect(dispatch.enqueued).toEqual([]);
+    expect(grown).toEqual([]);
+  });
+
+  it('tells the statistics keeper how many messages the committed send added', async () => {
+    const { writer, grown } = setup();
+    await writer.persist(aPricedSend(), options());
+    expect(grown).toEqual(['messages +2']);
   });
 
   it('neither claims nor completes a key when the request carried none', async () => {

@@ -137,6 +137,8 @@ export class SmppBind<T extends BindTask> {
     session.on('deliver_sm', (pdu: PDU) => {
       const body = bodyOf(pdu, readBody());
       this.listener.deliverReceived(this, pdu, body, (status) => {
+        // A group commit answers hundreds of receipts at once: their deliver_sm_resp share one write.
+        corkForThisTick(session.socket);
         session.send(pdu.response({ command_status: status }));
       });
     });

@@ -1,0 +1,120 @@
+import { Injectable } from '@nestjs/common';
+import { keyLookupsOnly, sql } from '../database/sql';
+import type { Tx } from '../database/unit-of-work';
+import type { DeliveryReceipt } from './carriers/carrier';
+import { PART_CHANGE, PartChange } from './dispatch.repository';
+
+/**
+ * Receipts and what they settle: a receipt is written straight onto its part, and the part's message
+ * settled, in the caller's transaction (which also writes the status webhooks). Every statement looks
+ * rows up by key (keyLookupsOnly), however stale the statistics of the growing tables.
+ */
+@Injectable()
+export class ReceiptsRepository {
+  /**
+   * Writes receipts straight onto the parts they settle (status, done date, stat and err: one write per
+   * receipt), then settles the messages. A receipt whose part is not recorded yet (it overtook its
+   * submit_sm_resp) is stored in `delivery_receipts` instead and applied when the part appears; a
+   * duplicate of an applied receipt changes nothing.
+   */
+  async recordReceipts(receipts: DeliveryReceipt[], tx: Tx): Promise<PartChange[]> {
+    if (receipts.length === 0) return [];
+    await keyLookupsOnly(tx);
+    const { rows } = await sql<PartChange>(
+      tx,
+      `WITH input AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[]) AS t(smsc_id, state, stat, err, done_at, received_at)
+       ), applied AS (
+         UPDATE message_parts p SET status = i.state, receipt_at = i.done_at, receipt_stat = i.stat, receipt_err = i.err
+           FROM input i WHERE p.smsc_id = i.smsc_id AND p.status = 'submitted'
+         RETURNING p.message_id, p.part_number, p.total_parts, p.status, p.receipt_at, p.submitted_at
+       ), early AS (
+         INSERT INTO delivery_receipts (smsc_id, state, stat, err, done_at, received_at)
+         SELECT smsc_id, state, stat, err, done_at, received_at FROM input i
+          WHERE NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.smsc_id = i.smsc_id)
+         ON CONFLICT (smsc_id) DO NOTHING
+       )
+       SELECT ${PART_CHANGE} FROM applied p JOIN messages msg ON msg.id = p.message_id`,
+      [
+        receipts.map((r) => r.smscId),
+        receipts.map((r) => r.state),
+        receipts.map((r) => r.stat),
+        receipts.map((r) => r.err),
+        receipts.map((r) => r.doneAt.toISOString()),
+        receipts.map((r) => r.receivedAt.toISOString()),
+      ],
+    );
+    await this.settleMessages(rows, tx);
+    return rows;
+  }
+
+  /** Applies stored receipts (ones that overtook their part) for these SMSC ids to their parts, then settles the messages. */
+  async applyStoredReceipts(smscIds: string[] | 'all-unapplied', tx: Tx): Promise<PartChange[]> {
+    await keyLookupsOnly(tx);
+    const filter = smscIds === 'all-unapplied' ? `r.received_at < now() - interval '1 second'` : `r.smsc_id = ANY($1::text[])`;
+    const { rows } = await sql<PartChange>(
+      tx,
+      `WITH matched AS (
+         UPDATE delivery_receipts r SET applied_at = now()
+          WHERE ${filter} AND r.applied_at IS NULL
+            AND EXISTS (SELECT 1 FROM message_parts p WHERE p.smsc_id = r.smsc_id)
+         RETURNING r.smsc_id, r.state, r.stat, r.err, r.done_at
+       )
+       UPDATE message_parts p SET status = matched.state, receipt_at = matched.done_at, receipt_stat = matched.stat, receipt_err = matched.err
+         FROM matched, messages msg WHERE p.smsc_id = matched.smsc_id AND p.status = 'submitted' AND msg.id = p.message_id
+       RETURNING ${PART_CHANGE}`,
+      smscIds === 'all-unapplied' ? [] : [smscIds],
+    );
+    await this.settleMessages(rows, tx);
+    return rows;
+  }
+
+  /** Simulated carrier: every part whose receipt is due gets one (failed for numbers ending in the fail suffix). */
+  async applyDueSimulatedReceipts(failSuffix: string, limit: number, tx: Tx): Promise<PartChange[]> {
+    await keyLookupsOnly(tx);
+    const { rows } = await sql<PartChange>(
+      tx,
+      `WITH due AS MATERIALIZED (
+         SELECT message_id, part_number FROM message_parts
+          WHERE status = 'submitted' AND receipt_due_at <= now()
+          ORDER BY receipt_due_at LIMIT $2 FOR UPDATE SKIP LOCKED
+       )
+       UPDATE message_parts p SET status = CASE WHEN right(msg.to_number, length($1)) = $1 THEN 'failed' ELSE 'delivered' END, receipt_at = now(), receipt_due_at = NULL
+         FROM due, messages msg
+        WHERE p.message_id = due.message_id AND p.part_number = due.part_number AND msg.id = p.message_id
+       RETURNING ${PART_CHANGE}`,
+      [failSuffix, limit],
+    );
+    await this.settleMessages(rows, tx);
+    return rows;
+  }
+
+  /**
+   * A message is delivered when all its parts are, failed when any part failed (interface: receipts per
+   * part). A single-part message takes its changed part's status as it is; only a multi-part message
+   * reads its parts, by key (a nested loop over the message ids, whatever the table's statistics say).
+   */
+  private async settleMessages(changes: PartChange[], tx: Tx): Promise<void> {
+    if (changes.length === 0) return;
+    const single = changes.filter((c) => c.totalParts === 1);
+    const multi = [...new Set(changes.filter((c) => c.totalParts > 1).map((c) => c.messageId))];
+    await sql(
+      tx,
+      `UPDATE messages msg SET status = s.status, updated_at = now()
+         FROM (
+           SELECT * FROM unnest($1::uuid[], $2::text[]) AS one(message_id, status)
+           UNION ALL
+           SELECT x.message_id, agg.status
+             FROM unnest($3::uuid[]) AS x(message_id)
+             CROSS JOIN LATERAL (
+               SELECT CASE WHEN bool_or(p.status = 'failed') THEN 'failed'
+                           WHEN bool_and(p.status = 'delivered') AND count(*) = max(p.total_parts) THEN 'delivered'
+                           ELSE 'sent' END AS status
+                 FROM message_parts p WHERE p.message_id = x.message_id
+             ) agg
+         ) s
+        WHERE msg.id = s.message_id AND msg.status = 'sent' AND s.status IN ('delivered', 'failed')`,
+      [single.map((c) => c.messageId), single.map((c) => c.status), multi],
+    );
+  }
+}

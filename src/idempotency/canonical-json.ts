@@ -16,3 +16,11 @@ export function fingerprintOf(body: unknown): Buffer {
     .update(canonicalJson(body ?? {}))
     .digest();
 }
+
+/**
+ * The fingerprint a stored response is replayed against: the operation and its body, so one key reused
+ * with the same body on another operation is a 422, never a replay of the other operation's answer.
+ */
+export function requestFingerprint(operation: string, body: unknown): Buffer {
+  return fingerprintOf({ operation, body: body ?? {} });
+}

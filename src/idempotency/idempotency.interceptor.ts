@@ -24,7 +24,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const header = request.headers['idempotency-key'];
     const key = Array.isArray(header) ? header[0] : header;
     if (key === undefined || key === '' || !request.caller) return next.handle();
-    const claim = this.idempotency.prepare(request.caller.apiKeyId, key, request.body);
+    const operation = `${context.getClass().name}.${context.getHandler().name}`;
+    const claim = this.idempotency.prepare(request.caller.apiKeyId, key, operation, request.body);
     const replay = (stored: Replay) => {
       reply.header('Idempotency-Replay', 'true').type(stored.contentType).status(stored.status);
       return stored.body;

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { failure } from '../common/errors/error-catalogue';
 import { digestsEqual } from '../accounts/secrets';
 import { AppConfig } from '../config/app-config';
-import { fingerprintOf } from './canonical-json';
+import { requestFingerprint } from './canonical-json';
 import { IdempotencyRepository, StoredResponse } from './idempotency.repository';
 import { Tx } from '../database/unit-of-work';
 
@@ -49,9 +49,10 @@ export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
     clearInterval(this.purgeTimer);
   }
 
-  prepare(apiKeyId: number, key: string, body: unknown): IdempotencyClaim {
+  /** `operation` names the endpoint (controller and handler), so a key's fingerprint is per operation. */
+  prepare(apiKeyId: number, key: string, operation: string, body: unknown): IdempotencyClaim {
     if (key.length > IDEMPOTENCY_KEY_MAX) throw failure('idempotencyKeyTooLong');
-    return { apiKeyId, key, fingerprint: fingerprintOf(body) };
+    return { apiKeyId, key, fingerprint: requestFingerprint(operation, body) };
   }
 
   /** The stored response to replay, null when the key is new (or expired); 422 for a different body. */

@@ -1,7 +1,7 @@
 import { lastValueFrom, of, throwError } from 'rxjs';
 import { failure } from '../../../src/common/errors/error-catalogue';
 import { AppConfig } from '../../../src/config/app-config';
-import { fingerprintOf } from '../../../src/idempotency/canonical-json';
+import { requestFingerprint } from '../../../src/idempotency/canonical-json';
 import { IdempotencyInterceptor } from '../../../src/idempotency/idempotency.interceptor';
 import type { IdempotencyRepository } from '../../../src/idempotency/idempotency.repository';
 import { IdempotencyKeyTaken, IdempotencyService } from '../../../src/idempotency/idempotency.service';
@@ -12,6 +12,7 @@ class MessagesController {
   send(): void {}
 }
 const route = { controller: MessagesController, handler: MessagesController.prototype.send };
+const fingerprintOf = (b: unknown) => requestFingerprint('MessagesController.send', b);
 
 const caller = { accountId: 1, apiKeyId: 7, isTest: false };
 const body = { messages: [{ to: '0412345678', message: 'Hi', sender: 'Acme' }], max_parts: 2 };
@@ -122,6 +123,14 @@ describe(IdempotencyInterceptor.name, () => {
       });
       expect(handler.calls).toBe(0);
       expect(reply.headers).toEqual({});
+    });
+
+    it('answers a key reused with the same body on another operation with idempotencyKeyReused (422), never the other answer', async () => {
+      const { run, repo, handler } = setup();
+      repo.store(7, 'k-1', { ...STORED, fingerprint: requestFingerprint('CreditPurchasesController.purchase', body) });
+
+      await expect(run(withKey('k-1'))).rejects.toMatchObject({ condition: 'idempotencyKeyReused' });
+      expect(handler.calls).toBe(0);
     });
   });
 

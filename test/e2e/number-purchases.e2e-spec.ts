@@ -172,7 +172,9 @@ describe('Dedicated number purchases', () => {
   });
 
   it('sells a number once when two accounts race for it', async () => {
-    const [a, b] = await Promise.all([buyer(), buyer()]);
+    // Set up one after the other: each claims the free number stocked for it (concurrent claims could swap them).
+    const a = await buyer();
+    const b = await buyer();
     const [number] = await stock(1, '120');
     const answers = await Promise.all([buyNumber(t, a, { number }), buyNumber(t, b, { number })]);
     expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);

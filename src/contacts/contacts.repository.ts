@@ -17,10 +17,6 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-export function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: string; driverError?: { code?: string } })?.code === '23505' || (err as { driverError?: { code?: string } })?.driverError?.code === '23505';
-}
-
 @Injectable()
 export class ContactsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}

@@ -5,7 +5,8 @@ import { failure, failureBecause } from '../common/errors/error-catalogue';
 import { Page, PageResult, pageResult } from '../common/http/pagination';
 import { normaliseAuMobile } from '../common/phone';
 import { CONTACT_TEXT_FIELDS, ContactRecord, ContactTextField } from './contact-fields';
-import { ContactFilters, ContactsRepository, isUniqueViolation } from './contacts.repository';
+import { isUniqueViolation } from '../database/pg-errors';
+import { ContactFilters, ContactsRepository } from './contacts.repository';
 import { ContactCreated, ContactDeleted, ContactUpdated, ContactView, toContactCreated, toContactDeleted, toContactUpdated, toContactView } from './contacts.mapper';
 import { Tx } from '../database/unit-of-work';
 

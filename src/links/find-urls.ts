@@ -13,9 +13,15 @@ export interface UrlMatch {
   index: number;
 }
 
+function isAsciiAlphanumeric(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+
 function trimUrl(raw: string): string {
   let url = raw;
   for (;;) {
+    // Most URLs end in a letter or digit: no punctuation to weigh.
+    if (isAsciiAlphanumeric(url.charCodeAt(url.length - 1))) return url;
     const last = url[url.length - 1];
     if (last === '/' || last === '#' || last === '=' || last === '&' || last === '%') return url;
     const opener = CLOSERS[last];
@@ -34,10 +40,11 @@ function trimUrl(raw: string): string {
 export function findUrls(text: string): UrlMatch[] {
   if (!/https?:\/\//i.test(text)) return [];
   const found: UrlMatch[] = [];
-  for (const m of text.matchAll(URL_RE)) {
+  URL_RE.lastIndex = 0;
+  for (let m = URL_RE.exec(text); m !== null; m = URL_RE.exec(text)) {
     const url = trimUrl(m[0]);
     // `https://` alone (or followed only by punctuation) names nothing.
-    if (url.replace(/^https?:\/\//i, '') === '') continue;
+    if (url.length === url.indexOf('://') + 3) continue;
     found.push({ url, index: m.index });
   }
   return found;

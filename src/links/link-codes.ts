@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const BASE62_CODES = Array.from(BASE62, (c) => c.charCodeAt(0));
 
 /** Short link codes are 7 base62 characters: 62^7 ≈ 3.5 × 10^12 values, far too many to enumerate. */
 export const LINK_CODE_LENGTH = 7;
@@ -17,16 +18,16 @@ export class CodeSource {
   private offset = 0;
 
   next(length = LINK_CODE_LENGTH): string {
-    let code = '';
-    while (code.length < length) {
+    const chars: number[] = [];
+    while (chars.length < length) {
       if (this.offset >= this.buffer.length) {
         this.buffer = randomBytes(4096);
         this.offset = 0;
       }
       const byte = this.buffer[this.offset++];
-      if (byte < 248) code += BASE62[byte % 62];
+      if (byte < 248) chars.push(BASE62_CODES[byte % 62]);
     }
-    return code;
+    return String.fromCharCode(...chars);
   }
 
   /** A code not in `taken` (codes of one batch are distinct before the database sees them). */

@@ -78,14 +78,15 @@ export class LinkRewriter {
   private shortenUrls(text: string, links: PendingLink[]): string {
     const urls = findUrls(text);
     if (urls.length === 0) return text;
-    const codeOf = new Map<string, string>();
+    // Only a message with several URLs can repeat one.
+    const codeOf = urls.length > 1 ? new Map<string, string>() : undefined;
     let out = '';
     let at = 0;
     for (const { url, index } of urls) {
-      let code = codeOf.get(url);
+      let code = codeOf?.get(url);
       if (code === undefined) {
         code = this.codes.fresh(this.taken);
-        codeOf.set(url, code);
+        codeOf?.set(url, code);
         links.push({ code, kind: 'url', url });
       }
       out += text.slice(at, index) + shortUrlOf(this.base, 'url', code);

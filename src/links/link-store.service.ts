@@ -19,7 +19,7 @@ const MAX_ROUNDS = 5;
 /**
  * Stores a send's links in its transaction, set-based. A code already in the database (another send
  * drew it) is not an error: that link gets a fresh code and its message's text is rewritten (same
- * length, so parts and cost stand), and only those links are inserted again.
+ * length, so parts and cost stand), and the send's links are inserted again.
  */
 @Injectable()
 export class LinkStore {
@@ -28,14 +28,13 @@ export class LinkStore {
   constructor(private readonly links: LinksRepository) {}
 
   async store(accountId: number, sendId: number, batch: LinkBatch, tx: Tx): Promise<void> {
-    let pending = batch.drafts;
-    const drawn = new Set(pending.map((d) => d.code));
-    for (let round = 1; pending.length > 0; round++) {
-      const taken = await this.links.insertMany(accountId, sendId, pending, tx);
-      pending = pending.filter((d) => taken.has(d.code));
-      if (pending.length === 0) return;
+    const drawn = new Set(batch.drafts.map((d) => d.code));
+    for (let round = 1; ; round++) {
+      const outcome = await this.links.insertAll(accountId, sendId, batch.drafts, tx);
+      if (outcome.stored) return;
       if (round === MAX_ROUNDS) throw new Error(`short link codes still taken after ${MAX_ROUNDS} rounds`);
-      for (const draft of pending) {
+      for (const draft of batch.drafts) {
+        if (!outcome.taken.has(draft.code)) continue;
         const code = this.codes.fresh(drawn);
         batch.recode(draft, code);
         draft.code = code;

@@ -5,6 +5,7 @@ import type { Page } from '../common/http/pagination';
 import { paged, sql } from '../database/sql';
 import { Tx } from '../database/unit-of-work';
 import type { LinkDraft } from './link-rewriter';
+import { isUniqueViolation } from '../database/pg-errors';
 
 export interface OptoutLinkRow {
   account_id: number;
@@ -23,6 +24,9 @@ export interface LinkClickRow {
   last_clicked_at: Date | null;
 }
 
+/** A send's links were all stored, or none were and these codes are another send's. */
+export type LinkInsertOutcome = { stored: true } | { stored: false; taken: Set<string> };
+
 export type LinkScope = { messageId: string } | { sendId: number };
 
 @Injectable()
@@ -30,23 +34,34 @@ export class LinksRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * One statement for a whole send. A code already taken is skipped, not an error, and only the taken
-   * codes come back (usually none: the 10000 stored ones are not sent back). An opt-out link is the one
-   * without a URL (the table's check says so too).
+   * A whole send's links in one plain INSERT under a savepoint: all of them, or none and the codes another
+   * send already holds (usually there are none, and then nothing but the insert runs). A plain insert is
+   * about a third cheaper than ON CONFLICT's speculative insertion, and no code has to come back. An
+   * opt-out link is the one without a URL (the table's check says so too). Each column travels as one joined
+   * string instead of an array the driver escapes element by element: codes are base62 and message ids UUIDs
+   * (joined by commas), and a URL never holds a control character (findUrls ends it at one), so URLs are
+   * joined by newlines, a missing one (an opt-out link) as the empty string, read back as NULL.
    */
-  async insertMany(accountId: number, sendId: number, drafts: LinkDraft[], tx: Tx): Promise<Set<string>> {
-    const { rows } = await sql<{ code: string }>(
-      tx,
-      `WITH d AS (SELECT * FROM unnest($3::text[], $4::uuid[], $5::text[]) AS d(code, message_id, url)),
-            stored AS (
-              INSERT INTO short_links (code, account_id, send_id, message_id, kind, url)
-              SELECT d.code, $1, $2, d.message_id, CASE WHEN d.url IS NULL THEN 'optout' ELSE 'url' END, d.url FROM d
-              ON CONFLICT (code) DO NOTHING
-              RETURNING code)
-       SELECT d.code FROM d WHERE NOT EXISTS (SELECT 1 FROM stored WHERE stored.code = d.code)`,
-      [accountId, sendId, drafts.map((d) => d.code), drafts.map((d) => d.messageId), drafts.map((d) => d.url)],
-    );
-    return new Set(rows.map((r) => r.code));
+  async insertAll(accountId: number, sendId: number, drafts: LinkDraft[], tx: Tx): Promise<LinkInsertOutcome> {
+    const codes = drafts.map((d) => d.code).join(',');
+    await sql(tx, 'SAVEPOINT short_links_insert');
+    try {
+      await sql(
+        tx,
+        `INSERT INTO short_links (code, account_id, send_id, message_id, kind, url)
+         SELECT d.code, $1, $2, d.message_id, CASE WHEN d.url IS NULL THEN 'optout' ELSE 'url' END, d.url
+           FROM unnest(string_to_array($3, ','), string_to_array($4, ',')::uuid[], string_to_array($5, E'\n', '')) AS d(code, message_id, url)`,
+        [accountId, sendId, codes, drafts.map((d) => d.messageId).join(','), drafts.map((d) => d.url ?? '').join('\n')],
+      );
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      await sql(tx, 'ROLLBACK TO SAVEPOINT short_links_insert');
+      const { rows } = await sql<{ code: string }>(tx, `SELECT code FROM short_links WHERE code = ANY(string_to_array($1, ','))`, [codes]);
+      // Empty only when the holder of a code rolled back meanwhile: the caller simply inserts again.
+      return { stored: false, taken: new Set(rows.map((r) => r.code)) };
+    }
+    await sql(tx, 'RELEASE SAVEPOINT short_links_insert');
+    return { stored: true };
   }
 
   /**

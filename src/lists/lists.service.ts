@@ -3,6 +3,7 @@ import { failure } from '../common/errors/error-catalogue';
 import { ListsRepository } from './lists.repository';
 import { toListCreated, toListDeleted, toListRenamed, toListsResult, toListView } from './lists.mapper';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
+import { isUniqueViolation } from '../database/pg-errors';
 
 function cleanName(name: string): string {
   const trimmed = name.trim();
@@ -34,7 +35,7 @@ export class ListsService {
     try {
       if (!(await this.lists.rename(accountId, listId, name))) throw failure('listNotFound');
     } catch (err) {
-      if ((err as { code?: string }).code === '23505') throw failure('duplicateListName');
+      if (isUniqueViolation(err)) throw failure('duplicateListName');
       throw err;
     }
     return toListRenamed(listId, name);

@@ -10,6 +10,14 @@ const BASE = 'https://sms.test';
 const SHORT = /https:\/\/sms\.test\/([0-9A-Za-z]{7})/g;
 const BROWSER = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 const codesIn = (text: string) => [...text.matchAll(SHORT)].map((m) => m[1]);
 
 describe('Shortened links: shorten_urls, GET /{code} and GET /v1/link-clicks', () => {
@@ -142,6 +150,41 @@ describe('Shortened links: shorten_urls, GET /{code} and GET /v1/link-clicks', (
       { code: drafts[0].code, url: 'https://b.example/second' },
       { code: 'FreeCd1', url: 'https://b.example/third' },
     ]);
+  });
+
+  it.each([
+    ['commits', true],
+    ['rolls back', false],
+  ])('waits for a send holding one of its codes uncommitted, and when that send %s, draws anew only if it must (real table)', async (_how, commits) => {
+    const db = t.app.get(DataSource);
+    const held = commits ? 'HeldC12' : 'HeldR12';
+    const [{ id: sendId }] = await db.query(`INSERT INTO sends (account_id, kind) VALUES ($1, 'batch') RETURNING id`, [acct.accountId]);
+    const holder = db.createQueryRunner();
+    await holder.connect();
+    try {
+      await holder.startTransaction();
+      await holder.query(
+        `INSERT INTO short_links (code, account_id, send_id, message_id, kind, url) VALUES ($3, $1, $2, '3f2c1a9e-8b7d-4e6f-9a1b-2c3d4e5f6a70', 'url', 'https://a.example/held')`,
+        [acct.accountId, sendId, held],
+      );
+      const texts: Record<string, string> = { m: `Go ${BASE}/${held}` };
+      const drafts: LinkDraft[] = [{ code: held, kind: 'url', url: `https://b.example/${held}`, messageId: '3f2c1a9e-8b7d-4e6f-9a1b-2c3d4e5f6a71' }];
+      const storing = t.app
+        .get(UnitOfWork)
+        .run((tx) => t.app.get(LinkStore).store(acct.accountId, sendId, { drafts, recode: (d, code) => (texts.m = recodeText(texts.m, BASE, d.kind, d.code, code)) }, tx));
+      // The insert waits on the holder's row lock (seen in pg_locks) until the holder ends.
+      await waitFor(async () => (await db.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'transactionid' AND NOT granted`))[0].n > 0);
+      if (commits) await holder.commitTransaction();
+      else await holder.rollbackTransaction();
+      await storing;
+      const mine = await db.query(`SELECT code, url FROM short_links WHERE url = $1`, [`https://b.example/${held}`]);
+      expect(mine).toEqual([{ code: drafts[0].code, url: `https://b.example/${held}` }]);
+      expect(texts.m).toBe(`Go ${BASE}/${drafts[0].code}`);
+      if (commits) expect(drafts[0].code).not.toBe(held);
+      else expect(drafts[0].code).toBe(held);
+    } finally {
+      await holder.release();
+    }
   });
 
   describe('redirects', () => {

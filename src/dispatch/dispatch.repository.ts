@@ -67,6 +67,7 @@ export class DispatchRepository {
        )
        SELECT * FROM claimed`,
       [sendId, limit, batchId],
+      { prepared: true },
     );
     return rows;
   }
@@ -143,6 +144,7 @@ export class DispatchRepository {
         outcomes.map((o) => o.error),
         outcomes.map((o) => (o.receiptDueAt ? o.receiptDueAt.toISOString() : null)),
       ],
+      { prepared: true },
     );
     return refused;
   }
@@ -183,7 +185,11 @@ export class DispatchRepository {
   }
 
   private async releaseStale(timeoutMs: number, tx: EntityManager): Promise<number[]> {
-    const unlisted = `NOT EXISTS (
+    // A batch younger than the timeout cannot hold a stale claim (its messages were claimed with it), and
+    // the batches claimed since their dispatcher last renewed its lease are not listed in it yet: without
+    // the age test every sweep walked those in-flight batches' messages (about 0.2 s per sweep during a
+    // campaign).
+    const unlisted = `b.claimed_at < now() - $1 * interval '1 millisecond' AND NOT EXISTS (
       SELECT 1 FROM dispatcher_leases l WHERE b.batch_id = ANY(l.active_batches) AND l.heartbeat_at >= now() - $1 * interval '1 millisecond')`;
     const { rows } = await sql<{ send_id: number }>(
       tx,

@@ -43,6 +43,7 @@ export class ReceiptsRepository {
         receipts.map((r) => r.doneAt.toISOString()),
         receipts.map((r) => r.receivedAt.toISOString()),
       ],
+      { prepared: true },
     );
     await this.settleMessages(rows, tx);
     return rows;
@@ -64,6 +65,7 @@ export class ReceiptsRepository {
          FROM matched, messages msg WHERE p.smsc_id = matched.smsc_id AND p.status = 'submitted' AND msg.id = p.message_id
        RETURNING ${PART_CHANGE}`,
       smscIds === 'all-unapplied' ? [] : [smscIds],
+      { prepared: true },
     );
     await this.settleMessages(rows, tx);
     return rows;
@@ -115,6 +117,7 @@ export class ReceiptsRepository {
          ) s
         WHERE msg.id = s.message_id AND msg.status = 'sent' AND s.status IN ('delivered', 'failed')`,
       [single.map((c) => c.messageId), single.map((c) => c.status), multi],
+      { prepared: true },
     );
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { keyLookupsOnly } from '../../src/database/sql';
 import { DispatchRepository } from '../../src/dispatch/dispatch.repository';
 import { createAccount, startTestApp, TestApp } from '../support/test-app';
 
@@ -30,6 +31,7 @@ describe('Dispatcher leases', () => {
     const batch = randomUUID();
     expect(await repo.claimDue(sendId, 100, batch)).toHaveLength(n);
     await db.query(`UPDATE messages SET dispatched_at = now() - interval '1 hour' WHERE send_id = $1`, [sendId]);
+    await db.query(`UPDATE dispatch_batches SET claimed_at = now() - interval '1 hour' WHERE batch_id = $1`, [batch]);
     return { sendId, batch, dispatcherId: randomUUID() };
   }
 
@@ -58,14 +60,45 @@ describe('Dispatcher leases', () => {
   });
 
   it('leaves young claims alone whatever the lease says, and recorded ones for good', async () => {
-    const { sendId } = await oldClaim(2);
+    const { sendId, batch } = await oldClaim(2);
     await db.query(`UPDATE messages SET dispatched_at = now() WHERE send_id = $1`, [sendId]);
+    await db.query(`UPDATE dispatch_batches SET claimed_at = now() WHERE batch_id = $1`, [batch]);
     expect(await repo.releaseStaleClaims(60_000)).not.toContain(sendId);
     const recorded = await oldClaim(1);
     await db.query(`INSERT INTO message_parts (message_id, part_number, total_parts, smsc_id, status) SELECT id, 1, 1, 'x', 'submitted' FROM messages WHERE send_id = $1`, [
       recorded.sendId,
     ]);
     expect(await repo.releaseStaleClaims(1000)).not.toContain(recorded.sendId);
+  });
+
+  it('looks only at batches claimed longer ago than the timeout: one claimed since its dispatcher last renewed its lease is not even read', async () => {
+    const { sendId, batch } = await oldClaim(2);
+    // Unlisted (no lease names it) but claimed just now: in flight, so its messages are not walked.
+    await db.query(`UPDATE dispatch_batches SET claimed_at = now() WHERE batch_id = $1`, [batch]);
+    expect(await repo.releaseStaleClaims(60_000)).not.toContain(sendId);
+    expect(await claimed(sendId)).toBe(2);
+    await db.query(`UPDATE dispatch_batches SET claimed_at = now() - interval '2 minutes' WHERE batch_id = $1`, [batch]);
+    expect(await repo.releaseStaleClaims(60_000)).toContain(sendId);
+    expect(await claimed(sendId)).toBe(0);
+  });
+
+  it('plans the sweep by key and never JIT-compiles it (a remaining sequential scan carries a 10^10 penalty that would)', async () => {
+    await oldClaim(1);
+    const plan = await db.transaction(async (tx) => {
+      await keyLookupsOnly(tx);
+      const [{ jit }] = await tx.query(`SELECT current_setting('jit') AS jit`);
+      expect(jit).toBe('off');
+      const [row] = await tx.query(
+        `EXPLAIN (ANALYZE, FORMAT JSON) SELECT b.batch_id FROM dispatch_batches b
+          WHERE b.claimed_at < now() - interval '1 second' AND NOT EXISTS (SELECT 1 FROM dispatcher_leases l WHERE b.batch_id = ANY(l.active_batches))`,
+      );
+      return row['QUERY PLAN'][0] as { Plan: { 'Total Cost': number }; JIT?: unknown };
+    });
+    expect(plan.Plan['Total Cost']).toBeGreaterThan(100_000); // past jit_above_cost: JIT would have run
+    expect(plan.JIT).toBeUndefined();
+    // The settings are the transaction's own.
+    const [{ jit }] = await db.query(`SELECT current_setting('jit') AS jit`);
+    expect(jit).not.toBe('off');
   });
 
   it('forgets leases unheard of for an hour, and a dropped lease at once', async () => {

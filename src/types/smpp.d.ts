@@ -28,6 +28,10 @@ declare module 'smpp' {
 
   export class Session extends EventEmitter {
     socket: Socket;
+    /** The last sequence number given to a request (internal to the package; the carrier numbers its submit_sm the same way). */
+    sequence: number;
+    /** Response callbacks by request sequence number, called by the package when the response arrives (internal). */
+    _callbacks: Record<number, (resp: PDU) => void>;
     /** Returns false (and never calls back) when the socket is no longer writable. */
     send(pdu: PDU, responseCallback?: (resp: PDU) => void, sendCallback?: (pdu: PDU) => void): boolean;
     close(callback?: () => void): void;

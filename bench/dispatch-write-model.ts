@@ -5,7 +5,7 @@ import { Client } from 'pg';
 import { loadConfig } from '../src/config/app-config';
 import { prepareDatabase } from '../src/database/prepare-database';
 import { MIGRATIONS } from '../src/migrations';
-import { argValue, fmt } from './support';
+import { argValue, dropBenchDatabase, fmt } from './support';
 
 /**
  * npm run bench:write-model [-- --messages N] [-- --rounds R]
@@ -168,12 +168,7 @@ async function model(layout: Layout, messages: number): Promise<{ writes: number
     return { writes: ((await writes()) - before) / messages, phases };
   } finally {
     await db.end();
-    const admin = new URL(url.toString());
-    admin.pathname = '/postgres';
-    const client = new Client({ connectionString: admin.toString() });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await client.end();
+    await dropBenchDatabase(url);
   }
 }
 

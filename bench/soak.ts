@@ -10,7 +10,7 @@ import { loadConfig } from '../src/config/app-config';
 import { prepareDatabase } from '../src/database/prepare-database';
 import { MIGRATIONS } from '../src/migrations';
 import { SmscSimulator } from '../src/smsc-sim/smsc-simulator';
-import { argValue } from './support';
+import { argValue, dropBenchDatabase } from './support';
 import { Mix, pickOperation, SoakAccount } from './soak-mix';
 import { MinuteStats, percentile } from './soak-stats';
 
@@ -113,7 +113,7 @@ async function main() {
     await db.end().catch(() => undefined);
     await smsc.stop();
     receiver.close();
-    await cleanUp(databaseUrl, name, redisUrl, redisPrefix);
+    await cleanUp(databaseUrl, redisUrl, redisPrefix);
   }
 }
 
@@ -225,13 +225,8 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Pr
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function cleanUp(databaseUrl: URL, name: string, redisUrl: string, prefix: string): Promise<void> {
-  const admin = new URL(databaseUrl.toString());
-  admin.pathname = '/postgres';
-  const client = new Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await client.end();
+async function cleanUp(databaseUrl: URL, redisUrl: string, prefix: string): Promise<void> {
+  await dropBenchDatabase(databaseUrl);
   const redis = new Redis(redisUrl);
   let cursor = '0';
   do {

@@ -21,14 +21,23 @@ export async function startBenchApp(overrides: Partial<AppConfig> = {}): Promise
     config,
     drop: async () => {
       await app.close();
-      const admin = new URL(base.toString());
-      admin.pathname = '/postgres';
-      const client = new Client({ connectionString: admin.toString() });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await client.end();
+      await dropBenchDatabase(base);
     },
   };
+}
+
+/** Drops a benchmark's own database (named by `databaseUrl`'s path), connecting to `postgres` to do it. */
+export async function dropBenchDatabase(databaseUrl: URL): Promise<void> {
+  const name = decodeURIComponent(databaseUrl.pathname.replace(/^\//, ''));
+  const admin = new URL(databaseUrl.toString());
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
 }
 
 export async function benchAccount(app: NestFastifyApplication, options: { credits?: number; test?: boolean; senders?: string[] } = {}) {

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { loadConfig } from '../src/config/app-config';
 import { prepareDatabase } from '../src/database/prepare-database';
 import { MIGRATIONS } from '../src/migrations';
+import { cpuMicros } from './dispatch-measures';
 import { argValue, dropBenchDatabase, fmt } from './support';
 
 /**
@@ -25,11 +25,6 @@ const ACCEPT = 10_000;
 const CLAIM = 1000;
 const OUTCOME = 30;
 const RECEIPT = 170;
-
-function backendCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in clock ticks of 10 ms
-}
 
 async function model(layout: Layout, messages: number): Promise<{ writes: number; phases: Record<string, number> }> {
   const name = `sms_model_${Date.now().toString(36)}_${randomBytes(2).toString('hex')}`;
@@ -59,9 +54,9 @@ async function model(layout: Layout, messages: number): Promise<{ writes: number
     };
     const phases: Record<string, number> = {};
     const phase = async (label: string, work: () => Promise<void>) => {
-      const start = backendCpuMs(pid);
+      const start = cpuMicros(pid);
       await work();
-      phases[label] = ((backendCpuMs(pid) - start) * 1000) / messages;
+      phases[label] = (cpuMicros(pid) - start) / messages;
     };
 
     await phase('accept', async () => {

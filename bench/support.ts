@@ -7,6 +7,7 @@ import { createApp } from '../src/create-app';
 import { AppConfig, loadConfig } from '../src/config/app-config';
 import { prepareDatabase } from '../src/database/prepare-database';
 import { MIGRATIONS } from '../src/migrations';
+import { percentile } from './soak-stats';
 
 /** A benchmark's own database (dropped afterwards) and the real app on it. */
 export async function startBenchApp(overrides: Partial<AppConfig> = {}): Promise<{ app: NestFastifyApplication; config: AppConfig; drop: () => Promise<void> }> {
@@ -57,8 +58,7 @@ export function ms(start: bigint): number {
 
 export function stats(samples: number[]): { p50: number; p99: number; max: number; min: number } {
   const sorted = [...samples].sort((a, b) => a - b);
-  const p99 = sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)];
-  return { p50: sorted[Math.floor(sorted.length / 2)], p99, max: sorted[sorted.length - 1], min: sorted[0] };
+  return { p50: sorted[Math.floor(sorted.length / 2)], p99: percentile(sorted, 99), max: sorted[sorted.length - 1], min: sorted[0] };
 }
 
 export function fmt(n: number): string {

@@ -32,7 +32,7 @@ export interface PartChange extends PartStatusChange {
   lagSeconds: number;
 }
 
-export const MESSAGE_OF_CHANGE = `msg.account_id AS "accountId", msg.to_number AS "to", msg.sender, msg.body, msg.custom_ref AS "customRef"`;
+const MESSAGE_OF_CHANGE = `msg.account_id AS "accountId", msg.to_number AS "to", msg.sender, msg.body, msg.custom_ref AS "customRef"`;
 export const PART_CHANGE = `p.message_id AS "messageId", p.part_number AS "partNumber", p.total_parts AS "totalParts", p.status, p.receipt_at AS "at",
   extract(epoch FROM now() - p.submitted_at)::float8 AS "lagSeconds", ${MESSAGE_OF_CHANGE}`;
 
@@ -123,7 +123,8 @@ export class DispatchRepository {
          INSERT INTO message_parts (message_id, part_number, total_parts, smsc_id, status, error, receipt_due_at)
          SELECT message_id, part_number, total_parts, smsc_id, CASE WHEN smsc_id IS NULL THEN 'failed' ELSE 'submitted' END, error, receipt_due_at FROM input
          ON CONFLICT (message_id, part_number) DO UPDATE
-           SET smsc_id = EXCLUDED.smsc_id, status = EXCLUDED.status, error = EXCLUDED.error, submitted_at = now(), receipt_due_at = EXCLUDED.receipt_due_at
+           SET smsc_id = EXCLUDED.smsc_id, status = EXCLUDED.status, error = EXCLUDED.error, submitted_at = now(), receipt_due_at = EXCLUDED.receipt_due_at,
+               receipt_at = NULL, receipt_stat = NULL, receipt_err = NULL
          RETURNING message_id, part_number, total_parts, status, submitted_at
        ), settled AS (
          -- Claimed messages already read sent: only a refusal changes them (and a claim taken back

@@ -51,6 +51,7 @@ export class ReceiptsRepository {
 
   /** Applies stored receipts (ones that overtook their part) for these SMSC ids to their parts, then settles the messages. */
   async applyStoredReceipts(smscIds: string[] | 'all-unapplied', tx: Tx): Promise<PartChange[]> {
+    if (smscIds !== 'all-unapplied' && smscIds.length === 0) return [];
     await keyLookupsOnly(tx);
     const filter = smscIds === 'all-unapplied' ? `r.received_at < now() - interval '1 second'` : `r.smsc_id = ANY($1::text[])`;
     const { rows } = await sql<PartChange>(

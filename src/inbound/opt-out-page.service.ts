@@ -3,8 +3,8 @@ import { AccountsService } from '../accounts/accounts.service';
 import { failure } from '../common/errors/error-catalogue';
 import { normaliseAuMobile } from '../common/phone';
 import { RedisService } from '../common/redis/redis.service';
-import { Clock } from '../common/time/clock';
 import { AppConfig } from '../config/app-config';
+import { LinkClicksService } from '../links/link-clicks.service';
 import { LinkStore } from '../links/link-store.service';
 import { formText, type FormBody } from '../pages/form-body';
 import { withFormErrors } from '../pages/form-error';
@@ -12,7 +12,6 @@ import { PageResult, view } from '../pages/page-result';
 import { OptOutService } from './opt-out.service';
 
 const VIEW = 'inbound/views/optout';
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** The account's own {optout} code (accounts.optout_code). */
 const ACCOUNT_CODE_RE = /^[0-9A-Za-z]{10}$/;
 
@@ -39,10 +38,10 @@ function lastDigits(number: string): string {
 export class OptOutPageService {
   constructor(
     private readonly links: LinkStore,
+    private readonly clicks: LinkClicksService,
     private readonly accounts: AccountsService,
     private readonly optOuts: OptOutService,
     private readonly redis: RedisService,
-    private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
 
@@ -86,7 +85,7 @@ export class OptOutPageService {
       const link = await this.links.optoutLink(code);
       if (link) {
         const account = await this.accounts.get(link.accountId);
-        const live = link.createdAt.getTime() >= this.clock.now().getTime() - this.config.linkRetentionDays * DAY_MS;
+        const live = link.createdAt.getTime() >= this.clicks.retentionStart().getTime();
         return { accountId: account.id, accountName: account.name, recipient: live ? link.recipient : null, messageId: live ? link.messageId : null };
       }
     }

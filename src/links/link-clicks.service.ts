@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { failure } from '../common/errors/error-catalogue';
 import { Page, PageResult, pageResult } from '../common/http/pagination';
 import { Clock } from '../common/time/clock';
+import { isUuid } from '../common/validation/uuid';
 import { AppConfig } from '../config/app-config';
 import { LINK_CODE_RE } from './link-codes';
 import { LinkScope, LinksRepository } from './links.repository';
@@ -9,7 +10,6 @@ import { LinkClickView, toLinkClickView } from './links.mapper';
 import { isPreviewHit } from './preview-agents';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Hits folded per statement; a backlog is folded in several. */
 const FOLD_BATCH = 5000;
 
@@ -54,7 +54,7 @@ export class LinkClicksService {
     let scope: LinkScope;
     if (query.message_id !== undefined && query.message_id !== '') {
       // A malformed id names no message of this account: an empty page, as for an unknown one.
-      if (!UUID_RE.test(query.message_id)) return pageResult(page, 0, []);
+      if (!isUuid(query.message_id)) return pageResult(page, 0, []);
       scope = { messageId: query.message_id.toLowerCase() };
     } else if (query.send_id !== undefined) {
       scope = { sendId: query.send_id };

@@ -70,11 +70,6 @@ export class LinkRewriter {
     return { text, links };
   }
 
-  /** A code for a draft whose code was taken in the database meanwhile. */
-  freshCode(): string {
-    return this.codes.fresh(this.taken);
-  }
-
   private shortenUrls(text: string, links: PendingLink[]): string {
     const urls = findUrls(text);
     if (urls.length === 0) return text;

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Tx } from '../database/unit-of-work';
-import { CodeSource } from './link-codes';
 import type { LinkBatch } from './link-rewriter';
-import { LINK_CODE_RE } from './link-codes';
+import { CodeSource, LINK_CODE_RE } from './link-codes';
 import { LinksRepository } from './links.repository';
 
 /** A per-recipient opt-out link: whose number, on which account, from which message. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { Page } from '../common/http/pagination';
 import { paged, sql } from '../database/sql';
 import { Tx } from '../database/unit-of-work';
@@ -90,14 +90,22 @@ export class LinksRepository {
   }
 
   /**
-   * Folds up to `limit` appended hits into the links' counters in one statement. SKIP LOCKED lets
-   * several instances fold at once without waiting on each other or counting a hit twice.
+   * Folds up to `limit` appended hits into the links' counters in one statement. Folds take turns (a
+   * transaction-scoped advisory lock): two at once would update the same popular links in different
+   * orders and could deadlock, and a read folds first, so it would answer 500.
    */
   async fold(limit: number): Promise<number> {
+    return this.dataSource.transaction(async (tx) => {
+      await sql(tx, `SELECT pg_advisory_xact_lock(hashtextextended('link-click-fold', 0))`);
+      return this.foldLocked(limit, tx);
+    });
+  }
+
+  private async foldLocked(limit: number, tx: EntityManager): Promise<number> {
     const { rows } = await sql<{ folded: number }>(
-      this.dataSource,
+      tx,
       `WITH moved AS (
-         DELETE FROM link_click_events WHERE id IN (SELECT id FROM link_click_events ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+         DELETE FROM link_click_events WHERE id IN (SELECT id FROM link_click_events ORDER BY id LIMIT $1)
          RETURNING code, preview, clicked_at),
        agg AS (
          SELECT code,
@@ -116,7 +124,7 @@ export class LinksRepository {
     return rows[0]?.folded ?? 0;
   }
 
-  /** The account's shortened links of one message or send, in a stable order (both through the (send_id, message_id) index). */
+  /** The account's shortened links of one message or send, in a stable order (both found through the BRIN index on send_id). */
   async pageClicks(accountId: number, scope: LinkScope, page: Page): Promise<{ total: number; rows: LinkClickRow[] }> {
     const where =
       'messageId' in scope

@@ -7,7 +7,7 @@ import { Condition, failure, failureBecause } from '../common/errors/error-catal
 import { Clock } from '../common/time/clock';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 import { WebhookEventsService } from '../webhooks/webhook-events.service';
-import { isUuid } from './message-lookup.service';
+import { isUuid } from '../common/validation/uuid';
 import { CancelByCustomRefResult, CancelByMessageResult, CancelBySendResult, toCancelByCustomRefResult, toCancelByMessageResult, toCancelBySendResult } from './messages.mapper';
 import { CancelledMessageRecord, MessagesRepository } from './messages.repository';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { failure } from '../common/errors/error-catalogue';
-import { isUuid } from './message-lookup.service';
+import { isUuid } from '../common/validation/uuid';
 import { MessageActivityRepository, MessageDetailRow, PartRow, SendSummaryRow } from './message-activity.repository';
 
 export const RECENT_SENDS = 10;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isUuid } from '../common/validation/uuid';
 import { failure } from '../common/errors/error-catalogue';
 import { pageResult, parsePage } from '../common/http/pagination';
 import { parseDayRange } from '../common/time/date-range';
@@ -7,7 +8,6 @@ import { MESSAGE_STATUSES, MessageStatus } from './message.entity';
 import { HistoryPage, LookupResult, toHistoryShape, toLookupResult } from './messages.mapper';
 
 export const CUSTOM_REF_LOOKUP_LIMIT = 100;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface MessagesQueryInput {
   message_id?: string;
@@ -17,10 +17,6 @@ export interface MessagesQueryInput {
   to?: string;
   limit?: string;
   offset?: string;
-}
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
 }
 
 @Injectable()

@@ -78,13 +78,15 @@ export class RenewalsService {
     const sub = await this.subscriptions.lock(id, tx);
     // Re-checked under the lock: another runner may have just taken this attempt.
     if (!sub || sub.releasedAt || (sub.nextAttemptAt && sub.nextAttemptAt.getTime() > now.getTime())) return null;
-    if (sub.renewalState === 'retrying' && now.getTime() >= sub.expiresAt.getTime() + this.config.numberGraceDays * DAY_MS) {
-      await this.release(sub, now, tx);
-      return 'released';
-    }
+    // An attempt still open (a payment held for review) decides first: releasing the number now could
+    // leave that payment, once it goes through, paying for a number the account no longer has.
     if (await this.purchases.hasOpenRenewal(sub.accountId, sub.number, tx)) {
       await this.subscriptions.postpone(sub.id, new Date(now.getTime() + this.config.numberRenewalRetryHours * HOUR_MS), tx);
       return null;
+    }
+    if (sub.renewalState === 'retrying' && now.getTime() >= sub.expiresAt.getTime() + this.config.numberGraceDays * DAY_MS) {
+      await this.release(sub, now, tx);
+      return 'released';
     }
     const original = await this.purchases.byId(sub.purchaseId, tx);
     const card = await this.cards.byId(sub.accountId, sub.cardId, tx);

@@ -4,6 +4,7 @@ import { UnitOfWork } from '../../src/database/unit-of-work';
 import { LinkClicksService } from '../../src/links/link-clicks.service';
 import { LinkDraft, recodeText } from '../../src/links/link-rewriter';
 import { LinkStore } from '../../src/links/link-store.service';
+import { LinksRepository } from '../../src/links/links.repository';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
 
 const BASE = 'https://sms.test';
@@ -226,6 +227,28 @@ describe('Shortened links: shorten_urls, GET /{code} and GET /v1/link-clicks', (
       await t.app.get(LinkClicksService).foldAll();
       const [after] = await db.query(`SELECT clicks, (SELECT count(*)::int FROM link_click_events WHERE code = $1) AS pending FROM short_links WHERE code = $1`, [code]);
       expect(after).toEqual({ clicks: 20, pending: 0 });
+    });
+
+    it('counts every hit exactly once when folds run at once: several folders and link-clicks reads over the same links', async () => {
+      const body = await send(
+        Array.from({ length: 6 }, (_, i) => ({ to: `04120001${10 + i}`, sender: 'Brand', message: `Go https://shop.example/busy/${i} and https://shop.example/also/${i}` })),
+      );
+      const codes = body.results.flatMap((r: { message: string }) => codesIn(r.message));
+      const db = t.app.get(DataSource);
+      // Hits appended in opposite code orders, so two folds taking them in batches meet the same links in different orders.
+      const order = [...codes, ...[...codes].reverse()];
+      await db.query(`INSERT INTO link_click_events (code, preview) SELECT c, false FROM unnest($1::text[]) AS c, generate_series(1, 25)`, [order]);
+      const service = t.app.get(LinkClicksService);
+      const repo = t.app.get(LinksRepository);
+      await Promise.all([
+        ...Array.from({ length: 6 }, () => repo.fold(7)),
+        ...Array.from({ length: 3 }, () => clicks({ send_id: body.send_id, limit: 100 }).then((res) => expect(res.status).toBe(200))),
+        service.foldAll(),
+      ]);
+      await service.foldAll();
+      const rows = await db.query(`SELECT clicks FROM short_links WHERE code = ANY($1)`, [codes]);
+      expect(rows).toHaveLength(12);
+      expect(rows.every((r: { clicks: number }) => r.clicks === 50)).toBe(true);
     });
 
     it('records link-preview fetchers, scanners and HEAD requests apart, never as clicks', async () => {

@@ -94,11 +94,12 @@ export class SmppBind<T extends BindTask> {
     }
     // What session.send does (its sequence numbering, its response callbacks), with bytes encoded here
     // in one step instead of through the package's PDU object: this runs for every part sent.
-    if (session.sequence === MAX_SEQUENCE) session.sequence = 0;
-    const sequence = ++session.sequence;
+    const sequence = session.sequence === MAX_SEQUENCE ? 1 : session.sequence + 1;
+    const pdu = encodeSubmitSm(sequence, task.params); // may throw: nothing is changed before it has run
+    session.sequence = sequence;
     session._callbacks[sequence] = (resp) => this.onSubmitResp(session, sequence, resp);
     corkForThisTick(session.socket);
-    session.socket.write(encodeSubmitSm(sequence, task.params));
+    session.socket.write(pdu);
     this.inFlight.set(sequence, { task, sentAt: now });
     return true;
   }

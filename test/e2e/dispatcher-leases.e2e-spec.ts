@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { keyLookupsOnly } from '../../src/database/sql';
+import { UnitOfWork } from '../../src/database/unit-of-work';
 import { DispatchRepository } from '../../src/dispatch/dispatch.repository';
 import { createAccount, startTestApp, TestApp } from '../support/test-app';
 
@@ -99,6 +100,18 @@ describe('Dispatcher leases', () => {
     // The settings are the transaction's own.
     const [{ jit }] = await db.query(`SELECT current_setting('jit') AS jit`);
     expect(jit).not.toBe('off');
+  });
+
+  it('a part submitted again (its claim was taken back and sent anew) forgets the receipt of its earlier submission', async () => {
+    const { sendId } = await oldClaim(1);
+    const [{ id }] = await db.query(`SELECT id FROM messages WHERE send_id = $1`, [sendId]);
+    const outcome = (smscId: string) => ({ messageId: id, partNumber: 1, totalParts: 1, smscId, error: null, receiptDueAt: null });
+    await t.app.get(UnitOfWork).run((tx) => repo.recordOutcomes([outcome('first-id')], tx));
+    await db.query(`UPDATE message_parts SET status = 'delivered', receipt_at = now(), receipt_stat = 'DELIVRD', receipt_err = '000' WHERE message_id = $1`, [id]);
+    await t.app.get(UnitOfWork).run((tx) => repo.recordOutcomes([outcome('second-id')], tx));
+    expect(await db.query(`SELECT smsc_id, status, receipt_at, receipt_stat, receipt_err FROM message_parts WHERE message_id = $1`, [id])).toEqual([
+      { smsc_id: 'second-id', status: 'submitted', receipt_at: null, receipt_stat: null, receipt_err: null },
+    ]);
   });
 
   it('forgets leases unheard of for an hour, and a dropped lease at once', async () => {

@@ -144,4 +144,22 @@ describe('Dedicated number renewals', () => {
     const sub = await subscription(number);
     expect([sub.renewal_state, new Date(sub.expires_at).getUTCFullYear()]).toEqual(['active', expiresAt.getUTCFullYear() + 1]);
   });
+
+  it('keeps a number past its grace period while a retry is held for review, and the released payment renews it', async () => {
+    const { acct, number, expiresAt } = await owner();
+    await cardDeclines(acct.accountId, true);
+    now = expiresAt.getTime() - 6 * DAY;
+    expect(await run()).toMatchObject({ failed: 1 });
+    // The retry is held for review (the card now goes to review instead of declining).
+    await db.query(`UPDATE payment_cards SET payment_method_id = regexp_replace(payment_method_id, '_declined$', '_held') WHERE account_id = $1`, [acct.accountId]);
+    now += DAY + 1000;
+    expect(await run()).toMatchObject({ pending: 1 });
+    // Past the grace period: not released while that payment may still go through.
+    now = expiresAt.getTime() + 3 * DAY + 1000;
+    expect(await run()).toMatchObject({ released: 0 });
+    expect(await subscription(number)).toMatchObject({ released_at: null });
+    const [held] = await db.query(`SELECT id::int FROM purchases WHERE kind = 'renewal' AND number = $1 AND state = 'held'`, [number]);
+    expect((await runCli('purchase:release', '--id', String(held.id))).json?.state).toBe('fulfilled');
+    expect(await subscription(number)).toMatchObject({ renewal_state: 'active', released_at: null });
+  });
 });

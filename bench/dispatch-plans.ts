@@ -55,10 +55,12 @@ export async function explainDispatchPath(ds: DataSource, accountId: number, n: 
     const receipts = new ReceiptsRepository();
     // The sweeper's statement first: the later ones pin this transaction to index lookups, as in production.
     await step('sweeper: sends with unclaimed due messages', () => repo.sendsWithUnclaimedDue(0, 1000));
-    const claimed = await step('claim a batch', () => repo.claimDue(sendId, batch, randomUUID()));
+    const batchId = randomUUID();
+    const claimed = await step('claim a batch', () => repo.claimDue(sendId, batch, batchId));
     const smscId = (i: number) => `explain-${sendId}-${i}`;
     await step('record the outcomes', async () => {
       await repo.recordOutcomes(
+        batchId,
         claimed.map((m, i) => ({ messageId: m.id, partNumber: 1, totalParts: 1, smscId: smscId(i), error: null, receiptDueAt: null })),
         tx,
       );

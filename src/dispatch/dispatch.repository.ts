@@ -108,11 +108,16 @@ export class DispatchRepository {
 
   /**
    * Records every part's submission outcome (and fails the messages with a refused part); returns the
-   * refused parts (a `failed` status webhook each).
+   * refused parts (a `failed` status webhook each). The outcomes are of batch `batchId`'s claims.
    */
-  async recordOutcomes(outcomes: PartOutcome[], tx: Tx): Promise<PartChange[]> {
+  async recordOutcomes(batchId: string, outcomes: PartOutcome[], tx: Tx): Promise<PartChange[]> {
     if (outcomes.length === 0) return [];
     await keyLookupsOnly(tx);
+    // First, and in a statement of its own: the batch row is held until this transaction ends. The
+    // sweeper skips a held batch, and a batch the sweeper holds is waited for, so claims are never taken
+    // back while their parts are being recorded (a successful outcome writes no message row that would
+    // otherwise make the two meet).
+    await sql(tx, `SELECT 1 FROM dispatch_batches WHERE batch_id = $1 FOR SHARE`, [batchId], { prepared: true });
     // Parts the carrier refused are final at once: they are changes too (a `failed` status webhook each).
     const { rows: refused } = await sql<PartChange>(
       tx,
@@ -189,25 +194,34 @@ export class DispatchRepository {
     // A batch younger than the timeout cannot hold a stale claim (its messages were claimed with it), and
     // the batches claimed since their dispatcher last renewed its lease are not listed in it yet: without
     // the age test every sweep walked those in-flight batches' messages (about 0.2 s per sweep during a
-    // campaign).
-    const unlisted = `b.claimed_at < now() - $1 * interval '1 millisecond' AND NOT EXISTS (
-      SELECT 1 FROM dispatcher_leases l WHERE b.batch_id = ANY(l.active_batches) AND l.heartbeat_at >= now() - $1 * interval '1 millisecond')`;
+    // campaign). A batch whose outcomes are being recorded right now is held (recordOutcomes) and skipped:
+    // its parts are not committed yet, so its messages would look unrecorded.
+    const { rows: batches } = await sql<{ batch_id: string }>(
+      tx,
+      `SELECT b.batch_id FROM dispatch_batches b
+        WHERE b.claimed_at < now() - $1 * interval '1 millisecond' AND NOT EXISTS (
+          SELECT 1 FROM dispatcher_leases l WHERE b.batch_id = ANY(l.active_batches) AND l.heartbeat_at >= now() - $1 * interval '1 millisecond')
+        FOR UPDATE OF b SKIP LOCKED`,
+      [timeoutMs],
+    );
+    if (batches.length === 0) return [];
+    const batchIds = batches.map((b) => b.batch_id);
+    // Statements of their own after the lock: each sees every part committed before it was taken.
     const { rows } = await sql<{ send_id: number }>(
       tx,
-      // The batch ids are picked first and the messages looked up by them: a join could hash all messages.
       `UPDATE messages m SET status = 'pending', dispatched_at = NULL, claimed_by = NULL, updated_at = now()
-        WHERE m.claimed_by = ANY(ARRAY(SELECT b.batch_id FROM dispatch_batches b WHERE ${unlisted}))
+        WHERE m.claimed_by = ANY($2::uuid[])
           AND m.status = 'sent' AND m.dispatched_at < now() - $1 * interval '1 millisecond'
           AND NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id)
         RETURNING m.send_id`,
-      [timeoutMs],
+      [timeoutMs, batchIds],
     );
     await sql(
       tx,
       `DELETE FROM dispatch_batches b
-        WHERE ${unlisted}
+        WHERE b.batch_id = ANY($1::uuid[])
           AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.claimed_by = b.batch_id AND NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id))`,
-      [timeoutMs],
+      [batchIds],
     );
     return [...new Set(rows.map((r) => r.send_id))];
   }

@@ -104,7 +104,7 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
         // A claim went through, so the database is back.
         this.recordingBroken = false;
         if (batch.length === 0) break;
-        const parts = await this.deliver(batch);
+        const parts = await this.deliver(batchId, batch);
         // Every outcome is recorded (deliver throws otherwise): the sweeper has nothing to watch here.
         await this.repo.batchRecorded(batchId).catch((err: Error) => this.logger.warn({ msg: 'dispatch batch row not removed', err: err.message }));
         this.logger.log({ msg: 'dispatched', sendId, messages: batch.length, partsSubmitted: parts.submitted, partsRefused: parts.refused });
@@ -123,9 +123,9 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
    * recorded at any moment, and once a recording fails (PostgreSQL gone) no lane hands over anything
    * more: a crash or an outage can only repeat that much, never a batch.
    */
-  private async deliver(batch: ClaimedMessage[]): Promise<PartCounts> {
+  private async deliver(batchId: string, batch: ClaimedMessage[]): Promise<PartCounts> {
     const parts: PartCounts = { submitted: 0, refused: 0 };
-    const recorder = new GroupCommit<PartOutcome>((outcomes) => this.records.recordOutcomes(outcomes), { maxItems: RECORD_EVERY, maxWaitMs: RECORD_AFTER_MS });
+    const recorder = new GroupCommit<PartOutcome>((outcomes) => this.records.recordOutcomes(batchId, outcomes), { maxItems: RECORD_EVERY, maxWaitMs: RECORD_AFTER_MS });
     const out = new Set<Promise<void>>();
     let failure: { error: unknown } | null = null;
     for (const group of groupsOf(batch, (m) => this.carriers.forMessage(m.isTest).simulated)) {

@@ -103,15 +103,47 @@ describe('Dispatcher leases', () => {
   });
 
   it('a part submitted again (its claim was taken back and sent anew) forgets the receipt of its earlier submission', async () => {
-    const { sendId } = await oldClaim(1);
+    const { sendId, batch } = await oldClaim(1);
     const [{ id }] = await db.query(`SELECT id FROM messages WHERE send_id = $1`, [sendId]);
     const outcome = (smscId: string) => ({ messageId: id, partNumber: 1, totalParts: 1, smscId, error: null, receiptDueAt: null });
-    await t.app.get(UnitOfWork).run((tx) => repo.recordOutcomes([outcome('first-id')], tx));
+    await t.app.get(UnitOfWork).run((tx) => repo.recordOutcomes(batch, [outcome('first-id')], tx));
     await db.query(`UPDATE message_parts SET status = 'delivered', receipt_at = now(), receipt_stat = 'DELIVRD', receipt_err = '000' WHERE message_id = $1`, [id]);
-    await t.app.get(UnitOfWork).run((tx) => repo.recordOutcomes([outcome('second-id')], tx));
+    await t.app.get(UnitOfWork).run((tx) => repo.recordOutcomes(batch, [outcome('second-id')], tx));
     expect(await db.query(`SELECT smsc_id, status, receipt_at, receipt_stat, receipt_err FROM message_parts WHERE message_id = $1`, [id])).toEqual([
       { smsc_id: 'second-id', status: 'submitted', receipt_at: null, receipt_stat: null, receipt_err: null },
     ]);
+  });
+
+  it('never takes back a claim whose outcome is being recorded: the batch is held by the recording transaction and skipped', async () => {
+    // The dispatcher's lease is stale (a long outage, say) while it still records what the carrier answered.
+    const { sendId, batch, dispatcherId } = await oldClaim(2);
+    await repo.renewLease(dispatcherId, [batch]);
+    await db.query(`UPDATE dispatcher_leases SET heartbeat_at = now() - interval '2 seconds' WHERE dispatcher_id = $1`, [dispatcherId]);
+    const [first, second] = (await db.query(`SELECT id FROM messages WHERE send_id = $1 ORDER BY to_number`, [sendId])) as Array<{ id: string }>;
+    let commit!: () => void;
+    const commitNow = new Promise<void>((resolve) => (commit = resolve));
+    let recorded!: () => void;
+    const partWritten = new Promise<void>((resolve) => (recorded = resolve));
+    const recording = t.app.get(UnitOfWork).run(async (tx) => {
+      await repo.recordOutcomes(batch, [{ messageId: first.id, partNumber: 1, totalParts: 1, smscId: `held-${sendId}`, error: null, receiptDueAt: null }], tx);
+      recorded();
+      await commitNow;
+    });
+    await partWritten;
+    // The part is written but not committed: a sweep now would see the message as unrecorded.
+    expect(await repo.releaseStaleClaims(1000)).not.toContain(sendId);
+    expect(await claimed(sendId)).toBe(2);
+    commit();
+    await recording;
+    // Once committed, the next sweep takes back only the claim that has no outcome.
+    expect(await repo.releaseStaleClaims(1000)).toContain(sendId);
+    const states = await db.query(`SELECT id, status, claimed_by FROM messages WHERE send_id = $1`, [sendId]);
+    expect(states).toEqual(
+      expect.arrayContaining([
+        { id: first.id, status: 'sent', claimed_by: batch },
+        { id: second.id, status: 'pending', claimed_by: null },
+      ]),
+    );
   });
 
   it('forgets leases unheard of for an hour, and a dropped lease at once', async () => {

@@ -8,7 +8,8 @@ declare module 'smpp' {
 
   /** A request or response PDU. Decoded fields are set as own properties named as in the spec. */
   export class PDU {
-    constructor(command: string, options?: Record<string, unknown>);
+    /** A new PDU of this command, or (given a Buffer holding one whole PDU) that PDU decoded. */
+    constructor(command: string | Buffer, options?: Record<string, unknown>);
     command: string;
     command_id: number;
     command_status: number;
@@ -28,9 +29,9 @@ declare module 'smpp' {
 
   export class Session extends EventEmitter {
     socket: Socket;
-    /** The last sequence number given to a request (internal to the package; the carrier numbers its submit_sm the same way). */
+    /** The last sequence number given to a request (internal to the package; the carrier numbers its submit_sm from it too). */
     sequence: number;
-    /** Response callbacks by request sequence number, called by the package when the response arrives (internal). */
+    /** Response callbacks of session.send by request sequence number (internal; the carrier, which reads the socket itself, calls them). */
     _callbacks: Record<number, (resp: PDU) => void>;
     /** Returns false (and never calls back) when the socket is no longer writable. */
     send(pdu: PDU, responseCallback?: (resp: PDU) => void, sendCallback?: (pdu: PDU) => void): boolean;

@@ -16,6 +16,13 @@ describe(decodeGsm7Unpacked.name, () => {
   it('reads octets above 0x7F as a question mark', () => {
     expect(decodeGsm7Unpacked(Buffer.from([0x41, 0x80]))).toBe('A?');
   });
+
+  it('reads a text of septets that are Latin-1 as it is (the receipt fast path), and any other septet by the table', () => {
+    const receipt = 'id:7f3a9c sub:001 dlvrd:001 submit date:2611221530 stat:DELIVRD err:000 text:Hi';
+    expect(decodeGsm7Unpacked(encodeGsm7Unpacked(receipt))).toBe(receipt);
+    // Septets whose Latin-1 reading differs: 0x00 '@', 0x02 '$', 0x11 '_', 0x24 '¤', 0x40 '¡'.
+    expect(decodeGsm7Unpacked(Buffer.from([0x61, 0x00, 0x02, 0x11, 0x24, 0x40]))).toBe('a@$_¤¡');
+  });
 });
 
 describe(decodeUcs2.name, () => {
@@ -48,8 +55,35 @@ describe(parseShortMessageBody.name, () => {
     pdu.sequence_number = 5;
     const body = pdu.toBuffer().subarray(4);
     const fields = parseShortMessageBody(body);
-    expect(fields).toEqual({ esmClass: 0x40, dataCoding: 0, registeredDelivery: 1, shortMessage: udhAndText, messagePayload: Buffer.from('xy') });
+    expect(fields).toEqual({
+      sourceAddr: 'MyBrand',
+      destinationAddr: '61412345678',
+      esmClass: 0x40,
+      dataCoding: 0,
+      registeredDelivery: 1,
+      shortMessage: udhAndText,
+      messagePayload: Buffer.from('xy'),
+      receiptedMessageId: null,
+      messageState: null,
+    });
     expect(splitUserData(fields.esmClass, fields.shortMessage)).toEqual({ udh: udhAndText.subarray(0, 6), payload: Buffer.from([0x48, 0x69]) });
+  });
+
+  it('reads the receipt TLVs of a deliver_sm the smpp package encoded, as the package decodes them', () => {
+    const pdu = new PDU('deliver_sm', {
+      source_addr: '61412345678',
+      destination_addr: 'MyBrand',
+      esm_class: 0x04,
+      short_message: Buffer.from('id:abc stat:DELIVRD'),
+      receipted_message_id: '7f3a9c',
+      message_state: 2,
+    });
+    pdu.sequence_number = 9;
+    const wire = pdu.toBuffer();
+    const fields = parseShortMessageBody(wire.subarray(4));
+    const decoded = new PDU(wire);
+    expect(fields).toMatchObject({ sourceAddr: '61412345678', destinationAddr: 'MyBrand', esmClass: 0x04, receiptedMessageId: '7f3a9c', messageState: 2 });
+    expect([fields.receiptedMessageId, fields.messageState, fields.sourceAddr]).toEqual([decoded.receipted_message_id, decoded.message_state, decoded.source_addr]);
   });
 
   it('throws RangeError on a truncated body', () => {

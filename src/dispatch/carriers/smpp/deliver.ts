@@ -5,9 +5,9 @@
  * stat, falling back to the message_state TLV.
  */
 import { ESME_ROK, ESME_RX_T_APPN } from 'smpp';
-import type { PDU } from 'smpp';
 import type { DeliveryReceipt, InboundSms } from '../carrier';
 import { parseShortMessageBody, splitUserData } from './raw-pdu';
+import type { ShortMessageFields } from './raw-pdu';
 import { parseReceiptText, receiptOutcome, statFromMessageState } from './receipt';
 import { decodeSmsBytes } from './sms-bytes';
 import type { CarrierLogger } from './smpp-options';
@@ -21,23 +21,25 @@ export type DeliverKind =
   | { kind: 'unreadable'; reason: string };
 
 /**
- * Classifies a deliver_sm. `body` is its raw body (see raw-pdu); when the raw body is unavailable the
- * package's decoded short_message is used instead.
+ * Classifies a deliver_sm from its raw body (from command_id on; see raw-pdu): the text is decoded from
+ * the octets as sent, with the same GSM-7 tables we encode with.
  */
-export function classifyDeliver(pdu: PDU, body: Buffer | null, receivedAt: Date, utcOffsetMinutes = 0): DeliverKind {
-  let message: { esmClass: number; text: string };
+export function classifyDeliver(body: Buffer, receivedAt: Date, utcOffsetMinutes = 0): DeliverKind {
+  let fields: ShortMessageFields;
+  let text: string;
   try {
-    message = body ? readRaw(body) : readDecoded(pdu);
+    fields = parseShortMessageBody(body);
+    const data = fields.shortMessage.length > 0 || !fields.messagePayload ? fields.shortMessage : fields.messagePayload;
+    text = decodeSmsBytes(fields.dataCoding, splitUserData(fields.esmClass, data).payload);
   } catch (err) {
     return { kind: 'unreadable', reason: (err as Error).message };
   }
-  const { esmClass, text } = message;
-  const tlvId = typeof pdu.receipted_message_id === 'string' && pdu.receipted_message_id !== '' ? pdu.receipted_message_id : null;
+  const tlvId = fields.receiptedMessageId !== null && fields.receiptedMessageId !== '' ? fields.receiptedMessageId : null;
 
-  if ((esmClass & ESM_CLASS_DELIVERY_RECEIPT) !== 0 || tlvId !== null) {
+  if ((fields.esmClass & ESM_CLASS_DELIVERY_RECEIPT) !== 0 || tlvId !== null) {
     const parsed = parseReceiptText(text, utcOffsetMinutes);
     const smscId = tlvId ?? parsed.id;
-    const stat = parsed.stat ?? (typeof pdu.message_state === 'number' ? statFromMessageState(pdu.message_state) : null);
+    const stat = parsed.stat ?? (fields.messageState !== null ? statFromMessageState(fields.messageState) : null);
     if (!smscId) return { kind: 'unreadable', reason: `receipt without an id: ${JSON.stringify(text)}` };
     if (!stat) return { kind: 'unreadable', reason: `receipt without a stat: ${JSON.stringify(text)}` };
     const outcome = receiptOutcome(stat);
@@ -49,25 +51,7 @@ export function classifyDeliver(pdu: PDU, body: Buffer | null, receivedAt: Date,
     };
   }
 
-  return {
-    kind: 'inbound',
-    sms: { from: String(pdu.source_addr ?? ''), to: String(pdu.destination_addr ?? ''), text, receivedAt },
-  };
-}
-
-function readRaw(body: Buffer): { esmClass: number; text: string } {
-  const fields = parseShortMessageBody(body);
-  const data = fields.shortMessage.length > 0 || !fields.messagePayload ? fields.shortMessage : fields.messagePayload;
-  return { esmClass: fields.esmClass, text: decodeSmsBytes(fields.dataCoding, splitUserData(fields.esmClass, data).payload) };
-}
-
-/** Fallback when the raw body is unavailable: the package's own decoding ({ udh?, message }). */
-function readDecoded(pdu: PDU): { esmClass: number; text: string } {
-  const messageOf = (value: unknown): unknown => (value && typeof value === 'object' && 'message' in value ? (value as { message: unknown }).message : value);
-  const short = messageOf(pdu.short_message);
-  const chosen = (typeof short === 'string' || Buffer.isBuffer(short)) && short.length > 0 ? short : messageOf(pdu.message_payload);
-  const text = typeof chosen === 'string' ? chosen : Buffer.isBuffer(chosen) ? chosen.toString('latin1') : '';
-  return { esmClass: typeof pdu.esm_class === 'number' ? pdu.esm_class : 0, text };
+  return { kind: 'inbound', sms: { from: fields.sourceAddr, to: fields.destinationAddr, text, receivedAt } };
 }
 
 export interface DeliverHandlers {

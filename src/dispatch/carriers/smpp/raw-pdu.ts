@@ -11,6 +11,8 @@
 import type { PDU, Session } from 'smpp';
 
 const TLV_MESSAGE_PAYLOAD = 0x0424;
+const TLV_RECEIPTED_MESSAGE_ID = 0x001e;
+const TLV_MESSAGE_STATE = 0x0427;
 const ESM_CLASS_UDHI = 0x40;
 
 /** Returns a function giving the body (from command_id on) of the PDU the session is emitting now. */
@@ -33,6 +35,8 @@ export function bodyOf(pdu: PDU, body: Buffer | null): Buffer | null {
 }
 
 export interface ShortMessageFields {
+  sourceAddr: string;
+  destinationAddr: string;
   esmClass: number;
   dataCoding: number;
   registeredDelivery: number;
@@ -40,11 +44,16 @@ export interface ShortMessageFields {
   shortMessage: Buffer;
   /** message_payload TLV octets, or null when absent. */
   messagePayload: Buffer | null;
+  /** receipted_message_id TLV (a receipt's SMSC message id), or null when absent. */
+  receiptedMessageId: string | null;
+  /** message_state TLV, or null when absent. */
+  messageState: number | null;
 }
 
 /**
  * Reads the mandatory parameters of a submit_sm or deliver_sm body (same layout, SMPP 3.4 §4.4.1/§4.6.1)
- * and the message_payload TLV. Throws RangeError on a truncated body.
+ * and the TLVs we use (message_payload, receipted_message_id, message_state). Throws RangeError on a
+ * truncated body.
  */
 export function parseShortMessageBody(body: Buffer): ShortMessageFields {
   let offset = 12; // command_id, command_status, sequence_number
@@ -52,16 +61,18 @@ export function parseShortMessageBody(body: Buffer): ShortMessageFields {
     if (offset >= body.length) throw new RangeError('PDU body truncated');
     return body[offset++];
   };
-  const cstring = (): void => {
+  const cstring = (): string => {
     const end = body.indexOf(0, offset);
     if (end < 0) throw new RangeError('PDU body truncated in a C-octet string');
+    const value = end === offset ? '' : body.toString('latin1', offset, end);
     offset = end + 1;
+    return value;
   };
   cstring(); // service_type
   offset += 2; // source_addr_ton, source_addr_npi
-  cstring(); // source_addr
+  const sourceAddr = cstring();
   offset += 2; // dest_addr_ton, dest_addr_npi
-  cstring(); // destination_addr
+  const destinationAddr = cstring();
   const esmClass = byte();
   offset += 2; // protocol_id, priority_flag
   cstring(); // schedule_delivery_time
@@ -75,14 +86,25 @@ export function parseShortMessageBody(body: Buffer): ShortMessageFields {
   const shortMessage = body.subarray(offset, offset + smLength);
   offset += smLength;
   let messagePayload: Buffer | null = null;
+  let receiptedMessageId: string | null = null;
+  let messageState: number | null = null;
   while (offset + 4 <= body.length) {
     const tag = body.readUInt16BE(offset);
     const length = body.readUInt16BE(offset + 2);
     offset += 4;
     if (tag === TLV_MESSAGE_PAYLOAD) messagePayload = body.subarray(offset, offset + length);
+    else if (tag === TLV_RECEIPTED_MESSAGE_ID) receiptedMessageId = cOctetValue(body, offset, length);
+    else if (tag === TLV_MESSAGE_STATE && length >= 1) messageState = body[offset];
     offset += length;
   }
-  return { esmClass, dataCoding, registeredDelivery, shortMessage, messagePayload };
+  return { sourceAddr, destinationAddr, esmClass, dataCoding, registeredDelivery, shortMessage, messagePayload, receiptedMessageId, messageState };
+}
+
+/** A C-octet string TLV value: up to its terminating NUL (or its whole length when the peer left it out). */
+function cOctetValue(body: Buffer, offset: number, length: number): string {
+  const nul = body.indexOf(0, offset);
+  const end = nul >= 0 && nul < offset + length ? nul : offset + length;
+  return body.toString('latin1', offset, end);
 }
 
 /** Splits the user data header off when esm_class has UDHI set (first octet is the UDH length). */

@@ -53,44 +53,63 @@ export function statFromMessageState(state: number): string | null {
   return STAT_BY_MESSAGE_STATE[state] ?? null;
 }
 
+/** The fields before `text:`, read in one pass: a key at the start or after white space, then its value. */
+const FIELD = /(?:^|\s)(id|sub|dlvrd|submit[ _]date|done[ _]date|stat|err):(\S+)/gi;
+const TEXT_FIELD = /(?:^|\s)text:/i;
+
 /**
- * Fields of a receipt text; a field that is absent is null. Dates are read as YYMMDDhhmm[ss] in the
- * SMSC's clock, which is `utcOffsetMinutes` ahead of UTC (0 when the SMSC reports UTC).
+ * Fields of a receipt text; a field that is absent is null (the first occurrence counts). Dates are read
+ * as YYMMDDhhmm[ss] in the SMSC's clock, which is `utcOffsetMinutes` ahead of UTC (0 when the SMSC
+ * reports UTC).
  */
 export function parseReceiptText(text: string, utcOffsetMinutes = 0): ReceiptText {
-  const textMatch = /(?:^|\s)text:/i.exec(text);
+  const textMatch = TEXT_FIELD.exec(text);
   const head = textMatch ? text.slice(0, textMatch.index) : text;
-  const field = (pattern: RegExp): string | null => pattern.exec(head)?.[1] ?? null;
-  const date = (pattern: RegExp): Date | null => {
-    const value = field(pattern);
-    return value === null ? null : parseReceiptDate(value, utcOffsetMinutes);
+  const found: Record<string, string> = {};
+  for (const [, key, value] of head.matchAll(FIELD)) {
+    const name = key.length > 5 ? key.slice(0, key.length - 5).toLowerCase() + 'date' : key.toLowerCase();
+    if (!(name in found)) found[name] = value;
+  }
+  const date = (value: string | undefined): Date | null => {
+    const digits = value === undefined ? '' : leadingDigits(value);
+    return digits === '' ? null : parseReceiptDate(digits, utcOffsetMinutes);
   };
   return {
-    id: field(/(?:^|\s)id:(\S+)/i),
-    sub: field(/(?:^|\s)sub:(\S+)/i),
-    dlvrd: field(/(?:^|\s)dlvrd:(\S+)/i),
-    submitDate: date(/(?:^|\s)submit[ _]date:(\d+)/i),
-    doneDate: date(/(?:^|\s)done[ _]date:(\d+)/i),
-    stat: field(/(?:^|\s)stat:(\S+)/i)?.toUpperCase() ?? null,
-    err: field(/(?:^|\s)err:(\S+)/i),
+    id: found.id ?? null,
+    sub: found.sub ?? null,
+    dlvrd: found.dlvrd ?? null,
+    submitDate: date(found.submitdate),
+    doneDate: date(found.donedate),
+    stat: found.stat?.toUpperCase() ?? null,
+    err: found.err ?? null,
     text: textMatch ? text.slice(textMatch.index + textMatch[0].length) : null,
   };
 }
 
+function leadingDigits(value: string): string {
+  let end = 0;
+  while (end < value.length && value.charCodeAt(end) >= 0x30 && value.charCodeAt(end) <= 0x39) end++;
+  return value.slice(0, end);
+}
+
 /** YYMMDDhhmm or YYMMDDhhmmss (years 2000-2099) to a Date, or null when it is not a valid date. */
 export function parseReceiptDate(value: string, utcOffsetMinutes = 0): Date | null {
-  const match = /^(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)?$/.exec(value);
-  if (!match) return null;
-  const [year, month, day, hour, minute] = match.slice(1, 6).map(Number);
-  const second = match[6] === undefined ? 0 : Number(match[6]);
+  if (value.length !== 10 && value.length !== 12) return null;
+  const pair = (at: number): number => {
+    const tens = value.charCodeAt(at) - 0x30;
+    const ones = value.charCodeAt(at + 1) - 0x30;
+    return tens >= 0 && tens <= 9 && ones >= 0 && ones <= 9 ? tens * 10 + ones : NaN;
+  };
+  const [year, month, day, hour, minute] = [pair(0), pair(2), pair(4), pair(6), pair(8)];
+  const second = value.length === 12 ? pair(10) : 0;
   const utc = Date.UTC(2000 + year, month - 1, day, hour, minute, second);
-  const date = new Date(utc - utcOffsetMinutes * 60_000);
+  if (Number.isNaN(utc)) return null;
   // Date.UTC rolls over out-of-range fields (month 13, minute 61): reject instead of guessing.
   const check = new Date(utc);
-  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || check.getUTCHours() !== hour || check.getUTCMinutes() !== minute) {
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || check.getUTCHours() !== hour || check.getUTCMinutes() !== minute || check.getUTCSeconds() !== second) {
     return null;
   }
-  return date;
+  return utcOffsetMinutes === 0 ? check : new Date(utc - utcOffsetMinutes * 60_000);
 }
 
 /** A Date as YYMMDDhhmm in UTC shifted by `utcOffsetMinutes` (the receipt's date format). */

@@ -9,7 +9,7 @@
 import { connect, ESME_RMSGQFUL, ESME_ROK, ESME_RTHROTTLED, PDU } from 'smpp';
 import type { Session } from 'smpp';
 import { backoffDelay, corkForThisTick, describeStatus, TokenBucket } from './flow-control';
-import { bodyOf, tapPduBodies } from './raw-pdu';
+import { DELIVER_SM, encodeDeliverSmResp, PduFramer, readHeader, RESPONSE_BIT, SUBMIT_SM_RESP, submitSmRespMessageId } from './pdu-reader';
 import { encodeSubmitSm } from './submit-sm-codec';
 import type { ResolvedSmppOptions } from './smpp-options';
 import type { SubmitSmParams } from './submit-parts';
@@ -28,9 +28,10 @@ export interface BindListener<T extends BindTask> {
   bindUp(bind: SmppBind<T>): void;
   /** The session ended; `unanswered` are the submits sent on it that got no resp (to be re-sent). */
   bindDown(bind: SmppBind<T>, unanswered: T[], reason: string): void;
-  submitAnswered(bind: SmppBind<T>, task: T, resp: PDU): void;
-  /** A deliver_sm; `respond` sends its deliver_sm_resp with the given command_status. */
-  deliverReceived(bind: SmppBind<T>, pdu: PDU, body: Buffer | null, respond: (status: number) => void): void;
+  /** The SMSC answered a submit_sm: its command_status, and the message_id of an accepted one ('' otherwise). */
+  submitAnswered(bind: SmppBind<T>, task: T, status: number, messageId: string): void;
+  /** A deliver_sm (its body from command_id on); `respond` sends its deliver_sm_resp with the given command_status. */
+  deliverReceived(bind: SmppBind<T>, body: Buffer, respond: (status: number) => void): void;
 }
 
 interface InFlight<T> {
@@ -92,12 +93,12 @@ export class SmppBind<T extends BindTask> {
       this.drop(session, 'socket not writable');
       return false;
     }
-    // What session.send does (its sequence numbering, its response callbacks), with bytes encoded here
-    // in one step instead of through the package's PDU object: this runs for every part sent.
+    // Numbered as session.send numbers (the session's own counter, shared with its bind and enquire_link),
+    // with bytes encoded here in one step instead of through the package's PDU object: this runs for
+    // every part sent. The resp is read by readPdus, matched by sequence number to inFlight.
     const sequence = session.sequence === MAX_SEQUENCE ? 1 : session.sequence + 1;
     const pdu = encodeSubmitSm(sequence, task.params); // may throw: nothing is changed before it has run
     session.sequence = sequence;
-    session._callbacks[sequence] = (resp) => this.onSubmitResp(session, sequence, resp);
     corkForThisTick(session.socket);
     session.socket.write(pdu);
     this.inFlight.set(sequence, { task, sentAt: now });
@@ -130,27 +131,18 @@ export class SmppBind<T extends BindTask> {
     const tlsOptions = tls ? { rejectUnauthorized: tlsRejectUnauthorized, ...(tlsCa ? { ca: tlsCa } : {}) } : {};
     const session = connect({ host, port, tls, ...tlsOptions });
     this.session = session;
-    const readBody = tapPduBodies(session);
+    this.readPdusOf(session);
     session.socket.setNoDelay(true);
     // The package re-emits socket errors; without a listener they would crash the process.
     session.on('error', (err: Error) => this.drop(session, err.message));
     session.on('close', () => this.onClose(session));
     session.on(tls ? 'secureConnect' : 'connect', () => this.onConnect(session));
-    session.on('pdu', () => (this.lastReceivedAt = Date.now()));
     session.on('enquire_link', (pdu: PDU) => session.send(pdu.response()));
     session.on('unbind', (pdu: PDU) => {
       session.send(pdu.response());
       session.close();
     });
     session.on('unknown', (pdu: PDU) => session.send(pdu.response()));
-    session.on('deliver_sm', (pdu: PDU) => {
-      const body = bodyOf(pdu, readBody());
-      this.listener.deliverReceived(this, pdu, body, (status) => {
-        // A group commit answers hundreds of receipts at once: their deliver_sm_resp share one write.
-        corkForThisTick(session.socket);
-        session.send(pdu.response({ command_status: status }));
-      });
-    });
     const { submitTimeoutMs, enquireLinkMs } = this.options;
     this.watchdog = setInterval(() => this.checkHealth(session), Math.max(10, Math.min(1000, submitTimeoutMs / 4, enquireLinkMs / 2)));
   }
@@ -175,17 +167,64 @@ export class SmppBind<T extends BindTask> {
     });
   }
 
-  private onSubmitResp(session: Session, sequence: number, resp: PDU): void {
+  /**
+   * Takes the socket's reading over from the package (its one 'readable' listener, added when the session
+   * was created): submit_sm_resp and deliver_sm are read here (pdu-reader), anything else is decoded by
+   * the package and handled as the session would (its events and response callbacks).
+   */
+  private readPdusOf(session: Session): void {
+    const socket = session.socket;
+    const framer = new PduFramer();
+    socket.removeAllListeners('readable');
+    socket.on('readable', () => {
+      try {
+        let chunk: Buffer | null;
+        while ((chunk = socket.read() as Buffer | null) !== null) {
+          this.lastReceivedAt = Date.now();
+          framer.push(chunk, (pdu) => this.onPdu(session, pdu));
+        }
+      } catch (err) {
+        this.drop(session, `unreadable PDU from the SMSC: ${(err as Error).message}`);
+      }
+    });
+  }
+
+  private onPdu(session: Session, pdu: Buffer): void {
     if (session !== this.session) return;
+    const { commandId, status, sequence } = readHeader(pdu);
+    if (commandId === DELIVER_SM) {
+      this.listener.deliverReceived(this, pdu.subarray(4), (answer) => {
+        if (session !== this.session || !session.socket.writable) return;
+        // A group commit answers hundreds of receipts at once: their deliver_sm_resp share one write.
+        corkForThisTick(session.socket);
+        session.socket.write(encodeDeliverSmResp(sequence, answer));
+      });
+      return;
+    }
+    // A submit's answer is its submit_sm_resp, or a generic_nack when the SMSC could not read it.
+    if ((commandId & RESPONSE_BIT) !== 0 && this.inFlight.has(sequence)) {
+      this.onSubmitResp(sequence, status, commandId === SUBMIT_SM_RESP && status === ESME_ROK ? submitSmRespMessageId(pdu) : '');
+      return;
+    }
+    const decoded = new PDU(pdu);
+    session.emit(decoded.command, decoded);
+    const callback = (commandId & RESPONSE_BIT) !== 0 ? session._callbacks[sequence] : undefined;
+    if (callback) {
+      delete session._callbacks[sequence];
+      callback(decoded);
+    }
+  }
+
+  private onSubmitResp(sequence: number, status: number, messageId: string): void {
     const entry = this.inFlight.get(sequence);
     if (!entry) return;
     this.inFlight.delete(sequence);
-    if (isThrottleStatus(resp.command_status)) {
+    if (isThrottleStatus(status)) {
       this.pause();
-    } else if (resp.command_status === ESME_ROK) {
+    } else if (status === ESME_ROK) {
       this.throttleLevel = 0;
     }
-    this.listener.submitAnswered(this, entry.task, resp);
+    this.listener.submitAnswered(this, entry.task, status, messageId);
   }
 
   /** One pause per throttle episode: resps to submits already in flight do not lengthen it. */

@@ -14,7 +14,6 @@
  * so the SMSC redelivers anything not yet stored; handlers must therefore be idempotent.
  */
 import { ESME_ROK } from 'smpp';
-import type { PDU } from 'smpp';
 import type { Carrier, CarrierState, DeliveryReceipt, InboundSms, OutboundMessage, SubmissionResult } from '../carrier';
 import { classifyDeliver, handleDeliver } from './deliver';
 import { describeStatus, Fifo } from './flow-control';
@@ -140,11 +139,10 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
     this.pump();
   }
 
-  submitAnswered(_bind: SmppBind<PartTask>, task: PartTask, resp: PDU): void {
-    const status = resp.command_status;
+  submitAnswered(_bind: SmppBind<PartTask>, task: PartTask, status: number, messageId: string): void {
     if (status === ESME_ROK) {
       this.submitted++;
-      settlePart(task, typeof resp.message_id === 'string' ? resp.message_id : String(resp.message_id ?? ''));
+      settlePart(task, messageId);
     } else if (isThrottleStatus(status)) {
       this.throttled++;
       if (this.stopped) this.failure(task, `carrier closed before the part was accepted: ${describeStatus(status)}`);
@@ -155,8 +153,8 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
     this.pump();
   }
 
-  deliverReceived(bind: SmppBind<PartTask>, pdu: PDU, body: Buffer | null, respond: (status: number) => void): void {
-    const delivered = classifyDeliver(pdu, body, this.options.clock.now(), this.options.receiptUtcOffsetMinutes);
+  deliverReceived(bind: SmppBind<PartTask>, body: Buffer, respond: (status: number) => void): void {
+    const delivered = classifyDeliver(body, this.options.clock.now(), this.options.receiptUtcOffsetMinutes);
     const handlers = { receipt: this.receiptHandler, inbound: this.inboundHandler };
     handleDeliver(delivered, handlers, respond, this.options.logger, { bind: bind.index });
   }

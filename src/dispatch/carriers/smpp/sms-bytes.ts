@@ -10,25 +10,32 @@ export const DATA_CODING_LATIN1 = 0x03;
 export const DATA_CODING_UCS2 = 0x08;
 
 /** Septet → character, built from the encoder so decoding can never disagree with what we send. */
-const BASIC_BY_SEPTET = new Map<number, string>();
-const EXTENSION_BY_SEPTET = new Map<number, string>();
-for (const ch of GSM7_BASIC_CHARS) BASIC_BY_SEPTET.set(encodeGsm7Unpacked(ch)[0], ch);
-for (const ch of GSM7_EXTENSION_CHARS) EXTENSION_BY_SEPTET.set(encodeGsm7Unpacked(ch)[1], ch);
+const BASIC_BY_SEPTET: Array<string | undefined> = new Array(256).fill(undefined);
+const EXTENSION_BY_SEPTET: Array<string | undefined> = new Array(256).fill(undefined);
+for (const ch of GSM7_BASIC_CHARS) BASIC_BY_SEPTET[encodeGsm7Unpacked(ch)[0]] = ch;
+for (const ch of GSM7_EXTENSION_CHARS) EXTENSION_BY_SEPTET[encodeGsm7Unpacked(ch)[1]] = ch;
+/** Septets that are the same character in Latin-1 (letters, digits, space and most punctuation). */
+const SAME_IN_LATIN1 = new Uint8Array(256);
+BASIC_BY_SEPTET.forEach((ch, septet) => (SAME_IN_LATIN1[septet] = ch !== undefined && ch.charCodeAt(0) === septet ? 1 : 0));
 
 /**
  * Unpacked GSM-7 to text. An escape followed by a septet with no extension character reads as the basic
  * character (3GPP TS 23.038 §6.2.1.1 fallback); bytes above 0x7F are not septets and read as '?'.
  */
 export function decodeGsm7Unpacked(bytes: Buffer): string {
+  // Receipt texts (id, dates, stat) are all such septets: one native decode instead of a loop.
+  let same = true;
+  for (let i = 0; i < bytes.length && same; i++) same = SAME_IN_LATIN1[bytes[i]] === 1;
+  if (same) return bytes.toString('latin1');
   let out = '';
   for (let i = 0; i < bytes.length; i++) {
     const septet = bytes[i];
     if (septet === GSM7_ESCAPE && i + 1 < bytes.length) {
       const next = bytes[++i];
-      out += EXTENSION_BY_SEPTET.get(next) ?? BASIC_BY_SEPTET.get(next) ?? '?';
+      out += EXTENSION_BY_SEPTET[next] ?? BASIC_BY_SEPTET[next] ?? '?';
       continue;
     }
-    out += BASIC_BY_SEPTET.get(septet) ?? (septet === GSM7_ESCAPE ? '' : '?');
+    out += BASIC_BY_SEPTET[septet] ?? (septet === GSM7_ESCAPE ? '' : '?');
   }
   return out;
 }

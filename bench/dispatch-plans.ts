@@ -60,8 +60,7 @@ export async function explainDispatchPath(ds: DataSource, accountId: number, n: 
     const smscId = (i: number) => `explain-${sendId}-${i}`;
     await step('record the outcomes', async () => {
       await repo.recordOutcomes(
-        batchId,
-        claimed.map((m, i) => ({ messageId: m.id, partNumber: 1, totalParts: 1, smscId: smscId(i), error: null, receiptDueAt: null })),
+        claimed.map((m, i) => ({ batchId, messageId: m.id, partNumber: 1, totalParts: 1, smscId: smscId(i), error: null, receiptDueAt: null })),
         tx,
       );
       await receipts.applyStoredReceipts(

@@ -29,14 +29,13 @@ export class DeliveryRecordsService {
     private readonly statistics: TableStatistics,
   ) {}
 
-  /** Outcomes of batch `batchId`'s claims. */
-  async recordOutcomes(batchId: string, outcomes: PartOutcome[]): Promise<void> {
+  async recordOutcomes(outcomes: PartOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
     await this.settle(async (tx) => {
       const simulatedDue = latest(outcomes.map((o) => o.receiptDueAt));
       if (simulatedDue) tx.afterCommit(() => this.queue.simulatedReceiptsDue(simulatedDue));
       tx.afterCommit(() => this.statistics.grew('message_parts', outcomes.length));
-      const refused = await this.repo.recordOutcomes(batchId, outcomes, tx);
+      const refused = await this.repo.recordOutcomes(outcomes, tx);
       // Receipts that overtook these submissions' answers were held back: they apply now.
       const smscIds = outcomes.flatMap((o) => (o.smscId ? [o.smscId] : []));
       return [...refused, ...(await this.receipts.applyStoredReceipts(smscIds, tx))];

@@ -17,6 +17,8 @@ export interface ClaimedMessage {
 }
 
 export interface PartOutcome {
+  /** The batch whose claim this part's message was sent under. */
+  batchId: string;
   messageId: string;
   partNumber: number;
   totalParts: number;
@@ -108,16 +110,17 @@ export class DispatchRepository {
 
   /**
    * Records every part's submission outcome (and fails the messages with a refused part); returns the
-   * refused parts (a `failed` status webhook each). The outcomes are of batch `batchId`'s claims.
+   * refused parts (a `failed` status webhook each).
    */
-  async recordOutcomes(batchId: string, outcomes: PartOutcome[], tx: Tx): Promise<PartChange[]> {
+  async recordOutcomes(outcomes: PartOutcome[], tx: Tx): Promise<PartChange[]> {
     if (outcomes.length === 0) return [];
     await keyLookupsOnly(tx);
-    // First, and in a statement of its own: the batch row is held until this transaction ends. The
-    // sweeper skips a held batch, and a batch the sweeper holds is waited for, so claims are never taken
-    // back while their parts are being recorded (a successful outcome writes no message row that would
-    // otherwise make the two meet).
-    await sql(tx, `SELECT 1 FROM dispatch_batches WHERE batch_id = $1 FOR SHARE`, [batchId], { prepared: true });
+    // First, and in a statement of its own: the outcomes' batch rows are held until this transaction
+    // ends. The sweeper skips a held batch, and a batch the sweeper holds is waited for, so claims are
+    // never taken back while their parts are being recorded (a successful outcome writes no message row
+    // that would otherwise make the two meet).
+    const batchIds = [...new Set(outcomes.map((o) => o.batchId))];
+    await sql(tx, `SELECT 1 FROM dispatch_batches WHERE batch_id = ANY($1::uuid[]) FOR SHARE`, [batchIds], { prepared: true });
     // Parts the carrier refused are final at once: they are changes too (a `failed` status webhook each).
     const { rows: refused } = await sql<PartChange>(
       tx,

@@ -105,10 +105,10 @@ describe('Dispatcher leases', () => {
   it('a part submitted again (its claim was taken back and sent anew) forgets the receipt of its earlier submission', async () => {
     const { sendId, batch } = await oldClaim(1);
     const [{ id }] = await db.query(`SELECT id FROM messages WHERE send_id = $1`, [sendId]);
-    const outcome = (smscId: string) => ({ messageId: id, partNumber: 1, totalParts: 1, smscId, error: null, receiptDueAt: null });
-    await t.app.get(UnitOfWork).run((tx) => repo.recordOutcomes(batch, [outcome('first-id')], tx));
+    const outcome = (smscId: string) => ({ batchId: batch, messageId: id, partNumber: 1, totalParts: 1, smscId, error: null, receiptDueAt: null });
+    await t.app.get(UnitOfWork).run((tx) => repo.recordOutcomes([outcome('first-id')], tx));
     await db.query(`UPDATE message_parts SET status = 'delivered', receipt_at = now(), receipt_stat = 'DELIVRD', receipt_err = '000' WHERE message_id = $1`, [id]);
-    await t.app.get(UnitOfWork).run((tx) => repo.recordOutcomes(batch, [outcome('second-id')], tx));
+    await t.app.get(UnitOfWork).run((tx) => repo.recordOutcomes([outcome('second-id')], tx));
     expect(await db.query(`SELECT smsc_id, status, receipt_at, receipt_stat, receipt_err FROM message_parts WHERE message_id = $1`, [id])).toEqual([
       { smsc_id: 'second-id', status: 'submitted', receipt_at: null, receipt_stat: null, receipt_err: null },
     ]);
@@ -125,7 +125,7 @@ describe('Dispatcher leases', () => {
     let recorded!: () => void;
     const partWritten = new Promise<void>((resolve) => (recorded = resolve));
     const recording = t.app.get(UnitOfWork).run(async (tx) => {
-      await repo.recordOutcomes(batch, [{ messageId: first.id, partNumber: 1, totalParts: 1, smscId: `held-${sendId}`, error: null, receiptDueAt: null }], tx);
+      await repo.recordOutcomes([{ batchId: batch, messageId: first.id, partNumber: 1, totalParts: 1, smscId: `held-${sendId}`, error: null, receiptDueAt: null }], tx);
       recorded();
       await commitNow;
     });

@@ -95,7 +95,7 @@ export class SmppBind<T extends BindTask> {
     }
     // Numbered as session.send numbers (the session's own counter, shared with its bind and enquire_link),
     // with bytes encoded here in one step instead of through the package's PDU object: this runs for
-    // every part sent. The resp is read by readPdus, matched by sequence number to inFlight.
+    // every part sent. Its resp is read by onPdu and matched to inFlight by sequence number.
     const sequence = session.sequence === MAX_SEQUENCE ? 1 : session.sequence + 1;
     const pdu = encodeSubmitSm(sequence, task.params); // may throw: nothing is changed before it has run
     session.sequence = sequence;

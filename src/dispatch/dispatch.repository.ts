@@ -35,6 +35,16 @@ export interface PartChange extends PartStatusChange {
 }
 
 const MESSAGE_OF_CHANGE = `msg.account_id AS "accountId", msg.to_number AS "to", msg.sender, msg.body, msg.custom_ref AS "customRef"`;
+/**
+ * The sweeper's batches ($1: the claim timeout in ms): claimed longer ago than the timeout and listed by no
+ * fresh lease, taken for the sweep's transaction; a batch whose outcomes are being recorded is held and
+ * skipped.
+ */
+export const STALE_BATCHES = `SELECT b.batch_id FROM dispatch_batches b
+  WHERE b.claimed_at < now() - $1 * interval '1 millisecond' AND NOT EXISTS (
+    SELECT 1 FROM dispatcher_leases l WHERE b.batch_id = ANY(l.active_batches) AND l.heartbeat_at >= now() - $1 * interval '1 millisecond')
+  FOR UPDATE OF b SKIP LOCKED`;
+
 export const PART_CHANGE = `p.message_id AS "messageId", p.part_number AS "partNumber", p.total_parts AS "totalParts", p.status, p.receipt_at AS "at",
   extract(epoch FROM now() - p.submitted_at)::float8 AS "lagSeconds", ${MESSAGE_OF_CHANGE}`;
 
@@ -121,6 +131,7 @@ export class DispatchRepository {
     // that would otherwise make the two meet).
     const batchIds = [...new Set(outcomes.map((o) => o.batchId))];
     await sql(tx, `SELECT 1 FROM dispatch_batches WHERE batch_id = ANY($1::uuid[]) FOR SHARE`, [batchIds], { prepared: true });
+    outcomes = latestPerPart(outcomes);
     // Parts the carrier refused are final at once: they are changes too (a `failed` status webhook each).
     const { rows: refused } = await sql<PartChange>(
       tx,
@@ -199,14 +210,7 @@ export class DispatchRepository {
     // the age test every sweep walked those in-flight batches' messages (about 0.2 s per sweep during a
     // campaign). A batch whose outcomes are being recorded right now is held (recordOutcomes) and skipped:
     // its parts are not committed yet, so its messages would look unrecorded.
-    const { rows: batches } = await sql<{ batch_id: string }>(
-      tx,
-      `SELECT b.batch_id FROM dispatch_batches b
-        WHERE b.claimed_at < now() - $1 * interval '1 millisecond' AND NOT EXISTS (
-          SELECT 1 FROM dispatcher_leases l WHERE b.batch_id = ANY(l.active_batches) AND l.heartbeat_at >= now() - $1 * interval '1 millisecond')
-        FOR UPDATE OF b SKIP LOCKED`,
-      [timeoutMs],
-    );
+    const { rows: batches } = await sql<{ batch_id: string }>(tx, STALE_BATCHES, [timeoutMs]);
     if (batches.length === 0) return [];
     const batchIds = batches.map((b) => b.batch_id);
     // Statements of their own after the lock: each sees every part committed before it was taken.
@@ -228,4 +232,16 @@ export class DispatchRepository {
     );
     return [...new Set(rows.map((r) => r.send_id))];
   }
+}
+
+/**
+ * One outcome per part, the last one given. A part can be answered twice within one group commit when its
+ * claim was taken back and the message claimed and sent again by another lane of the same process; one
+ * INSERT … ON CONFLICT DO UPDATE cannot touch a row twice, so both in one statement would fail the whole
+ * group.
+ */
+export function latestPerPart(outcomes: PartOutcome[]): PartOutcome[] {
+  const byPart = new Map<string, PartOutcome>();
+  for (const o of outcomes) byPart.set(`${o.messageId}/${o.partNumber}`, o);
+  return byPart.size === outcomes.length ? outcomes : [...byPart.values()];
 }

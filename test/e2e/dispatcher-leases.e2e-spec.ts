@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { keyLookupsOnly } from '../../src/database/sql';
 import { UnitOfWork } from '../../src/database/unit-of-work';
-import { DispatchRepository } from '../../src/dispatch/dispatch.repository';
+import { DispatchRepository, STALE_BATCHES } from '../../src/dispatch/dispatch.repository';
 import { createAccount, startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -89,10 +89,8 @@ describe('Dispatcher leases', () => {
       await keyLookupsOnly(tx);
       const [{ jit }] = await tx.query(`SELECT current_setting('jit') AS jit`);
       expect(jit).toBe('off');
-      const [row] = await tx.query(
-        `EXPLAIN (ANALYZE, FORMAT JSON) SELECT b.batch_id FROM dispatch_batches b
-          WHERE b.claimed_at < now() - interval '1 second' AND NOT EXISTS (SELECT 1 FROM dispatcher_leases l WHERE b.batch_id = ANY(l.active_batches))`,
-      );
+      // The sweep's own statement (its batch selection), as the sweeper runs it.
+      const [row] = await tx.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${STALE_BATCHES}`, [1000]);
       return row['QUERY PLAN'][0] as { Plan: { 'Total Cost': number }; JIT?: unknown };
     });
     expect(plan.Plan['Total Cost']).toBeGreaterThan(100_000); // past jit_above_cost: JIT would have run
@@ -144,6 +142,44 @@ describe('Dispatcher leases', () => {
         { id: second.id, status: 'pending', claimed_by: null },
       ]),
     );
+  });
+
+  it('a recording waits for a sweep that holds its batch, then records the message the sweep took back as sent', async () => {
+    const { sendId, batch } = await oldClaim(1);
+    const [{ id }] = await db.query(`SELECT id FROM messages WHERE send_id = $1`, [sendId]);
+    // A sweep in progress: it holds the batch and has taken the claim back, not committed yet.
+    const sweep = db.createQueryRunner();
+    await sweep.connect();
+    await sweep.startTransaction();
+    await sweep.query(`SELECT 1 FROM dispatch_batches WHERE batch_id = $1 FOR UPDATE`, [batch]);
+    await sweep.query(`UPDATE messages SET status = 'pending', dispatched_at = NULL, claimed_by = NULL WHERE id = $1`, [id]);
+    let recorded = false;
+    const recording = t.app
+      .get(UnitOfWork)
+      .run((tx) => repo.recordOutcomes([{ batchId: batch, messageId: id, partNumber: 1, totalParts: 1, smscId: `late-${sendId}`, error: null, receiptDueAt: null }], tx))
+      .then(() => (recorded = true));
+    // The recording's session waits on the batch row (a lock wait, seen by PostgreSQL), not on anything else.
+    for (let waited = 0; ; waited += 10) {
+      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+      if (n === 1) break;
+      if (waited > 5000) throw new Error('the recording never waited for the batch row');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(recorded).toBe(false);
+    await sweep.commitTransaction();
+    await sweep.release();
+    await recording;
+    // Sent after all (it was), with its part: not claimed and sent again.
+    expect(await db.query(`SELECT status, dispatched_at IS NOT NULL AS dispatched FROM messages WHERE id = $1`, [id])).toEqual([{ status: 'sent', dispatched: true }]);
+    expect(await db.query(`SELECT smsc_id FROM message_parts WHERE message_id = $1`, [id])).toEqual([{ smsc_id: `late-${sendId}` }]);
+  });
+
+  it('records a part answered twice in one group commit once, as its last answer says', async () => {
+    const { sendId, batch } = await oldClaim(1);
+    const [{ id }] = await db.query(`SELECT id FROM messages WHERE send_id = $1`, [sendId]);
+    const outcome = (smscId: string) => ({ batchId: batch, messageId: id, partNumber: 1, totalParts: 1, smscId, error: null, receiptDueAt: null });
+    await t.app.get(UnitOfWork).run((tx) => repo.recordOutcomes([outcome('first-answer'), outcome('second-answer')], tx));
+    expect(await db.query(`SELECT smsc_id FROM message_parts WHERE message_id = $1`, [id])).toEqual([{ smsc_id: 'second-answer' }]);
   });
 
   it('forgets leases unheard of for an hour, and a dropped lease at once', async () => {

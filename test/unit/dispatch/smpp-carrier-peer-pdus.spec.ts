@@ -77,10 +77,12 @@ describe('SmppCarrier against a hand-driven SMSC', () => {
     await waitFor('a new bind', () => peer !== session && carrier.state().bindsUp === 1);
   });
 
-  it('drops a session that sends a PDU with an impossible command_length, and binds again', async () => {
+  it('drops a session that sends a PDU with an impossible command_length (after answering the PDUs before it), and binds again', async () => {
     const session = peer as Session;
-    session.socket.write(Buffer.from([0, 0, 0, 4, 0, 0, 0, 0]));
+    const enquire = new PDU('enquire_link', { sequence_number: 31 });
+    session.socket.write(Buffer.concat([enquire.toBuffer(), Buffer.from([0, 0, 0, 4, 0, 0, 0, 0])]));
     await waitFor('a new bind', () => peer !== session && carrier.state().bindsUp === 1);
+    expect(received.find((p) => p.command === 'enquire_link_resp')).toMatchObject({ sequence_number: 31 });
     expect(carrier.state().reconnects).toBe(1);
   });
 });

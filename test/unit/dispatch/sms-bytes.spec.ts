@@ -22,6 +22,8 @@ describe(decodeGsm7Unpacked.name, () => {
     expect(decodeGsm7Unpacked(encodeGsm7Unpacked(receipt))).toBe(receipt);
     // Septets whose Latin-1 reading differs: 0x00 '@', 0x02 '$', 0x11 '_', 0x24 '¤', 0x40 '¡'.
     expect(decodeGsm7Unpacked(Buffer.from([0x61, 0x00, 0x02, 0x11, 0x24, 0x40]))).toBe('a@$_¤¡');
+    // Every basic character alone between letters (the fast path whenever it reads the same in Latin-1).
+    for (const ch of GSM7_BASIC_CHARS) expect(decodeGsm7Unpacked(encodeGsm7Unpacked(`a${ch}b`))).toBe(`a${ch}b`);
   });
 });
 

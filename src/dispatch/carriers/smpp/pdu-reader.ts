@@ -7,6 +7,7 @@
  * enquire_link, unbind, generic_nack to a non-submit) still goes through the package's decoder.
  */
 
+export const SUBMIT_SM = 0x00000004;
 export const SUBMIT_SM_RESP = 0x80000004;
 export const DELIVER_SM = 0x00000005;
 const DELIVER_SM_RESP = 0x80000005;
@@ -57,9 +58,14 @@ export function readHeader(pdu: Buffer): PduHeader {
 
 /** The message_id of a submit_sm_resp (a C-octet string after the header; '' when absent, as on an error). */
 export function submitSmRespMessageId(pdu: Buffer): string {
-  if (pdu.length <= HEADER_LENGTH) return '';
-  const end = pdu.indexOf(0, HEADER_LENGTH);
-  return pdu.toString('latin1', HEADER_LENGTH, end < 0 ? pdu.length : end);
+  return textUntilNul(pdu, HEADER_LENGTH, pdu.length);
+}
+
+/** The octets from `start` up to the first NUL before `end` (or up to `end` when a peer left the NUL out), as text. */
+export function textUntilNul(buffer: Buffer, start: number, end: number): string {
+  if (start >= end) return '';
+  const nul = buffer.indexOf(0, start);
+  return buffer.toString('latin1', start, nul >= 0 && nul < end ? nul : end);
 }
 
 /**

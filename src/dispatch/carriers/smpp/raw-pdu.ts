@@ -9,6 +9,7 @@
  * is the body of the PDU being emitted; callers check the command id and sequence number match.
  */
 import type { PDU, Session } from 'smpp';
+import { textUntilNul } from './pdu-reader';
 
 const TLV_MESSAGE_PAYLOAD = 0x0424;
 const TLV_RECEIPTED_MESSAGE_ID = 0x001e;
@@ -93,18 +94,11 @@ export function parseShortMessageBody(body: Buffer): ShortMessageFields {
     const length = body.readUInt16BE(offset + 2);
     offset += 4;
     if (tag === TLV_MESSAGE_PAYLOAD) messagePayload = body.subarray(offset, offset + length);
-    else if (tag === TLV_RECEIPTED_MESSAGE_ID) receiptedMessageId = cOctetValue(body, offset, length);
-    else if (tag === TLV_MESSAGE_STATE && length >= 1) messageState = body[offset];
+    else if (tag === TLV_RECEIPTED_MESSAGE_ID) receiptedMessageId = textUntilNul(body, offset, Math.min(body.length, offset + length));
+    else if (tag === TLV_MESSAGE_STATE && length >= 1 && offset < body.length) messageState = body[offset];
     offset += length;
   }
   return { sourceAddr, destinationAddr, esmClass, dataCoding, registeredDelivery, shortMessage, messagePayload, receiptedMessageId, messageState };
-}
-
-/** A C-octet string TLV value: up to its terminating NUL (or its whole length when the peer left it out). */
-function cOctetValue(body: Buffer, offset: number, length: number): string {
-  const nul = body.indexOf(0, offset);
-  const end = nul >= 0 && nul < offset + length ? nul : offset + length;
-  return body.toString('latin1', offset, end);
 }
 
 /** Splits the user data header off when esm_class has UDHI set (first octet is the UDH length). */

@@ -58,7 +58,8 @@ const FIELD = /(?:^|\s)(id|sub|dlvrd|submit[ _]date|done[ _]date|stat|err):(\S+)
 const TEXT_FIELD = /(?:^|\s)text:/i;
 
 /**
- * Fields of a receipt text; a field that is absent is null (the first occurrence counts). Dates are read
+ * Fields of a receipt text; a field that is absent is null. The first occurrence of a key counts, even
+ * when its value is unreadable (a date that does not start with digits reads as null). Dates are read
  * as YYMMDDhhmm[ss] in the SMSC's clock, which is `utcOffsetMinutes` ahead of UTC (0 when the SMSC
  * reports UTC).
  */

@@ -3,8 +3,9 @@
  * any loss reconnect with capped exponential backoff. It owns its window (submit_sm awaiting a resp),
  * its TPS token bucket and its throttle pause; the carrier decides what to send and where.
  *
- * The `smpp` package never calls back a request whose session closed, so the bind keeps its own map of
- * unanswered submits and hands them back to the carrier (to re-send) when the session goes down.
+ * The bind reads its socket itself (see readPdusOf) and matches each submit_sm_resp to its submit in
+ * its own map of unanswered submits, which it hands back to the carrier (to re-send) when the session
+ * goes down.
  */
 import { connect, ESME_RMSGQFUL, ESME_ROK, ESME_RTHROTTLED, PDU } from 'smpp';
 import type { Session } from 'smpp';
@@ -177,20 +178,38 @@ export class SmppBind<T extends BindTask> {
     const framer = new PduFramer();
     socket.removeAllListeners('readable');
     socket.on('readable', () => {
-      try {
-        let chunk: Buffer | null;
-        while ((chunk = socket.read() as Buffer | null) !== null) {
-          this.lastReceivedAt = Date.now();
-          framer.push(chunk, (pdu) => this.onPdu(session, pdu));
+      let chunk: Buffer | null;
+      while ((chunk = socket.read() as Buffer | null) !== null) {
+        this.lastReceivedAt = Date.now();
+        const pdus: Buffer[] = [];
+        let unreadable: Error | null = null;
+        try {
+          framer.push(chunk, (pdu) => pdus.push(pdu));
+        } catch (err) {
+          unreadable = err as Error;
         }
-      } catch (err) {
-        this.drop(session, `unreadable PDU from the SMSC: ${(err as Error).message}`);
+        // The PDUs framed before a bad length still count (they are views into this chunk, used right here).
+        for (const pdu of pdus) this.onPdu(session, pdu);
+        if (unreadable) {
+          // A length no PDU can have: the stream cannot be read any further.
+          this.drop(session, `unreadable PDU from the SMSC: ${unreadable.message}`);
+          return;
+        }
       }
     });
   }
 
   private onPdu(session: Session, pdu: Buffer): void {
     if (session !== this.session) return;
+    try {
+      this.handlePdu(session, pdu);
+    } catch (err) {
+      // A fault of ours in handling one PDU (not of the SMSC's bytes): the rest of the chunk still counts.
+      this.options.logger.error('smpp PDU not handled', { bind: this.index, commandId: pdu.readUInt32BE(4), err: (err as Error).message });
+    }
+  }
+
+  private handlePdu(session: Session, pdu: Buffer): void {
     const { commandId, status, sequence } = readHeader(pdu);
     if (commandId === DELIVER_SM) {
       this.listener.deliverReceived(this, pdu.subarray(4), (answer) => {
@@ -206,7 +225,13 @@ export class SmppBind<T extends BindTask> {
       this.onSubmitResp(sequence, status, commandId === SUBMIT_SM_RESP && status === ESME_ROK ? submitSmRespMessageId(pdu) : '');
       return;
     }
-    const decoded = new PDU(pdu);
+    let decoded: PDU;
+    try {
+      decoded = new PDU(pdu);
+    } catch (err) {
+      this.drop(session, `unreadable PDU from the SMSC: ${(err as Error).message}`);
+      return;
+    }
     session.emit(decoded.command, decoded);
     const callback = (commandId & RESPONSE_BIT) !== 0 ? session._callbacks[sequence] : undefined;
     if (callback) {

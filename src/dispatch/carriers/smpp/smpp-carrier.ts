@@ -178,7 +178,15 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
           return;
         }
         const task = (this.retryQueue.length > 0 ? this.retryQueue.shift() : this.queue.shift()) as PartTask;
-        if (!pick.trySubmit(task, now)) this.retryQueue.push(task);
+        let sent: boolean;
+        try {
+          sent = pick.trySubmit(task, now);
+        } catch (err) {
+          // Parts are checked when they are made, so this is a fault of ours: the part fails, the rest go on.
+          this.failure(task, `submit_sm could not be encoded: ${(err as Error).message}`);
+          continue;
+        }
+        if (!sent) this.retryQueue.push(task);
       }
     } finally {
       this.pumping = false;

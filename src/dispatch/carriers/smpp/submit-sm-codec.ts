@@ -1,7 +1,5 @@
+import { HEADER_LENGTH, SUBMIT_SM } from './pdu-reader';
 import type { SubmitSmParams } from './submit-parts';
-
-const SUBMIT_SM = 0x00000004;
-const HEADER_LENGTH = 16;
 
 /**
  * Encodes a submit_sm straight into one Buffer (SMPP 3.4 §4.4.1): header, then the mandatory

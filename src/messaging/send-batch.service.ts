@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AccountsService } from '../accounts/accounts.service';
 import type { Caller } from '../common/auth/authenticated-request';
+import { mapInSlices } from '../common/concurrency/slices';
 import { ErrorText, failure } from '../common/errors/error-catalogue';
 import { DEFAULT_MAX_PARTS } from '../common/sms';
 import { Clock } from '../common/time/clock';
@@ -111,11 +112,11 @@ export class SendBatchService {
 
   private async compose(accountId: number, raw: unknown[], senders: ActiveSenders, options: SendOptions): Promise<ComposedEntry[]> {
     const templates = new TemplateCache();
-    const checked = raw.map((entry) => checkEntry(entry, senders, options.now));
+    const checked = await mapInSlices(raw, (entry) => checkEntry(entry, senders, options.now));
     const needFields = new Set<string>();
     for (const entry of checked) if (!('ok' in entry) && templates.get(entry.template).hasPlaceholders) needFields.add(entry.to);
     const contacts = needFields.size ? await this.contacts.fieldsForNumbers(accountId, [...needFields]) : new Map();
-    return checked.map((entry) => {
+    return mapInSlices(checked, (entry) => {
       if ('ok' in entry) return entry;
       const c = entry as CheckedEntry;
       return composeEntry(c, templates.get(c.template), { ...(contacts.get(c.to) ?? {}), number: c.to }, options);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
+import { arrayLiteral } from './array-literal';
 import { Tx } from './unit-of-work';
 
 export type Queryable = DataSource | EntityManager | Tx;
@@ -44,6 +45,7 @@ function statementName(text: string): string {
  * UPDATE/DELETE but plain rows otherwise). Repositories use it for set-based statements.
  */
 export async function sql<T = Record<string, unknown>>(db: Queryable, text: string, params: unknown[] = [], options: SqlOptions = {}): Promise<SqlResult<T>> {
+  params = params.map((p) => (Array.isArray(p) ? (arrayLiteral(p) ?? p) : p));
   const manager = managerOf(db);
   const own = !manager.queryRunner;
   const runner = manager.queryRunner ?? manager.connection.createQueryRunner();

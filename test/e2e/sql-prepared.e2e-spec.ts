@@ -32,6 +32,19 @@ describe('Prepared statements (sql with prepared: true)', () => {
     expect(updated).toEqual({ rows: [], rowCount: 2 });
   });
 
+  it('passes array parameters through PostgreSQL unchanged, awkward strings included, prepared or not', async () => {
+    const texts = ['', 'with "quotes"', 'back\\slash', 'a,b', '{braces}', 'NULL', ' spaced ', 'line\nbreak', 'emoji 😀', null];
+    for (const prepared of [false, true]) {
+      const { rows } = await sql<{ text: string | null; n: number | null }>(
+        db,
+        `SELECT * FROM unnest($1::text[], $2::int[]) AS t(text, n)`,
+        [texts, texts.map((_, i) => (i % 3 ? i : null))],
+        { prepared },
+      );
+      expect(rows).toEqual(texts.map((text, i) => ({ text, n: i % 3 ? i : null })));
+    }
+  });
+
   it('fails as an unnamed statement does: a unique violation is recognised and the transaction rolls back', async () => {
     const attempt = t.app.get(UnitOfWork).run(async (tx) => {
       await sql(tx, `INSERT INTO prepared_probe (id, label) VALUES ($1, 'first')`, [10], { prepared: true });

@@ -110,6 +110,17 @@ export class AppConfig {
   @Max(86_400_000)
   optoutAttemptWindowMs = 15 * 60 * 1000;
 
+  /**
+   * Unknown opt-out codes one IP address may ask for in each window; past that every opt-out page from
+   * it is refused (429) until the window ends, so codes cannot be guessed at scale (a recipient's page
+   * names the account and the last digits of the number).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  optoutMissesPerIp = 30;
+
   /** How long a successful response is replayed for its Idempotency-Key (interface: 24 hours). */
   @Transform(toInt)
   @IsInt()
@@ -365,6 +376,7 @@ export const ENV_NAMES: Record<keyof AppConfig, string> = {
   clickFoldIntervalMs: 'CLICK_FOLD_INTERVAL_MS',
   optoutAttemptsPerIp: 'OPTOUT_ATTEMPTS_PER_IP',
   optoutAttemptWindowMs: 'OPTOUT_ATTEMPT_WINDOW_MS',
+  optoutMissesPerIp: 'OPTOUT_MISSES_PER_IP',
   idempotencyTtlMs: 'IDEMPOTENCY_TTL_MS',
   smppHost: 'SMPP_HOST',
   smppPort: 'SMPP_PORT',

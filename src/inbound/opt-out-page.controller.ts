@@ -34,9 +34,10 @@ export class OptOutPageController {
   @ApiResponse({ status: 200, description: 'The page', content: HTML })
   @ApiResponse({ status: 404, description: 'Unknown link', type: ErrorEnvelopeDto })
   @ApiResponse({ status: 405, description: StatusDescription[405], type: ErrorEnvelopeDto })
+  @ApiResponse({ status: 429, description: 'Too many unknown links asked for from this address', type: ErrorEnvelopeDto })
   @ApiResponse({ status: 503, description: StatusDescription[503], type: ErrorEnvelopeDto })
-  show(@Param('code') code: string) {
-    return this.page.show(code);
+  show(@Param('code') code: string, @Req() request: FastifyRequest) {
+    return this.page.show(code, request.ip);
   }
 
   @Post(':code')

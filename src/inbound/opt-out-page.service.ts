@@ -45,8 +45,17 @@ export class OptOutPageService {
     private readonly config: AppConfig,
   ) {}
 
-  async show(code: string): Promise<PageResult> {
-    const target = await this.target(code);
+  async show(code: string, ip: string): Promise<PageResult> {
+    const missesKey = `optout-misses:${ip}`;
+    const misses = Number(await this.redis.run((c) => c.get(missesKey)));
+    if (misses >= this.config.optoutMissesPerIp) throw failure('optoutThrottled');
+    let target: OptoutTarget;
+    try {
+      target = await this.target(code);
+    } catch (err) {
+      await this.count(missesKey);
+      throw err;
+    }
     return view(VIEW, this.model(code, target));
   }
 
@@ -92,13 +101,16 @@ export class OptOutPageService {
     throw failure('notFound');
   }
 
-  /** At most OPTOUT_ATTEMPTS_PER_IP submissions per window from one address (a fixed window in Redis). */
+  /** At most OPTOUT_ATTEMPTS_PER_IP submissions per window from one address. */
   private async throttle(ip: string): Promise<void> {
-    const key = `optout-attempts:${ip}`;
-    const count = await this.redis.run(async (c) => {
+    if ((await this.count(`optout-attempts:${ip}`)) > this.config.optoutAttemptsPerIp) throw failure('optoutThrottled');
+  }
+
+  /** Counts one more in a fixed window of OPTOUT_ATTEMPT_WINDOW_MS (in Redis); returns the count. */
+  private async count(key: string): Promise<number> {
+    return this.redis.run(async (c) => {
       const results = (await c.multi().set(key, 0, 'PX', this.config.optoutAttemptWindowMs, 'NX').incr(key).exec()) as Array<[Error | null, unknown]>;
       return Number(results[1][1]);
     });
-    if (count > this.config.optoutAttemptsPerIp) throw failure('optoutThrottled');
   }
 }

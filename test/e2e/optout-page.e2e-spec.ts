@@ -13,7 +13,7 @@ describe('The opt-out page behind {optout}: GET/POST /o/{code}', () => {
   let db: DataSource;
 
   beforeAll(async () => {
-    t = await startTestApp({ appRole: 'api', shortLinkBase: BASE, optoutAttemptsPerIp: 5 });
+    t = await startTestApp({ appRole: 'api', shortLinkBase: BASE, optoutAttemptsPerIp: 5, optoutMissesPerIp: 3 });
     db = t.app.get(DataSource);
   });
   beforeEach(async () => {
@@ -134,6 +134,19 @@ describe('The opt-out page behind {optout}: GET/POST /o/{code}', () => {
     const other = new PageClient(t.app, { remoteAddress: freshIp() });
     await other.get(path);
     expect((await other.post(path, { number: '0412000005' })).status).toBe(200);
+  });
+
+  it('refuses every opt-out page (429) to an address that asked for too many unknown codes, valid ones included; other addresses unaffected', async () => {
+    const path = await accountPath();
+    const guesser = new PageClient(t.app, { remoteAddress: freshIp() });
+    expect((await guesser.get(path)).status).toBe(200);
+    for (const guess of ['zzzzzz1', 'zzzzzz2', 'zzzzzz3']) expect((await guesser.get(`/o/${guess}`)).status).toBe(404);
+    const refused = await guesser.get(path);
+    expect(refused.status).toBe(429);
+    expect(textOf(refused.html)).toContain('Too many attempts from this connection');
+    const [{ name }] = await db.query(`SELECT name FROM accounts WHERE id = $1`, [acct.accountId]);
+    expect(textOf(refused.html)).not.toContain(name);
+    expect((await new PageClient(t.app, { remoteAddress: freshIp() }).get(path)).status).toBe(200);
   });
 
   it('a per-recipient link past retention still opts out, asking for the number', async () => {

@@ -235,10 +235,9 @@ export class DispatchRepository {
 }
 
 /**
- * One outcome per part, the last one given. A part can be answered twice within one group commit when its
- * claim was taken back and the message claimed and sent again by another lane of the same process; one
- * INSERT … ON CONFLICT DO UPDATE cannot touch a row twice, so both in one statement would fail the whole
- * group.
+ * One outcome per part, the last one given. Today a recording carries one batch, in which a message is
+ * sent once; this keeps a caller that ever mixes batches (a message taken back and sent again under a
+ * later claim) from failing its whole group: one INSERT … ON CONFLICT DO UPDATE cannot touch a row twice.
  */
 export function latestPerPart(outcomes: PartOutcome[]): PartOutcome[] {
   const byPart = new Map<string, PartOutcome>();

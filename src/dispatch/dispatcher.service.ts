@@ -20,7 +20,7 @@ interface PartCounts {
 const LANES = 2;
 /** Messages handed to the carrier together; their outcomes are recorded when the last is answered. */
 const GROUP = 10;
-/** Outcomes (of every lane of this process) are committed when this many have been answered, or this long after the first. */
+/** A batch's outcomes are committed when this many have been answered, or this long after the first. */
 const RECORD_EVERY = 200;
 const RECORD_AFTER_MS = 10;
 
@@ -43,8 +43,6 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
   private readonly groupsOut: Slots;
   /** Set when a recording fails (PostgreSQL gone): no lane hands anything over until a claim succeeds again. */
   private recordingBroken = false;
-  /** One group commit for the whole process: the fewer the transactions, the less each outcome costs. */
-  private readonly recorder: GroupCommit<PartOutcome>;
 
   constructor(
     private readonly repo: DispatchRepository,
@@ -54,7 +52,6 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
     private readonly clock: Clock,
   ) {
     this.groupsOut = new Slots(Math.max(2, Math.ceil((2 * config.smppBinds * config.smppWindow) / GROUP)));
-    this.recorder = new GroupCommit<PartOutcome>((outcomes) => this.records.recordOutcomes(outcomes), { maxItems: RECORD_EVERY, maxWaitMs: RECORD_AFTER_MS });
   }
 
   /**
@@ -127,6 +124,7 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
    * more: a crash or an outage can only repeat that much, never a batch.
    */
   private async deliver(batchId: string, batch: ClaimedMessage[]): Promise<PartCounts> {
+    const recorder = new GroupCommit<PartOutcome>((outcomes) => this.records.recordOutcomes(outcomes), { maxItems: RECORD_EVERY, maxWaitMs: RECORD_AFTER_MS });
     const parts: PartCounts = { submitted: 0, refused: 0 };
     const out = new Set<Promise<void>>();
     let failure: { error: unknown } | null = null;
@@ -137,7 +135,7 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
         failure ??= { error: new Error('outcomes cannot be recorded; the batch stops here and its claims are taken back') };
         break;
       }
-      const handed: Promise<void> = this.deliverGroup(batchId, group, parts)
+      const handed: Promise<void> = this.deliverGroup(batchId, group, recorder, parts)
         .catch((error: unknown) => void (failure ??= { error }))
         .finally(() => {
           this.groupsOut.release();
@@ -151,12 +149,12 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
     return parts;
   }
 
-  private async deliverGroup(batchId: string, group: ClaimedMessage[], parts: PartCounts): Promise<void> {
+  private async deliverGroup(batchId: string, group: ClaimedMessage[], recorder: GroupCommit<PartOutcome>, parts: PartCounts): Promise<void> {
     const { carrier, simulated } = this.carriers.forMessage(group[0].isTest);
     const results: SubmissionResult[] = await carrier.submit(group.map((m) => ({ messageId: m.id, from: m.sender, to: m.to, text: m.body, encoding: m.encoding })));
     const receiptDueAt = simulated ? new Date(this.clock.now().getTime() + this.config.testReceiptDelayMs) : null;
     for (const result of results) for (const part of result.parts) parts[part.smscId ? 'submitted' : 'refused']++;
-    await this.recorder
+    await recorder
       .add(
         results.flatMap((result) =>
           result.parts.map((part) => ({

@@ -46,21 +46,12 @@ export class OptOutPageService {
   ) {}
 
   async show(code: string, ip: string): Promise<PageResult> {
-    const missesKey = `optout-misses:${ip}`;
-    const misses = Number(await this.redis.run((c) => c.get(missesKey)));
-    if (misses >= this.config.optoutMissesPerIp) throw failure('optoutThrottled');
-    let target: OptoutTarget;
-    try {
-      target = await this.target(code);
-    } catch (err) {
-      await this.count(missesKey);
-      throw err;
-    }
+    const target = await this.target(code, ip);
     return view(VIEW, this.model(code, target));
   }
 
   async confirm(code: string, form: FormBody | undefined, ip: string): Promise<PageResult> {
-    const target = await this.target(code);
+    const target = await this.target(code, ip);
     return withFormErrors<PageResult>(
       async () => {
         await this.throttle(ip);
@@ -83,10 +74,24 @@ export class OptOutPageService {
   }
 
   /**
-   * A per-recipient code (7 characters) within retention knows its number; past retention it still
-   * opts out, asking for the number as the account's link does. Anything else is a 404.
+   * The code's target, for a page or a submission alike. An address that asked for OPTOUT_MISSES_PER_IP
+   * unknown codes in the window is refused (429) whatever the code, so codes cannot be guessed at scale
+   * by either method; only unknown codes count (a database error is not a miss).
    */
-  private async target(code: string): Promise<OptoutTarget> {
+  private async target(code: string, ip: string): Promise<OptoutTarget> {
+    const missesKey = `optout-misses:${ip}`;
+    if (Number(await this.redis.run((c) => c.get(missesKey))) >= this.config.optoutMissesPerIp) throw failure('optoutThrottled');
+    const target = await this.lookup(code);
+    if (target) return target;
+    await this.count(missesKey);
+    throw failure('notFound');
+  }
+
+  /**
+   * A per-recipient code (7 characters) within retention knows its number; past retention it still
+   * opts out, asking for the number as the account's link does. Anything else is unknown (null).
+   */
+  private async lookup(code: string): Promise<OptoutTarget | null> {
     if (ACCOUNT_CODE_RE.test(code)) {
       const account = await this.accounts.findByOptoutCode(code);
       if (account) return { accountId: account.id, accountName: account.name, recipient: null, messageId: null };
@@ -98,7 +103,7 @@ export class OptOutPageService {
         return { accountId: account.id, accountName: account.name, recipient: live ? link.recipient : null, messageId: live ? link.messageId : null };
       }
     }
-    throw failure('notFound');
+    return null;
   }
 
   /** At most OPTOUT_ATTEMPTS_PER_IP submissions per window from one address. */

@@ -147,6 +147,12 @@ describe('The opt-out page behind {optout}: GET/POST /o/{code}', () => {
     const [{ name }] = await db.query(`SELECT name FROM accounts WHERE id = $1`, [acct.accountId]);
     expect(textOf(refused.html)).not.toContain(name);
     expect((await new PageClient(t.app, { remoteAddress: freshIp() }).get(path)).status).toBe(200);
+    // Guessing by submitting (with a token from any page) counts and is refused the same way.
+    const poster = new PageClient(t.app, { remoteAddress: freshIp() });
+    await poster.get(path);
+    for (const guess of ['zzzzzz4', 'zzzzzz5', 'zzzzzz6']) expect((await poster.post(`/o/${guess}`, { number: '0412000009' })).status).toBe(404);
+    expect((await poster.post(path, { number: '0412000009' })).status).toBe(429);
+    expect(await unsubscribes()).toEqual([]);
   });
 
   it('a per-recipient link past retention still opts out, asking for the number', async () => {

@@ -11,6 +11,7 @@ import { DispatcherLeases1763701510000 } from './database/migrations/17637015100
 import { Links1763701800000 } from './database/migrations/1763701800000-Links';
 import { Purchases1763702000000 } from './database/migrations/1763702000000-Purchases';
 import { DispatchWrites1763702200000 } from './database/migrations/1763702200000-DispatchWrites';
+import { MessageSendAccount1763702400000 } from './database/migrations/1763702400000-MessageSendAccount';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   Links1763701800000,
   Purchases1763702000000,
   DispatchWrites1763702200000,
+  MessageSendAccount1763702400000,
 ];

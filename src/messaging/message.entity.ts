@@ -23,6 +23,9 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 @Index('messages_account_created_idx', { synchronize: false })
 @Index('messages_account_custom_ref_idx', { synchronize: false })
 @Index('messages_conversation_idx', { synchronize: false })
+// A message belongs to its send's account: one key checked per inserted row, not two (accounts are
+// reached through the send, and deleting one cascades through its sends).
+@ForeignKey('Send', ['sendId', 'accountId'], ['id', 'accountId'], { name: 'messages_send_account_fkey', onDelete: 'CASCADE' })
 export class Message {
   @PrimaryColumn({ name: 'id', type: 'uuid' })
   id: string;
@@ -31,11 +34,9 @@ export class Message {
   @Column({ name: 'seq', type: 'bigint', generated: 'identity', generatedIdentity: 'ALWAYS' })
   seq: number;
 
-  @ForeignKey('Account', { name: 'messages_account_id_fkey', onDelete: 'CASCADE' })
   @Column({ name: 'account_id', type: 'integer' })
   accountId: number;
 
-  @ForeignKey('Send', { name: 'messages_send_id_fkey', onDelete: 'CASCADE' })
   @Column({ name: 'send_id', type: 'bigint' })
   sendId: number;
 

@@ -6,6 +6,8 @@ export type SendKind = 'batch' | 'list' | 'system';
 @Entity({ name: 'sends' })
 @Check('sends_kind_check', "kind IN ('batch', 'list', 'system')")
 @Index('sends_account_idx', ['accountId', 'id'])
+// What messages' one foreign key points at: a message's send and account together.
+@Index('sends_id_account_key', ['id', 'accountId'], { unique: true })
 export class Send {
   @PrimaryGeneratedColumn({ name: 'id', type: 'bigint' })
   id: number;

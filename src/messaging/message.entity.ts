@@ -25,7 +25,7 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 @Index('messages_conversation_idx', { synchronize: false })
 // A message belongs to its send's account: one key checked per inserted row, not two (accounts are
 // reached through the send, and deleting one cascades through its sends).
-@ForeignKey('Send', ['sendId', 'accountId'], ['id', 'accountId'], { name: 'messages_send_account_fkey', onDelete: 'CASCADE' })
+@ForeignKey('Send', ['accountId', 'sendId'], ['accountId', 'id'], { name: 'messages_send_account_fkey', onDelete: 'CASCADE' })
 export class Message {
   @PrimaryColumn({ name: 'id', type: 'uuid' })
   id: string;

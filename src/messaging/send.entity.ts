@@ -5,9 +5,8 @@ export type SendKind = 'batch' | 'list' | 'system';
 /** One request that created messages: a batch (POST /v1/messages), a list send, or the platform's own text (system account). */
 @Entity({ name: 'sends' })
 @Check('sends_kind_check', "kind IN ('batch', 'list', 'system')")
-@Index('sends_account_idx', ['accountId', 'id'])
-// What messages' one foreign key points at: a message's send and account together.
-@Index('sends_id_account_key', ['id', 'accountId'], { unique: true })
+// An account's sends; unique so that messages' one foreign key (account and send together) can name it.
+@Index('sends_account_idx', ['accountId', 'id'], { unique: true })
 export class Send {
   @PrimaryGeneratedColumn({ name: 'id', type: 'bigint' })
   id: number;

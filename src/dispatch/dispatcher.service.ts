@@ -8,6 +8,7 @@ import { AppConfig } from '../config/app-config';
 import type { SubmissionResult } from './carriers/carrier';
 import { CarriersService } from './carriers.service';
 import { DeliveryRecordsService } from './delivery-records.service';
+import { LeaseFence } from './lease-fence';
 import { ClaimedMessage, DispatchRepository, PartOutcome } from './dispatch.repository';
 
 /** Parts of a batch the carrier accepted and refused (for the `dispatched` log line). */
@@ -29,7 +30,8 @@ const RECORD_AFTER_MS = 10;
  * records every part's outcome in one statement. Each batch's claims carry its id, and this process's
  * lease (one row, renewed every quarter of the claim timeout) lists the batches it is working on, so the
  * sweeper only takes back the work of a dispatcher that died or a batch that ended unrecorded, never a
- * slow live one.
+ * slow live one; and a dispatcher that cannot renew its lease stops handing batches over before the
+ * sweeper may take them (LeaseFence).
  */
 @Injectable()
 export class DispatcherService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -43,6 +45,8 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
   private readonly groupsOut: Slots;
   /** Set when a recording fails (PostgreSQL gone): no lane hands anything over until a claim succeeds again. */
   private recordingBroken = false;
+  /** No batch is handed over once its claims could have been taken back (lease renewals failing). */
+  private readonly fence: LeaseFence;
 
   constructor(
     private readonly repo: DispatchRepository,
@@ -52,6 +56,7 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
     private readonly clock: Clock,
   ) {
     this.groupsOut = new Slots(Math.max(2, Math.ceil((2 * config.smppBinds * config.smppWindow) / GROUP)));
+    this.fence = new LeaseFence(config.claimTimeoutMs);
   }
 
   /**
@@ -85,7 +90,11 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private renewLease(): void {
-    this.repo.renewLease(this.dispatcherId, [...this.activeBatches]).catch((err: Error) => this.logger.warn({ msg: 'dispatcher lease not renewed', err: err.message }));
+    const confirmed = this.fence.renewalSent();
+    this.repo
+      .renewLease(this.dispatcherId, [...this.activeBatches])
+      .then(confirmed)
+      .catch((err: Error) => this.logger.warn({ msg: 'dispatcher lease not renewed', err: err.message }));
   }
 
   private track(work: Promise<number>): Promise<number> {
@@ -99,12 +108,13 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
       const batchId = randomUUID();
       // Listed before claiming: a claim is younger than the timeout until the next renewal lists it.
       this.activeBatches.add(batchId);
+      const listedAt = this.fence.listed();
       try {
         const batch = await this.repo.claimDue(sendId, this.config.dispatchBatchSize, batchId);
         // A claim went through, so the database is back.
         this.recordingBroken = false;
         if (batch.length === 0) break;
-        const parts = await this.deliver(batchId, batch);
+        const parts = await this.deliver(batchId, batch, listedAt);
         // Every outcome is recorded (deliver throws otherwise): the sweeper has nothing to watch here.
         await this.repo.batchRecorded(batchId).catch((err: Error) => this.logger.warn({ msg: 'dispatch batch row not removed', err: err.message }));
         this.logger.log({ msg: 'dispatched', sendId, messages: batch.length, partsSubmitted: parts.submitted, partsRefused: parts.refused });
@@ -121,9 +131,10 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
    * carrier answers it (group commit: one transaction per few milliseconds of answers). Across all lanes
    * of this process, at most twice the carrier window (binds × window) is handed over and not yet
    * recorded at any moment, and once a recording fails (PostgreSQL gone) no lane hands over anything
-   * more: a crash or an outage can only repeat that much, never a batch.
+   * more, nor once the lease has gone unrenewed so long that the sweeper may take the batch back: a crash
+   * or an outage can only repeat that much, never a batch.
    */
-  private async deliver(batchId: string, batch: ClaimedMessage[]): Promise<PartCounts> {
+  private async deliver(batchId: string, batch: ClaimedMessage[], listedAt: number): Promise<PartCounts> {
     const recorder = new GroupCommit<PartOutcome>((outcomes) => this.records.recordOutcomes(outcomes), { maxItems: RECORD_EVERY, maxWaitMs: RECORD_AFTER_MS });
     const parts: PartCounts = { submitted: 0, refused: 0 };
     const out = new Set<Promise<void>>();
@@ -133,6 +144,11 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
       if (failure || this.recordingBroken) {
         this.groupsOut.release();
         failure ??= { error: new Error('outcomes cannot be recorded; the batch stops here and its claims are taken back') };
+        break;
+      }
+      if (!this.fence.mayHandOver(listedAt)) {
+        this.groupsOut.release();
+        failure = { error: new Error('the dispatcher lease was not renewed in time; the batch stops here and its claims are taken back') };
         break;
       }
       const handed: Promise<void> = this.deliverGroup(batchId, group, recorder, parts)

@@ -68,7 +68,23 @@ describe('Chaos, checked by the ledger', () => {
     expect(numbers.filter((n) => !submitted.has(international(n)))).toEqual([]);
     const repeats = numbers.filter((n) => (submitted.get(international(n)) ?? 0) > 1).length;
     process.stdout.write(`${label}: ${numbers.length} delivered, ${repeats} submitted twice (allowed ${allowedRepeats})\n`);
+    // What each worker warned about meanwhile: the trail to follow when repeats go past the bound.
+    for (const worker of workers) process.stdout.write(`  ${worker.process.name} warned: ${JSON.stringify(warningsSince(worker))}\n`);
     expect(repeats).toBeLessThanOrEqual(allowedRepeats);
+  }
+
+  /** Each worker's warning and error messages (with their counts) logged since the test began. */
+  const warningsSeen = new Map<string, number>();
+  beforeEach(() => {
+    for (const worker of workers) warningsSeen.set(worker.process.name, worker.process.warnings.length);
+  });
+  function warningsSince(worker: RunningService): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const line of worker.process.warnings.slice(warningsSeen.get(worker.process.name) ?? 0)) {
+      const key = `${String(line.msg)}${line.err ? `: ${String(line.err).slice(0, 80)}` : ''}`;
+      counts[key] = (counts[key] ?? 0) + 1;
+    }
+    return counts;
   }
 
   async function expectCleanLedger(acct: LiveAccount): Promise<void> {

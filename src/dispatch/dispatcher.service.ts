@@ -114,7 +114,11 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
         // A claim went through, so the database is back.
         this.recordingBroken = false;
         if (batch.length === 0) break;
-        const parts = await this.deliver(batchId, batch, listedAt);
+        const parts = await this.deliver(batchId, batch, listedAt).catch((err: Error) => {
+          // The job is retried and the sweeper takes the unrecorded claims back; say why this batch stopped.
+          this.logger.warn({ msg: 'dispatch batch stopped', sendId, batchId, messages: batch.length, err: err.message });
+          throw err;
+        });
         // Every outcome is recorded (deliver throws otherwise): the sweeper has nothing to watch here.
         await this.repo.batchRecorded(batchId).catch((err: Error) => this.logger.warn({ msg: 'dispatch batch row not removed', err: err.message }));
         this.logger.log({ msg: 'dispatched', sendId, messages: batch.length, partsSubmitted: parts.submitted, partsRefused: parts.refused });

@@ -41,6 +41,7 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
   private readonly dispatcherId = randomUUID();
   private readonly activeBatches = new Set<string>();
   private leaseTimer?: NodeJS.Timeout;
+  private renewing = false;
   /** Groups handed to a carrier and not yet recorded, across every lane of this process. */
   private readonly groupsOut: Slots;
   /** Set when a recording fails (PostgreSQL gone): no lane hands anything over until a claim succeeds again. */
@@ -89,12 +90,20 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
     this.logger.log({ msg: 'dispatch stopped' });
   }
 
+  /**
+   * One renewal at a time: two in flight on different connections could reach PostgreSQL out of order,
+   * and the older one would list fewer batches under a fresh heartbeat. A renewal that hangs skips the
+   * ticks meanwhile, and the fence stops the batches once that has lasted too long.
+   */
   private renewLease(): void {
+    if (this.renewing) return;
+    this.renewing = true;
     const confirmed = this.fence.renewalSent();
     this.repo
       .renewLease(this.dispatcherId, [...this.activeBatches])
       .then(confirmed)
-      .catch((err: Error) => this.logger.warn({ msg: 'dispatcher lease not renewed', err: err.message }));
+      .catch((err: Error) => this.logger.warn({ msg: 'dispatcher lease not renewed', err: err.message }))
+      .finally(() => (this.renewing = false));
   }
 
   private track(work: Promise<number>): Promise<number> {

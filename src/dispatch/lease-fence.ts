@@ -13,18 +13,28 @@ const SAFE_SHARE = 0.75;
  * another worker was already sending again.
  */
 export class LeaseFence {
+  private readonly safeMs: number;
   private confirmedSentAt = Number.NEGATIVE_INFINITY;
+  /**
+   * Batches listed at or before this went unprotected during a gap between confirmed renewals and may
+   * have been taken back: a later renewal, though it lists them, does not make them this process's again.
+   */
+  private lostUpTo = Number.NEGATIVE_INFINITY;
 
   constructor(
-    private readonly claimTimeoutMs: number,
+    claimTimeoutMs: number,
     private readonly now: () => number = () => performance.now(),
-  ) {}
+  ) {
+    this.safeMs = claimTimeoutMs * SAFE_SHARE;
+  }
 
   /** A renewal is being sent now; call the answer once PostgreSQL confirmed it. */
   renewalSent(): () => void {
     const sentAt = this.now();
     return () => {
-      this.confirmedSentAt = Math.max(this.confirmedSentAt, sentAt);
+      if (sentAt <= this.confirmedSentAt) return;
+      if (sentAt - this.confirmedSentAt >= this.safeMs) this.lostUpTo = Math.max(this.lostUpTo, sentAt - this.safeMs);
+      this.confirmedSentAt = sentAt;
     };
   }
 
@@ -33,8 +43,8 @@ export class LeaseFence {
     return this.now();
   }
 
-  /** The batch listed at `listedAt` is still certainly this process's. */
+  /** The batch listed at `listedAt` is still certainly this process's, and has been all along. */
   mayHandOver(listedAt: number): boolean {
-    return this.now() - Math.max(listedAt, this.confirmedSentAt) < this.claimTimeoutMs * SAFE_SHARE;
+    return listedAt > this.lostUpTo && this.now() - Math.max(listedAt, this.confirmedSentAt) < this.safeMs;
   }
 }

@@ -13,12 +13,12 @@ export class MessageSendAccount1763702400000 implements MigrationInterface {
   name = 'MessageSendAccount1763702400000';
 
   async up(q: QueryRunner): Promise<void> {
-    // Unique already (id is the primary key); declaring it lets the key below refer to it.
+    // One transaction, as every migration here: sends and messages take no writes until it commits, and
+    // adding the key reads every message to check it. On a large table, run it while sending is quiet.
+    // The index is unique already (id is the primary key); declaring it lets the key refer to it.
     await q.query(`DROP INDEX sends_account_idx`);
     await q.query(`CREATE UNIQUE INDEX sends_account_idx ON sends (account_id, id)`);
-    // Added unchecked, then validated: validation reads every message but lets writes go on meanwhile.
-    await q.query(`ALTER TABLE messages ADD CONSTRAINT messages_send_account_fkey FOREIGN KEY (account_id, send_id) REFERENCES sends (account_id, id) ON DELETE CASCADE NOT VALID`);
-    await q.query(`ALTER TABLE messages VALIDATE CONSTRAINT messages_send_account_fkey`);
+    await q.query(`ALTER TABLE messages ADD CONSTRAINT messages_send_account_fkey FOREIGN KEY (account_id, send_id) REFERENCES sends (account_id, id) ON DELETE CASCADE`);
     await q.query(`ALTER TABLE messages DROP CONSTRAINT messages_send_id_fkey, DROP CONSTRAINT messages_account_id_fkey`);
   }
 

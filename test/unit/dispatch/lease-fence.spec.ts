@@ -50,6 +50,22 @@ describe(LeaseFence.name, () => {
     expect(f.mayHandOver(listedAt)).toBe(true);
   });
 
+  it('never again hands over a batch that went unprotected, though a later renewal lists it; a batch listed since is fine', () => {
+    const f = fence();
+    const listedAt = f.listed();
+    // Renewals fail for longer than three quarters of the timeout: the sweeper may take the batch.
+    for (let i = 0; i < 4; i++) {
+      now += 250;
+      f.renewalSent();
+    }
+    now += 200;
+    f.renewalSent()();
+    now += 100;
+    expect(f.mayHandOver(listedAt)).toBe(false);
+    const listedSince = f.listed();
+    expect(f.mayHandOver(listedSince)).toBe(true);
+  });
+
   it('protects a batch listed after the last confirmed renewal by its own listing time', () => {
     const f = fence();
     f.renewalSent()();

@@ -57,7 +57,7 @@ describe(GroupCommit.name, () => {
     const group = new GroupCommit(write, { maxItems: 2, maxWaitMs: 10 });
     const adds = [group.add([1, 2])];
     expect(calls.map((c) => c.items)).toEqual([[1, 2]]);
-    // Full twice over and past its wait while the first write is under way: still no second write.
+    // Full, and more, while the first write is under way: still no second write.
     adds.push(group.add([3, 4]), group.add(5));
     jest.advanceTimersByTime(50);
     expect(calls).toHaveLength(1);
@@ -69,6 +69,20 @@ describe(GroupCommit.name, () => {
     ]);
     calls[1].finish();
     await Promise.all(adds);
+  });
+
+  it('writes a group whose wait ran out during a write as soon as that write ends', async () => {
+    const { calls, write } = manualWrites();
+    const group = new GroupCommit(write, { maxItems: 10, maxWaitMs: 10 });
+    void group.add(1);
+    jest.advanceTimersByTime(10);
+    void group.add(2);
+    // Its 10 ms pass while the first write is still under way: due by time, not by count.
+    jest.advanceTimersByTime(10);
+    expect(calls).toHaveLength(1);
+    calls[0].finish();
+    await tick();
+    expect(calls.map((c) => c.items)).toEqual([[1], [2]]);
   });
 
   it('keeps maxWaitMs for a group that arrives during a write but is not yet due when it ends', async () => {

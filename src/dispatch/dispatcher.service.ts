@@ -154,14 +154,9 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
     let failure: { error: unknown } | null = null;
     for (const group of groupsOf(batch, (m) => this.carriers.forMessage(m.isTest).simulated)) {
       await this.groupsOut.acquire();
-      if (failure || this.recordingBroken) {
+      failure ??= this.reasonToStop(listedAt);
+      if (failure) {
         this.groupsOut.release();
-        failure ??= { error: new Error('outcomes cannot be recorded; the batch stops here and its claims are taken back') };
-        break;
-      }
-      if (!this.fence.mayHandOver(listedAt)) {
-        this.groupsOut.release();
-        failure = { error: new Error('the dispatcher lease was not renewed in time; the batch stops here and its claims are taken back') };
         break;
       }
       const handed: Promise<void> = this.deliverGroup(batchId, group, recorder, parts)
@@ -176,6 +171,13 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
     await Promise.all(out);
     if (failure) throw (failure as { error: unknown }).error;
     return parts;
+  }
+
+  /** Why no more of a batch listed at `listedAt` may be handed over, or null while it may. */
+  private reasonToStop(listedAt: number): { error: Error } | null {
+    if (this.recordingBroken) return { error: new Error('outcomes cannot be recorded; the batch stops here and its claims are taken back') };
+    if (!this.fence.mayHandOver(listedAt)) return { error: new Error('the dispatcher lease was not renewed in time; the batch stops here and its claims are taken back') };
+    return null;
   }
 
   private async deliverGroup(batchId: string, group: ClaimedMessage[], recorder: GroupCommit<PartOutcome>, parts: PartCounts): Promise<void> {

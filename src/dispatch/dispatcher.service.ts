@@ -21,13 +21,9 @@ interface PartCounts {
 const LANES = 2;
 /** Messages handed to the carrier together; their outcomes are recorded when the last is answered. */
 const GROUP = 10;
-/**
- * A batch's outcomes are committed when this many have been answered, or this long after the first.
- * Larger, fewer transactions cost less per outcome; the wait only delays when a part reads submitted,
- * and the groups waiting hold their slots (groupsOut), so it never lets more go unrecorded.
- */
-const RECORD_EVERY = 500;
-const RECORD_AFTER_MS = 50;
+/** A batch's outcomes are committed when this many have been answered, or this long after the first. */
+const RECORD_EVERY = 200;
+const RECORD_AFTER_MS = 10;
 
 /**
  * Takes a send's due messages in batches (one conditional UPDATE each), hands them to the carrier and

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
 import { explainDispatchPath } from './dispatch-plans';
 import { activityBetween, cpuBetween, cpuSnapshot, insertBacklog, loadAverages, startWorkers, STATS_SETTLE_MS, tableActivity } from './dispatch-measures';
+import { startSimulatorProcess } from './simulator-process';
 import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support';
 
 /**
@@ -26,23 +26,7 @@ async function main() {
   const workerCount = argValue('workers', 0);
   const perRequest = Math.min(10_000, total);
 
-  const sim = spawn(
-    process.execPath,
-    [path.resolve(__dirname, '../src/smsc-sim/main.js'), ...['--port', '0', '--control-port', '0', '--system-id', 'bench', '--password', 'benchpw', '--receipt-delay-ms', '1000']],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const { port: simPort, control_port: controlPort } = await new Promise<{ port: number; control_port: number }>((resolve, reject) => {
-    sim.stdout!.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n')) if (line.includes('"listening"')) resolve(JSON.parse(line));
-    });
-    sim.on('exit', () => reject(new Error('simulator exited')));
-  });
-  const simStats = async () =>
-    (await (await fetch(`http://127.0.0.1:${controlPort}/stats`)).json()) as {
-      counters: { submits: number; receiptsAcked: number };
-      first_submit_at: number | null;
-      last_submit_at: number | null;
-    };
+  const { process: sim, port: simPort, stats: simStats } = await startSimulatorProcess(1000);
 
   const bench = await startBenchApp({
     smppHost: '127.0.0.1',

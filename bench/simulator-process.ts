@@ -1,0 +1,35 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+/** What the simulator's control port reports (GET /stats), as far as the benchmarks read it. */
+export interface SimulatorStats {
+  counters: { submits: number; receiptsAcked: number };
+  /** Epoch milliseconds of the first and last accepted submit_sm. */
+  first_submit_at: number | null;
+  last_submit_at: number | null;
+}
+
+export interface SimulatorProcess {
+  process: ChildProcess;
+  port: number;
+  stats: () => Promise<SimulatorStats>;
+}
+
+/** The bundled SMSC simulator in a process of its own (system id `bench`, password `benchpw`), receipts after `receiptDelayMs`. */
+export async function startSimulatorProcess(receiptDelayMs: number): Promise<SimulatorProcess> {
+  const sim = spawn(
+    process.execPath,
+    [
+      path.resolve(__dirname, '../src/smsc-sim/main.js'),
+      ...['--port', '0', '--control-port', '0', '--system-id', 'bench', '--password', 'benchpw', '--receipt-delay-ms', String(receiptDelayMs)],
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const { port, control_port: controlPort } = await new Promise<{ port: number; control_port: number }>((resolve, reject) => {
+    sim.stdout!.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n')) if (line.includes('"listening"')) resolve(JSON.parse(line));
+    });
+    sim.on('exit', () => reject(new Error('simulator exited')));
+  });
+  return { process: sim, port, stats: async () => (await (await fetch(`http://127.0.0.1:${controlPort}/stats`)).json()) as SimulatorStats };
+}

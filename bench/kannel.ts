@@ -1,11 +1,11 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { cpuMicros, loadAverages } from './dispatch-measures';
-import { startSimulatorProcess } from './simulator-process';
+import { SimulatorProcess, startSimulatorProcess } from './simulator-process';
 import { argValue, fmt } from './support';
 
 /**
@@ -31,7 +31,9 @@ async function main() {
   const total = argValue('messages', 50_000);
   const reports = !process.argv.includes('--no-dlr');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'kannel-bench-'));
-  const simulator = await startSimulatorProcess(1000);
+  const boxes: ChildProcess[] = [];
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  let simulator: SimulatorProcess | undefined;
   let dlrs = 0;
   let lastDlrAt = 0;
   const dlrReceiver = http.createServer((_req, res) => {
@@ -39,25 +41,28 @@ async function main() {
     lastDlrAt = Date.now();
     res.end('ok');
   });
-  await new Promise<void>((resolve) => dlrReceiver.listen(0, '127.0.0.1', resolve));
-  const [adminPort, boxPort, sendsmsPort] = [await freePort(), await freePort(), await freePort()];
-  const config = path.join(dir, 'kannel.conf');
-  writeFileSync(config, kannelConfig({ adminPort, boxPort, sendsmsPort, smscPort: simulator.port, dir }));
-  const boxes: ChildProcess[] = [];
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  let finished = false;
   try {
+    simulator = await startSimulatorProcess(1000);
+    const sim = simulator;
+    await new Promise<void>((resolve, reject) => dlrReceiver.once('error', reject).listen(0, '127.0.0.1', resolve));
+    const [adminPort, boxPort, sendsmsPort] = [await freePort(), await freePort(), await freePort()];
+    const config = path.join(dir, 'kannel.conf');
+    writeFileSync(config, kannelConfig({ adminPort, boxPort, sendsmsPort, smscPort: sim.port, dir }));
+    const status = () => fetchText(`http://127.0.0.1:${adminPort}/status.txt?password=bench`);
     // -v 4: only panics on the console (its default is debug, which costs more CPU than the work).
     const bearerbox = spawn(BEARERBOX, ['-v', '4', config], { stdio: 'ignore' });
     boxes.push(bearerbox);
-    await until(async () => (await fetchText(`http://127.0.0.1:${adminPort}/status.txt?password=bench`)).includes('online'), 'bearerbox up');
+    // Each SMSC instance shows "(online Ns" once bound (box connections say "on-line").
+    await until(async () => (await status()).match(/\(online/g)?.length === 4, 'four binds online');
     const smsbox = spawn(SMSBOX, ['-v', '4', config], { stdio: 'ignore' });
     boxes.push(smsbox);
-    await until(async () => (await fetchText(`http://127.0.0.1:${adminPort}/status.txt?password=bench`)).match(/\(online/g)?.length === 4, 'four binds online');
-    await until(async () => (await fetchText(`http://127.0.0.1:${sendsmsPort}/`)) !== '', 'smsbox up');
+    await until(async () => (await status()).includes('smsbox:') && (await fetchText(`http://127.0.0.1:${sendsmsPort}/`)) !== '', 'smsbox connected and answering');
+    // As bench:dispatch does before its clock starts: let the binds settle.
     await new Promise((r) => setTimeout(r, 1000));
 
     const pids = [bearerbox.pid!, smsbox.pid!];
-    const cpuBefore = { bearerbox: cpuMicros(pids[0]), smsbox: cpuMicros(pids[1]), simulator: cpuMicros(simulator.process.pid!) };
+    const cpuBefore = { bearerbox: cpuMicros(pids[0]), smsbox: cpuMicros(pids[1]), simulator: cpuMicros(sim.process.pid!) };
     const dlrUrl = `http://127.0.0.1:${(dlrReceiver.address() as net.AddressInfo).port}/dlr?status=%d&to=%p`;
     const start = Date.now();
     let firstAnswer = 0;
@@ -81,14 +86,16 @@ async function main() {
       }),
     );
     const allAnswered = Date.now();
-    await until(async () => (await simulator.stats()).counters.submits >= total, 'every submit_sm at the simulator', 120_000);
+    await until(async () => (await sim.stats()).counters.submits >= total, 'every submit_sm at the simulator', 120_000);
+    if (reports) await until(async () => (await sim.stats()).counters.receiptsAcked >= total, 'every receipt acknowledged to the SMSC', 120_000);
+    const receiptsAckedAt = Date.now();
     if (reports) await until(async () => dlrs >= total, 'every DLR at the dlr-url', 120_000);
     const cpu = {
       bearerbox: cpuMicros(pids[0]) - cpuBefore.bearerbox,
       smsbox: cpuMicros(pids[1]) - cpuBefore.smsbox,
-      simulator: cpuMicros(simulator.process.pid!) - cpuBefore.simulator,
+      simulator: cpuMicros(sim.process.pid!) - cpuBefore.simulator,
     };
-    const peer = await simulator.stats();
+    const peer = await sim.stats();
     const perMessage = (us: number) => Math.round(us / total);
     console.log(
       `Kannel: ${total} messages in ${Math.ceil(total / PER_REQUEST)} sendsms requests of ${PER_REQUEST} over ${CONNECTIONS} connections, SMPP 4 binds × 100 pending, ` +
@@ -99,19 +106,40 @@ async function main() {
     console.log(`  first at the peer                    ${fmt((peer.first_submit_at! - start) / 1000)} s`);
     console.log(`  all at the peer                      ${fmt((peer.last_submit_at! - start) / 1000)} s (${peer.counters.submits} submit_sm accepted)`);
     console.log(`  sustained at the peer                ${Math.round(total / ((peer.last_submit_at! - peer.first_submit_at!) / 1000))} messages/s`);
-    if (reports)
-      console.log(`  every DLR at the dlr-url             ${fmt((lastDlrAt - start) / 1000)} s (${dlrs} DLRs; ${peer.counters.receiptsAcked} receipts acknowledged to the SMSC)`);
+    if (reports) {
+      console.log(
+        `  every receipt acknowledged           ${fmt((receiptsAckedAt - start) / 1000)} s (${peer.counters.receiptsAcked} deliver_sm_resp at the simulator, polled every 50 ms)`,
+      );
+      console.log(`  every DLR at the dlr-url             ${fmt((lastDlrAt - start) / 1000)} s (${dlrs} DLRs)`);
+    }
     console.log(
       `  CPU per message                      ${perMessage(cpu.bearerbox + cpu.smsbox)} µs Kannel = bearerbox ${perMessage(cpu.bearerbox)} µs + smsbox ${perMessage(cpu.smsbox)} µs (simulator ${perMessage(cpu.simulator)} µs)`,
     );
     console.log(`  load average (1, 5, 15 min)          ${loadAverages()}`);
+    finished = true;
   } finally {
     agent.destroy();
-    for (const box of boxes.reverse()) box.kill('SIGTERM');
-    await Promise.all(boxes.map((box) => (box.exitCode === null ? new Promise((r) => box.once('exit', r)) : undefined)));
-    simulator.process.kill('SIGTERM');
+    await stopAll(boxes);
+    simulator?.process.kill('SIGTERM');
     dlrReceiver.close();
+    if (!finished) printLogTails(dir);
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** SIGTERM, then SIGKILL for a box still running after 5 s (bearerbox drains its queues first, which may never happen). */
+async function stopAll(processes: ChildProcess[]): Promise<void> {
+  const running = (p: ChildProcess) => p.exitCode === null && p.signalCode === null;
+  for (const p of [...processes].reverse()) p.kill('SIGTERM');
+  const deadline = Date.now() + 5000;
+  while (processes.some(running) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  for (const p of processes.filter(running)) p.kill('SIGKILL');
+}
+
+function printLogTails(dir: string): void {
+  for (const log of ['bearerbox.log', 'smsbox.log']) {
+    const file = path.join(dir, log);
+    if (existsSync(file)) console.error(`--- ${log} (last lines)\n${readFileSync(file, 'utf8').split('\n').slice(-20).join('\n')}`);
   }
 }
 

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { cpuMicros, loadAverages } from './dispatch-measures';
 import { SimulatorProcess, startSimulatorProcess } from './simulator-process';
-import { argValue, fmt } from './support';
+import { argValue, fmt, freePort, until } from './support';
 
 /**
  * npm run bench:kannel [-- --messages 50000 --no-dlr]
@@ -43,21 +43,9 @@ async function main() {
   });
   let finished = false;
   try {
-    simulator = await startSimulatorProcess(1000);
-    const sim = simulator;
+    const sim = (simulator = await startSimulatorProcess(1000));
     await new Promise<void>((resolve, reject) => dlrReceiver.once('error', reject).listen(0, '127.0.0.1', resolve));
-    const [adminPort, boxPort, sendsmsPort] = [await freePort(), await freePort(), await freePort()];
-    const config = path.join(dir, 'kannel.conf');
-    writeFileSync(config, kannelConfig({ adminPort, boxPort, sendsmsPort, smscPort: sim.port, dir }));
-    const status = () => fetchText(`http://127.0.0.1:${adminPort}/status.txt?password=bench`);
-    // -v 4: only panics on the console (its default is debug, which costs more CPU than the work).
-    const bearerbox = spawn(BEARERBOX, ['-v', '4', config], { stdio: 'ignore' });
-    boxes.push(bearerbox);
-    // Each SMSC instance shows "(online Ns" once bound (box connections say "on-line").
-    await until(async () => (await status()).match(/\(online/g)?.length === 4, 'four binds online');
-    const smsbox = spawn(SMSBOX, ['-v', '4', config], { stdio: 'ignore' });
-    boxes.push(smsbox);
-    await until(async () => (await status()).includes('smsbox:') && (await fetchText(`http://127.0.0.1:${sendsmsPort}/`)) !== '', 'smsbox connected and answering');
+    const { bearerbox, smsbox, sendsmsPort } = await startKannel(dir, sim.port, boxes);
     // As bench:dispatch does before its clock starts: let the binds settle.
     await new Promise((r) => setTimeout(r, 1000));
 
@@ -127,6 +115,26 @@ async function main() {
   }
 }
 
+/**
+ * bearerbox with its four binds online, then smsbox connected to it and answering; both are pushed onto
+ * `boxes` as soon as they start, for the caller to stop whatever happens.
+ */
+async function startKannel(dir: string, smscPort: number, boxes: ChildProcess[]): Promise<{ bearerbox: ChildProcess; smsbox: ChildProcess; sendsmsPort: number }> {
+  const [adminPort, boxPort, sendsmsPort] = [await freePort(), await freePort(), await freePort()];
+  const config = path.join(dir, 'kannel.conf');
+  writeFileSync(config, kannelConfig({ adminPort, boxPort, sendsmsPort, smscPort, dir }));
+  const status = () => fetchText(`http://127.0.0.1:${adminPort}/status.txt?password=bench`);
+  // -v 4: only panics on the console (its default is debug, which costs more CPU than the work).
+  const bearerbox = spawn(BEARERBOX, ['-v', '4', config], { stdio: 'ignore' });
+  boxes.push(bearerbox);
+  // Each SMSC instance shows "(online Ns" once bound (box connections say "on-line").
+  await until(async () => (await status()).match(/\(online/g)?.length === 4, 'four binds online');
+  const smsbox = spawn(SMSBOX, ['-v', '4', config], { stdio: 'ignore' });
+  boxes.push(smsbox);
+  await until(async () => (await status()).includes('smsbox:') && (await fetchText(`http://127.0.0.1:${sendsmsPort}/`)) !== '', 'smsbox connected and answering');
+  return { bearerbox, smsbox, sendsmsPort };
+}
+
 /** SIGTERM, then SIGKILL for a box still running after 5 s (bearerbox drains its queues first, which may never happen). */
 async function stopAll(processes: ChildProcess[]): Promise<void> {
   const running = (p: ChildProcess) => p.exitCode === null && p.signalCode === null;
@@ -178,17 +186,6 @@ password = bench
 `;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 function fetchText(url: string): Promise<string> {
   return fetch(url)
     .then((r) => r.text())
@@ -204,14 +201,6 @@ function httpGet(url: string, agent: http.Agent): Promise<number> {
       })
       .on('error', reject);
   });
-}
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 main().catch((err) => {

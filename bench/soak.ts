@@ -10,7 +10,7 @@ import { loadConfig } from '../src/config/app-config';
 import { prepareDatabase } from '../src/database/prepare-database';
 import { MIGRATIONS } from '../src/migrations';
 import { SmscSimulator } from '../src/smsc-sim/smsc-simulator';
-import { argValue, dropBenchDatabase } from './support';
+import { argValue, dropBenchDatabase, freePort, until } from './support';
 import { Mix, pickOperation, SoakAccount } from './soak-mix';
 import { MinuteStats, percentile } from './soak-stats';
 
@@ -71,7 +71,7 @@ async function main() {
   const base = `http://127.0.0.1:${port}`;
   const db = new Client({ connectionString: databaseUrl.toString() });
   try {
-    await waitFor(async () => (await fetch(`${base}/health`).catch(() => null))?.status === 200, 60_000);
+    await until(async () => (await fetch(`${base}/health`).catch(() => null))?.status === 200, 'the service to become healthy', 60_000, 200);
     await db.connect();
     const accounts = await Promise.all(Array.from({ length: accountCount }, (_, i) => soakAccount(env, base, i, receiverPort)));
     console.log(`soak: ${minutes} min at ${rate} requests/s against one instance (pid ${service.pid}), ${accountCount} live accounts, SMPP simulator, webhook receiver`);
@@ -203,24 +203,6 @@ async function soakAccount(env: NodeJS.ProcessEnv, base: string, i: number, rece
 
 function listen(server: http.Server): Promise<number> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('the service did not become healthy');
-    await sleep(200);
-  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

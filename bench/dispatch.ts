@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
@@ -89,6 +90,7 @@ async function main() {
 
     const activityBefore = await tableActivity(ds);
     const cpuBefore = await cpuSnapshot(ds, sim.pid!, workerPids);
+    perfControl('enable');
     const startEpoch = Date.now();
     const start = process.hrtime.bigint();
     let firstAcceptedMs = 0;
@@ -110,6 +112,7 @@ async function main() {
       await new Promise((r) => setTimeout(r, 100));
     }
     const receiptsMs = ms(start);
+    perfControl('disable');
     const cpu = cpuBetween(cpuBefore, await cpuSnapshot(ds, sim.pid!, workerPids));
     probing = false;
     await probe;
@@ -165,6 +168,14 @@ async function main() {
     await bench.drop();
     sim.kill('SIGTERM');
   }
+}
+
+/**
+ * With PERF_CTL_FIFO set (the control FIFO of `perf record --control fifo:<ctl> -D -1`), profiling runs
+ * only during the campaign: enabled as the first request goes out, disabled once every receipt is stored.
+ */
+function perfControl(command: 'enable' | 'disable'): void {
+  if (process.env.PERF_CTL_FIFO) writeFileSync(process.env.PERF_CTL_FIFO, `${command}\n`);
 }
 
 main().catch((err) => {

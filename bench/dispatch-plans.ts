@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import type { DataSource } from 'typeorm';
 import { Tx } from '../src/database/unit-of-work';
 import { DispatchRepository } from '../src/dispatch/dispatch.repository';
+import { OutcomesRepository } from '../src/dispatch/outcomes.repository';
 import { ReceiptsRepository } from '../src/dispatch/receipts.repository';
 
 /**
@@ -44,22 +45,27 @@ export async function explainDispatchPath(ds: DataSource, accountId: number, n: 
       await runner.query(setting);
     const [{ id: sendId }] = await runner.query(`INSERT INTO sends (account_id, kind, message_count) VALUES ($1, 'batch', $2) RETURNING id`, [accountId, n]);
     await runner.query(
-      `INSERT INTO messages (id, account_id, send_id, to_number, sender, sender_type, body, status, encoding, parts, cost, is_test, dispatch_at)
-       SELECT gen_random_uuid(), $1, $2, '6149' || lpad(g::text, 7, '0'), 'Explain', 'alphanumeric', 'plan check ' || g, 'pending', 'gsm7', 1, 100, false, now() - interval '1 second'
-         FROM generate_series(1, $3) g`,
+      `WITH inserted AS (
+         INSERT INTO messages (id, account_id, send_id, to_number, sender, sender_type, body, status, encoding, parts, cost, is_test, dispatch_at)
+         SELECT gen_random_uuid(), $1, $2, '6149' || lpad(g::text, 7, '0'), 'Explain', 'alphanumeric', 'plan check ' || g, 'pending', 'gsm7', 1, 100, false, now() - interval '1 second'
+           FROM generate_series(1, $3) g
+         RETURNING dispatch_at, seq
+       )
+       UPDATE sends SET (last_at, last_seq) = (SELECT dispatch_at, seq FROM inserted ORDER BY dispatch_at DESC, seq DESC LIMIT 1) WHERE id = $2`,
       [accountId, sendId, n],
     );
     const tx = new Tx(runner.manager);
     // The repository on this transaction's connection (its pool-level statements run here too).
     const repo = new DispatchRepository(runner.manager as unknown as DataSource);
+    const outcomes = new OutcomesRepository();
     const receipts = new ReceiptsRepository();
     // The sweeper's statement first: the later ones pin this transaction to index lookups, as in production.
     await step('sweeper: sends with unclaimed due messages', () => repo.sendsWithUnclaimedDue(0, 1000));
     const batchId = randomUUID();
-    const claimed = await step('claim a batch', () => repo.claimDue(sendId, batch, batchId));
+    const { messages: claimed } = await step('claim a batch', () => repo.claimDue(sendId, batch, batchId));
     const smscId = (i: number) => `explain-${sendId}-${i}`;
     await step('record the outcomes', async () => {
-      await repo.recordOutcomes(
+      await outcomes.recordOutcomes(
         claimed.map((m, i) => ({ batchId, messageId: m.id, partNumber: 1, totalParts: 1, smscId: smscId(i), error: null, receiptDueAt: null })),
         tx,
       );

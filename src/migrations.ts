@@ -12,6 +12,7 @@ import { Links1763701800000 } from './database/migrations/1763701800000-Links';
 import { Purchases1763702000000 } from './database/migrations/1763702000000-Purchases';
 import { DispatchWrites1763702200000 } from './database/migrations/1763702200000-DispatchWrites';
 import { MessageSendAccount1763702400000 } from './database/migrations/1763702400000-MessageSendAccount';
+import { ClaimWatermark1763702600000 } from './database/migrations/1763702600000-ClaimWatermark';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   Purchases1763702000000,
   DispatchWrites1763702200000,
   MessageSendAccount1763702400000,
+  ClaimWatermark1763702600000,
 ];

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Histogram } from 'prom-client';
 import { MetricsRegistry } from '../metrics/metrics-registry';
-import type { PartChange } from './dispatch.repository';
+import type { PartChange } from './part-changes';
 
 /** Dispatch rate, outcomes and receipt lag, for GET /metrics. */
 @Injectable()

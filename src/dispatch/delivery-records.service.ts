@@ -5,7 +5,8 @@ import { DispatchQueue } from '../queues/dispatch-queue';
 import { WebhookEventsService } from '../webhooks/webhook-events.service';
 import type { DeliveryReceipt } from './carriers/carrier';
 import { DeliveryMetrics } from './delivery-metrics';
-import { DispatchRepository, PartChange, PartOutcome } from './dispatch.repository';
+import { OutcomesRepository } from './outcomes.repository';
+import type { PartChange, PartOutcome } from './part-changes';
 import { ReceiptsRepository } from './receipts.repository';
 
 /** Numbers ending in this fail on the simulator (interface: test accounts). */
@@ -21,7 +22,7 @@ const SIMULATED_RECEIPTS_PER_STEP = 5000;
 export class DeliveryRecordsService {
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly repo: DispatchRepository,
+    private readonly outcomes: OutcomesRepository,
     private readonly receipts: ReceiptsRepository,
     private readonly webhooks: WebhookEventsService,
     private readonly queue: DispatchQueue,
@@ -34,8 +35,9 @@ export class DeliveryRecordsService {
     await this.settle(async (tx) => {
       const simulatedDue = latest(outcomes.map((o) => o.receiptDueAt));
       if (simulatedDue) tx.afterCommit(() => this.queue.simulatedReceiptsDue(simulatedDue));
-      tx.afterCommit(() => this.statistics.grew('message_parts', outcomes.length));
-      const refused = await this.repo.recordOutcomes(outcomes, tx);
+      const parts = outcomes.filter((o) => o.totalParts > 1).length;
+      if (parts > 0) tx.afterCommit(() => this.statistics.grew('message_parts', parts));
+      const refused = await this.outcomes.recordOutcomes(outcomes, tx);
       // Receipts that overtook these submissions' answers were held back: they apply now.
       const smscIds = outcomes.flatMap((o) => (o.smscId ? [o.smscId] : []));
       return [...refused, ...(await this.receipts.applyStoredReceipts(smscIds, tx))];

@@ -9,6 +9,7 @@ import { DeliveryRecordsService } from './delivery-records.service';
 import { DispatchProcessor } from './dispatch.processor';
 import { DispatcherService } from './dispatcher.service';
 import { DispatchRepository } from './dispatch.repository';
+import { OutcomesRepository } from './outcomes.repository';
 import { ReceiptsRepository } from './receipts.repository';
 import { ReceiptIntakeService } from './receipt-intake.service';
 import { SweeperService } from './sweeper.service';
@@ -18,6 +19,7 @@ import { SweeperService } from './sweeper.service';
   imports: [QueuesModule, WebhooksModule, DispatchStatusModule],
   providers: [
     DispatchRepository,
+    OutcomesRepository,
     ReceiptsRepository,
     CarriersService,
     DeliveryMetrics,

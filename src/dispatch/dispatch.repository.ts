@@ -2,8 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { keyLookupsOnly, sql } from '../database/sql';
-import type { Tx } from '../database/unit-of-work';
-import type { PartStatusChange } from '../webhooks/webhook-events.service';
 
 export interface ClaimedMessage {
   id: string;
@@ -16,72 +14,117 @@ export interface ClaimedMessage {
   isTest: boolean;
 }
 
-export interface PartOutcome {
-  /** The batch whose claim this part's message was sent under. */
-  batchId: string;
-  messageId: string;
-  partNumber: number;
-  totalParts: number;
-  smscId: string | null;
-  error: string | null;
-  /** Simulated carrier only: when its receipt is due. */
-  receiptDueAt: Date | null;
+/** What one claim took: its messages, and whether it moved past any (a claim of only cancelled ones takes none). */
+export interface Claim {
+  messages: ClaimedMessage[];
+  /** False once the send has nothing due left to take. */
+  moved: boolean;
 }
 
-/** A part whose delivery status changed, with what its status webhook says. */
-export interface PartChange extends PartStatusChange {
-  /** Seconds from the part's submission to this change (receipt lag). */
-  lagSeconds: number;
+/** A position in a send's dispatch order, as PostgreSQL prints it (passed back as it came). */
+interface Position {
+  at: string;
+  seq: string;
 }
 
-const MESSAGE_OF_CHANGE = `msg.account_id AS "accountId", msg.to_number AS "to", msg.sender, msg.body, msg.custom_ref AS "customRef"`;
+const CLAIMED = `m.id, m.account_id AS "accountId", m.to_number AS "to", m.sender, m.body, m.encoding, m.parts, m.is_test AS "isTest"`;
+const WAITING = `m.status IN ('pending', 'scheduled')`;
+/** Released batches tried per claim before moving the watermark (one fully recorded meanwhile is dropped). */
+const RELEASED_PER_CLAIM = 10;
+
 /**
- * The sweeper's batches ($1: the claim timeout in ms): claimed longer ago than the timeout and listed by no
- * fresh lease, taken for the sweep's transaction; a batch whose outcomes are being recorded is held and
- * skipped.
+ * The sweeper's batches ($1: the claim timeout in ms): not released yet, claimed longer ago than the
+ * timeout and listed by no fresh lease, taken for the sweep's transaction; a batch whose outcomes are
+ * being recorded is held and skipped.
  */
 export const STALE_BATCHES = `SELECT b.batch_id FROM dispatch_batches b
-  WHERE b.claimed_at < now() - $1 * interval '1 millisecond' AND NOT EXISTS (
+  WHERE b.released_at IS NULL AND b.claimed_at < now() - $1 * interval '1 millisecond' AND NOT EXISTS (
     SELECT 1 FROM dispatcher_leases l WHERE b.batch_id = ANY(l.active_batches) AND l.heartbeat_at >= now() - $1 * interval '1 millisecond')
   FOR UPDATE OF b SKIP LOCKED`;
 
-export const PART_CHANGE = `p.message_id AS "messageId", p.part_number AS "partNumber", p.total_parts AS "totalParts", p.status, p.receipt_at AS "at",
-  extract(epoch FROM now() - p.submitted_at)::float8 AS "lagSeconds", ${MESSAGE_OF_CHANGE}`;
+/** Messages of batch row `b` (its range of the send's dispatch order) as `m`. */
+const IN_BATCH = `m.send_id = b.send_id AND (m.dispatch_at, m.seq) > (b.after_at, b.after_seq) AND (m.dispatch_at, m.seq) <= (b.through_at, b.through_seq)`;
+
+/** A send with messages not yet claimed (the watermark is before its last message). */
+const UNDISPATCHED = `s.last_seq IS NOT NULL AND (s.claimed_through_at, s.claimed_through_seq) < (s.last_at, s.last_seq)`;
 
 @Injectable()
 export class DispatchRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * Claims a send's due messages with one conditional UPDATE: only rows still pending or scheduled and
-   * unclaimed are taken (SKIP LOCKED keeps parallel dispatchers apart), so a cancelled message is never
-   * sent and none is sent twice. The claim is the message's status change: claimed rows read `sent`
-   * (a refusal turns them `failed`, a dead dispatcher's claim is taken back to `pending`), so recording a
-   * successful submission writes only its part. The batch gets a row (dispatch_batches) in the same
-   * statement, so its claims can be found if it never records them.
+   * Claims up to `limit` of a send's due messages without writing a message row. Claimers and cancels of
+   * one send take turns on its row (this transaction holds it until it commits): a claim first takes a
+   * released batch (one whose dispatcher died), else it moves the send's watermark over the next due
+   * messages in dispatch order, walking past cancelled ones. Either way the range it took is one
+   * `dispatch_batches` row under `batchId`, so the sweeper can find it if its outcomes are never recorded.
+   * Messages after the watermark are the only ones a cancel may touch, so a cancelled message is never
+   * sent and none is claimed twice.
    */
-  async claimDue(sendId: number, limit: number, batchId: string): Promise<ClaimedMessage[]> {
-    const { rows } = await sql<ClaimedMessage>(
-      this.dataSource,
-      // The ids are picked once (an IN (subquery) may be re-run by the planner and, with SKIP LOCKED,
-      // pick more than the limit) and then updated through the primary key: with fresh rows and no
-      // statistics yet, a join here can turn into a nested loop over the whole send.
-      `WITH claimed AS (
-         UPDATE messages m SET status = 'sent', dispatched_at = now(), claimed_by = $3::uuid, updated_at = now()
-          WHERE m.id = ANY(ARRAY(
-            SELECT id FROM messages
-             WHERE send_id = $1 AND status IN ('pending', 'scheduled') AND dispatched_at IS NULL AND dispatch_at <= now()
-             ORDER BY dispatch_at LIMIT $2 FOR UPDATE SKIP LOCKED))
-            AND m.status IN ('pending', 'scheduled') AND m.dispatched_at IS NULL
-          RETURNING m.id, m.account_id AS "accountId", m.to_number AS "to", m.sender, m.body, m.encoding, m.parts, m.is_test AS "isTest"
-       ), batch AS (
-         INSERT INTO dispatch_batches (batch_id) SELECT $3::uuid WHERE EXISTS (SELECT 1 FROM claimed)
-       )
-       SELECT * FROM claimed`,
-      [sendId, limit, batchId],
+  async claimDue(sendId: number, limit: number, batchId: string): Promise<Claim> {
+    return this.dataSource.transaction(async (tx) => {
+      await keyLookupsOnly(tx);
+      // A statement of its own: what follows sees every cancel committed before the lock.
+      const { rows: sends } = await sql<Position>(
+        tx,
+        `SELECT claimed_through_at::text AS at, claimed_through_seq::text AS seq FROM sends WHERE id = $1 FOR NO KEY UPDATE`,
+        [sendId],
+        { prepared: true },
+      );
+      if (sends.length === 0) return { messages: [], moved: false };
+      for (let tries = 0; tries < RELEASED_PER_CLAIM; tries++) {
+        const released = await this.takeReleased(sendId, batchId, tx);
+        if (!released) break;
+        if (released.length > 0) return { messages: released, moved: true };
+      }
+      return this.moveWatermark(sendId, limit, batchId, sends[0], tx);
+    });
+  }
+
+  /** A released batch of the send, renamed `batchId`, with its messages still waiting; null when there is none. */
+  private async takeReleased(sendId: number, batchId: string, tx: EntityManager): Promise<ClaimedMessage[] | null> {
+    const { rowCount } = await sql(
+      tx,
+      `UPDATE dispatch_batches SET batch_id = $2, claimed_at = now(), released_at = NULL
+        WHERE batch_id = (SELECT batch_id FROM dispatch_batches WHERE send_id = $1 AND released_at IS NOT NULL ORDER BY after_at, after_seq LIMIT 1 FOR UPDATE SKIP LOCKED)`,
+      [sendId, batchId],
       { prepared: true },
     );
+    if (rowCount === 0) return null;
+    // A statement of its own: it sees every outcome recorded before the batch was taken.
+    const { rows } = await sql<ClaimedMessage>(
+      tx,
+      `SELECT ${CLAIMED} FROM dispatch_batches b JOIN messages m ON ${IN_BATCH} WHERE b.batch_id = $1 AND ${WAITING} ORDER BY m.dispatch_at, m.seq`,
+      [batchId],
+      { prepared: true },
+    );
+    if (rows.length === 0) await sql(tx, `DELETE FROM dispatch_batches WHERE batch_id = $1`, [batchId], { prepared: true });
     return rows;
+  }
+
+  private async moveWatermark(sendId: number, limit: number, batchId: string, mark: Position, tx: EntityManager): Promise<Claim> {
+    const { rows } = await sql<ClaimedMessage & { status: string }>(
+      tx,
+      `WITH walked AS (
+         SELECT m.seq, m.dispatch_at, m.status, ${CLAIMED} FROM messages m
+          WHERE m.send_id = $1 AND (m.dispatch_at, m.seq) > ($4::timestamptz, $5::bigint) AND m.dispatch_at <= now()
+          ORDER BY m.dispatch_at, m.seq LIMIT $2
+       ), last AS (
+         SELECT dispatch_at, seq FROM walked ORDER BY dispatch_at DESC, seq DESC LIMIT 1
+       ), moved AS (
+         UPDATE sends SET claimed_through_at = last.dispatch_at, claimed_through_seq = last.seq FROM last WHERE sends.id = $1
+       ), batch AS (
+         INSERT INTO dispatch_batches (batch_id, send_id, after_at, after_seq, through_at, through_seq)
+         SELECT $3::uuid, $1, $4::timestamptz, $5::bigint, last.dispatch_at, last.seq FROM last
+          WHERE EXISTS (SELECT 1 FROM walked m WHERE ${WAITING})
+       )
+       SELECT id, "accountId", "to", sender, body, encoding, parts, "isTest", status FROM walked ORDER BY dispatch_at, seq`,
+      [sendId, limit, batchId, mark.at, mark.seq],
+      { prepared: true },
+    );
+    const messages: ClaimedMessage[] = [];
+    for (const { status, ...message } of rows) if (status === 'pending' || status === 'scheduled') messages.push(message);
+    return { messages, moved: rows.length > 0 };
   }
 
   /** Every claim of the batch has its outcome recorded: nothing of it is left for the sweeper. */
@@ -119,128 +162,55 @@ export class DispatchRepository {
   }
 
   /**
-   * Records every part's submission outcome (and fails the messages with a refused part); returns the
-   * refused parts (a `failed` status webhook each).
-   */
-  async recordOutcomes(outcomes: PartOutcome[], tx: Tx): Promise<PartChange[]> {
-    if (outcomes.length === 0) return [];
-    await keyLookupsOnly(tx);
-    // First, and in a statement of its own: the outcomes' batch rows are held until this transaction
-    // ends. The sweeper skips a held batch, and a batch the sweeper holds is waited for, so claims are
-    // never taken back while their parts are being recorded (a successful outcome writes no message row
-    // that would otherwise make the two meet).
-    const batchIds = [...new Set(outcomes.map((o) => o.batchId))];
-    await sql(tx, `SELECT 1 FROM dispatch_batches WHERE batch_id = ANY($1::uuid[]) FOR SHARE`, [batchIds], { prepared: true });
-    outcomes = latestPerPart(outcomes);
-    // Parts the carrier refused are final at once: they are changes too (a `failed` status webhook each).
-    const { rows: refused } = await sql<PartChange>(
-      tx,
-      `WITH input AS (
-         SELECT * FROM unnest($1::uuid[], $2::smallint[], $3::smallint[], $4::text[], $5::text[], $6::timestamptz[])
-           AS t(message_id, part_number, total_parts, smsc_id, error, receipt_due_at)
-       ), parts AS (
-         INSERT INTO message_parts (message_id, part_number, total_parts, smsc_id, status, error, receipt_due_at)
-         SELECT message_id, part_number, total_parts, smsc_id, CASE WHEN smsc_id IS NULL THEN 'failed' ELSE 'submitted' END, error, receipt_due_at FROM input
-         ON CONFLICT (message_id, part_number) DO UPDATE
-           SET smsc_id = EXCLUDED.smsc_id, status = EXCLUDED.status, error = EXCLUDED.error, submitted_at = now(), receipt_due_at = EXCLUDED.receipt_due_at,
-               receipt_at = NULL, receipt_stat = NULL, receipt_err = NULL
-         RETURNING message_id, part_number, total_parts, status, submitted_at
-       ), settled AS (
-         -- Claimed messages already read sent: only a refusal changes them (and a claim taken back
-         -- meanwhile, pending again, is sent after all). A successful submission writes no message row.
-         UPDATE messages m SET status = CASE WHEN o.failed THEN 'failed' ELSE 'sent' END, dispatched_at = coalesce(m.dispatched_at, now()), updated_at = now()
-           FROM (SELECT message_id, bool_or(smsc_id IS NULL) AS failed FROM input GROUP BY message_id) o
-          WHERE m.id = o.message_id AND (m.status = 'pending' OR (m.status = 'sent' AND o.failed))
-       )
-       SELECT p.message_id AS "messageId", p.part_number AS "partNumber", p.total_parts AS "totalParts", p.status, now() AS "at", 0::float8 AS "lagSeconds",
-              ${MESSAGE_OF_CHANGE}
-         FROM parts p JOIN messages msg ON msg.id = p.message_id
-        WHERE p.status = 'failed'`,
-      [
-        outcomes.map((o) => o.messageId),
-        outcomes.map((o) => o.partNumber),
-        outcomes.map((o) => o.totalParts),
-        outcomes.map((o) => o.smscId),
-        outcomes.map((o) => o.error),
-        outcomes.map((o) => (o.receiptDueAt ? o.receiptDueAt.toISOString() : null)),
-      ],
-      { prepared: true },
-    );
-    return refused;
-  }
-
-  /**
-   * Sends with due messages that no dispatcher has claimed, oldest due first (the sweeper's view). A skip
-   * scan of messages_send_due_idx: one index probe per send with waiting messages (its earliest one),
-   * however many messages wait, so a campaign's backlog costs the sweeper nothing per message.
+   * Sends with due messages that no dispatcher has claimed, oldest due first (the sweeper's view): the
+   * first message after each undispatched send's watermark (one index probe per send, however many
+   * messages wait), and the sends of released batches.
    */
   async sendsWithUnclaimedDue(graceMs: number, limit: number): Promise<Array<{ sendId: number; due: Date }>> {
-    const first = (after: string) =>
-      `SELECT send_id, dispatch_at FROM messages WHERE dispatched_at IS NULL AND status IN ('pending', 'scheduled')${after} ORDER BY send_id, dispatch_at LIMIT 1`;
     const { rows } = await sql<{ sendId: number; due: Date }>(
       this.dataSource,
-      `WITH RECURSIVE waiting AS (
-         (${first('')})
+      `SELECT "sendId", min(due) AS due FROM (
+         SELECT s.id AS "sendId", n.dispatch_at AS due FROM sends s
+          CROSS JOIN LATERAL (
+            SELECT m.dispatch_at FROM messages m WHERE m.send_id = s.id AND (m.dispatch_at, m.seq) > (s.claimed_through_at, s.claimed_through_seq)
+             ORDER BY m.dispatch_at, m.seq LIMIT 1) n
+          WHERE ${UNDISPATCHED} AND n.dispatch_at <= now() - $1 * interval '1 millisecond'
          UNION ALL
-         SELECT n.send_id, n.dispatch_at FROM waiting w CROSS JOIN LATERAL (${first(' AND send_id > w.send_id')}) n
-       )
-       SELECT send_id AS "sendId", dispatch_at AS due FROM waiting
-        WHERE dispatch_at <= now() - $1 * interval '1 millisecond' ORDER BY dispatch_at LIMIT $2`,
+         SELECT b.send_id, b.after_at FROM dispatch_batches b WHERE b.released_at IS NOT NULL AND b.released_at <= now() - $1 * interval '1 millisecond'
+       ) due GROUP BY "sendId" ORDER BY due LIMIT $2`,
       [graceMs, limit],
     );
-    return rows;
+    return rows.map((r) => ({ sendId: Number(r.sendId), due: r.due }));
   }
 
   /**
-   * Takes back claims older than the timeout that no live dispatcher is working on (its lease is stale
-   * or gone, or the batch ended without recording the message), and that have no outcome recorded; then
-   * forgets the batches with nothing left unrecorded. Only the few batch rows are scanned; their
-   * messages are found by `claimed_by`.
+   * Takes back the batches of dispatchers that died (no fresh lease lists them) or that ended without
+   * recording every outcome, once older than the timeout: a batch with messages still waiting for their
+   * outcome is released for the send's next claim, one with none is forgotten. Returns the sends to
+   * dispatch again. Only the few batch rows are scanned, and each batch's own range of messages.
    */
   async releaseStaleClaims(timeoutMs: number): Promise<number[]> {
     return this.dataSource.transaction(async (tx) => {
       await keyLookupsOnly(tx);
-      return this.releaseStale(timeoutMs, tx);
+      // A batch whose outcomes are being recorded right now is held (recordOutcomes) and skipped: its
+      // outcomes are not committed yet, so its messages would look unrecorded.
+      const { rows: batches } = await sql<{ batch_id: string }>(tx, STALE_BATCHES, [timeoutMs]);
+      if (batches.length === 0) return [];
+      // A statement of its own after the lock: it sees every outcome committed before the lock was taken.
+      const { rows } = await sql<{ send_id: number }>(
+        tx,
+        `WITH stale AS (
+           SELECT b.batch_id, b.send_id, EXISTS (SELECT 1 FROM messages m WHERE ${IN_BATCH} AND ${WAITING}) AS waiting
+             FROM dispatch_batches b WHERE b.batch_id = ANY($1::uuid[])
+         ), released AS (
+           UPDATE dispatch_batches d SET released_at = now() FROM stale WHERE d.batch_id = stale.batch_id AND stale.waiting RETURNING d.send_id
+         ), forgotten AS (
+           DELETE FROM dispatch_batches d USING stale WHERE d.batch_id = stale.batch_id AND NOT stale.waiting
+         )
+         SELECT DISTINCT send_id FROM released`,
+        [batches.map((b) => b.batch_id)],
+      );
+      return rows.map((r) => Number(r.send_id));
     });
   }
-
-  private async releaseStale(timeoutMs: number, tx: EntityManager): Promise<number[]> {
-    // A batch younger than the timeout cannot hold a stale claim (its messages were claimed with it), and
-    // the batches claimed since their dispatcher last renewed its lease are not listed in it yet: without
-    // the age test every sweep walked those in-flight batches' messages (about 0.2 s per sweep during a
-    // campaign). A batch whose outcomes are being recorded right now is held (recordOutcomes) and skipped:
-    // its parts are not committed yet, so its messages would look unrecorded.
-    const { rows: batches } = await sql<{ batch_id: string }>(tx, STALE_BATCHES, [timeoutMs]);
-    if (batches.length === 0) return [];
-    const batchIds = batches.map((b) => b.batch_id);
-    // Statements of their own after the lock: each sees every part committed before it was taken.
-    const { rows } = await sql<{ send_id: number }>(
-      tx,
-      `UPDATE messages m SET status = 'pending', dispatched_at = NULL, claimed_by = NULL, updated_at = now()
-        WHERE m.claimed_by = ANY($2::uuid[])
-          AND m.status = 'sent' AND m.dispatched_at < now() - $1 * interval '1 millisecond'
-          AND NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id)
-        RETURNING m.send_id`,
-      [timeoutMs, batchIds],
-    );
-    await sql(
-      tx,
-      `DELETE FROM dispatch_batches b
-        WHERE b.batch_id = ANY($1::uuid[])
-          AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.claimed_by = b.batch_id AND NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id))`,
-      [batchIds],
-    );
-    return [...new Set(rows.map((r) => r.send_id))];
-  }
-}
-
-/**
- * One outcome per part, the last one given. Today a recording carries one batch, in which a message is
- * sent once; this keeps a caller that ever mixes batches (a message taken back and sent again under a
- * later claim) from failing its whole group: one INSERT … ON CONFLICT DO UPDATE cannot touch a row twice.
- */
-export function latestPerPart(outcomes: PartOutcome[]): PartOutcome[] {
-  const byPart = new Map<string, PartOutcome>();
-  for (const o of outcomes) byPart.set(`${o.messageId}/${o.partNumber}`, o);
-  return byPart.size === outcomes.length ? outcomes : [...byPart.values()];
 }

@@ -6,7 +6,7 @@ export class DispatcherLease {
   @PrimaryColumn({ name: 'dispatcher_id', type: 'uuid' })
   dispatcherId: string;
 
-  /** The batch ids its claims carry (`messages.claimed_by`). */
+  /** The dispatch batches (`dispatch_batches`) it is working on. */
   @Column({ name: 'active_batches', type: 'uuid', array: true, default: () => "'{}'" })
   activeBatches: string[];
 

@@ -9,7 +9,8 @@ import type { SubmissionResult } from './carriers/carrier';
 import { CarriersService } from './carriers.service';
 import { DeliveryRecordsService } from './delivery-records.service';
 import { LeaseFence } from './lease-fence';
-import { ClaimedMessage, DispatchRepository, PartOutcome } from './dispatch.repository';
+import { ClaimedMessage, DispatchRepository } from './dispatch.repository';
+import type { PartOutcome } from './part-changes';
 
 /** Parts of a batch the carrier accepted and refused (for the `dispatched` log line). */
 interface PartCounts {
@@ -26,9 +27,9 @@ const RECORD_EVERY = 200;
 const RECORD_AFTER_MS = 10;
 
 /**
- * Takes a send's due messages in batches (one conditional UPDATE each), hands them to the carrier and
- * records every part's outcome in one statement. Each batch's claims carry its id, and this process's
- * lease (one row, renewed every quarter of the claim timeout) lists the batches it is working on, so the
+ * Takes a send's due messages in batches (each claim moves the send's watermark and writes one batch row,
+ * no message row), hands them to the carrier and records every part's outcome in one statement. This
+ * process's lease (one row, renewed every quarter of the claim timeout) lists the batches it is working on, so the
  * sweeper only takes back the work of a dispatcher that died or a batch that ended unrecorded, never a
  * slow live one; and a dispatcher that cannot renew its lease stops handing batches over before the
  * sweeper may take them (LeaseFence).
@@ -119,10 +120,13 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
       this.activeBatches.add(batchId);
       const listedAt = this.fence.listed();
       try {
-        const batch = await this.repo.claimDue(sendId, this.config.dispatchBatchSize, batchId);
+        const claim = await this.repo.claimDue(sendId, this.config.dispatchBatchSize, batchId);
         // A claim went through, so the database is back.
         this.recordingBroken = false;
-        if (batch.length === 0) break;
+        if (!claim.moved) break;
+        const batch = claim.messages;
+        // It walked past cancelled messages only: nothing to hand over, the rest of the send is next.
+        if (batch.length === 0) continue;
         const parts = await this.deliver(batchId, batch, listedAt).catch((err: Error) => {
           // The job is retried and the sweeper takes the unrecorded claims back; say why this batch stopped.
           this.logger.warn({ msg: 'dispatch batch stopped', sendId, batchId, messages: batch.length, err: err.message });

@@ -83,7 +83,10 @@ export class MessageActivityRepository {
     return rows[0] ? { ...rows[0], send_id: Number(rows[0].send_id), cost: Number(rows[0].cost) } : null;
   }
 
-  /** The message's parts as submitted, each with the carrier receipt that settled it (if any). */
+  /**
+   * The message's parts as submitted, each with the carrier receipt that settled it (if any): a
+   * single-part message is its own part (its submission and receipt are on its row).
+   */
   async parts(accountId: number, messageId: string): Promise<PartRow[]> {
     const { rows } = await sql<PartRow>(
       this.dataSource,
@@ -92,7 +95,12 @@ export class MessageActivityRepository {
          FROM message_parts p
          JOIN messages m ON m.id = p.message_id AND m.account_id = $1
         WHERE p.message_id = $2
-        ORDER BY p.part_number`,
+       UNION ALL
+       SELECT 1, 1, CASE m.status WHEN 'sent' THEN 'submitted' ELSE m.status END, m.error, m.submitted_at, m.receipt_at,
+              m.receipt_stat, m.receipt_err, CASE WHEN m.receipt_stat IS NOT NULL THEN m.receipt_at END
+         FROM messages m
+        WHERE m.account_id = $1 AND m.id = $2 AND (m.smsc_id IS NOT NULL OR m.error IS NOT NULL)
+        ORDER BY 1`,
       [accountId, messageId],
     );
     return rows;

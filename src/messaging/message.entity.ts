@@ -8,14 +8,15 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 @Check('messages_encoding_check', "encoding IN ('gsm7', 'ucs2')")
 @Check('messages_parts_check', 'parts BETWEEN 1 AND 99')
 @Check('messages_cost_check', 'cost >= 0')
-// Dispatch: messages still waiting (not claimed, not cancelled) in time order, overall and per send.
-// No index names `status`, so settling a sent message (sent → delivered) touches no indexed column and
-// can be a HOT update (the table leaves room on each page for it: fillfactor, see the migration).
-@Index('messages_due_idx', ['dispatchAt'], { where: 'dispatched_at IS NULL' })
-@Index('messages_send_due_idx', ['sendId', 'dispatchAt'], { where: 'dispatched_at IS NULL' })
-// The messages of a dispatch batch (dispatch_batches), for taking back the claims of one that died.
-@Index('messages_claimed_by_idx', ['claimedBy'], { where: 'claimed_by IS NOT NULL' })
-@Index('messages_send_idx', ['sendId'])
+// A send's messages in dispatch order: claims walk it after the send's watermark (sends.claimed_through_*),
+// and every per-send lookup (cancel by send, counts, the cascade from a send) uses it. No index names
+// `status`, so a receipt's update (sent → delivered) touches no indexed column and can be HOT (the table
+// leaves room on each page for it: fillfactor, see the migrations).
+@Index('messages_send_order_idx', ['sendId', 'dispatchAt', 'seq'])
+// A single-part message's receipt finds it by the SMSC id of its submission (multi-part: message_parts).
+@Index('messages_smsc_idx', ['smscId'], { where: 'smsc_id IS NOT NULL' })
+// Simulated carrier: single-part messages whose receipt is due (the applier clears receipt_due_at).
+@Index('messages_receipt_due_idx', ['receiptDueAt'], { where: 'receipt_due_at IS NOT NULL' })
 // TypeORM indexes have no DESC keys, so these are declared by name only and the migration defines them:
 // messages_account_created_idx (account_id, created_at DESC, seq DESC): history, newest first;
 // messages_account_custom_ref_idx (account_id, custom_ref, created_at DESC, seq DESC) WHERE custom_ref IS NOT NULL;
@@ -80,13 +81,35 @@ export class Message {
   @Column({ name: 'dispatch_at', type: 'timestamptz' })
   dispatchAt: Date;
 
-  /** When it left the queue: a dispatcher claimed it, or it was cancelled; null while it waits. Cancel only touches unclaimed scheduled rows. */
-  @Column({ name: 'dispatched_at', type: 'timestamptz', nullable: true })
-  dispatchedAt: Date | null;
+  /** When its submission (its first part's, for a multi-part message) was recorded; null until then. */
+  @Column({ name: 'submitted_at', type: 'timestamptz', nullable: true })
+  submittedAt: Date | null;
 
-  /** The dispatch batch holding the claim (dispatcher_leases.active_batches); null while unclaimed. */
-  @Column({ name: 'claimed_by', type: 'uuid', nullable: true })
-  claimedBy: string | null;
+  // A single-part message is its own part: its submission and receipt live here (message_parts holds the
+  // parts of multi-part messages).
+
+  /** The SMSC's message id from submit_sm_resp; its receipt is matched on it. */
+  @Column({ name: 'smsc_id', type: 'text', nullable: true })
+  smscId: string | null;
+
+  /** Why the carrier refused it (status failed, no SMSC id). */
+  @Column({ name: 'error', type: 'text', nullable: true })
+  error: string | null;
+
+  /** When it was settled: the receipt's done date, or when a simulated receipt was applied. */
+  @Column({ name: 'receipt_at', type: 'timestamptz', nullable: true })
+  receiptAt: Date | null;
+
+  /** The carrier receipt's stat and err. */
+  @Column({ name: 'receipt_stat', type: 'text', nullable: true })
+  receiptStat: string | null;
+
+  @Column({ name: 'receipt_err', type: 'text', nullable: true })
+  receiptErr: string | null;
+
+  /** Simulated carrier (test accounts, development): when its receipt is due; cleared once applied. */
+  @Column({ name: 'receipt_due_at', type: 'timestamptz', nullable: true })
+  receiptDueAt: Date | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -49,23 +49,34 @@ export interface CancelledMessageRecord extends CancelledMessage {
   cost: number;
 }
 
-const CANCELLED = `id, cost, parts, to_number AS "to", sender, body, custom_ref AS "customRef"`;
+const CANCELLED = `m.id, m.cost, m.parts, m.to_number AS "to", m.sender, m.body, m.custom_ref AS "customRef"`;
+/** Message `m` lies after its send `s`'s dispatch watermark: no dispatcher has taken it. */
+const UNCLAIMED = `(m.dispatch_at, m.seq) > (s.claimed_through_at, s.claimed_through_seq)`;
+/** Send `s` has messages no dispatcher has taken (sends_undispatched_idx). */
+const UNDISPATCHED = `s.last_seq IS NOT NULL AND (s.claimed_through_at, s.claimed_through_seq) < (s.last_at, s.last_seq)`;
 
 @Injectable()
 export class MessagesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** All of a send's messages in one statement, in the given order. */
+  /**
+   * All of a send's messages in one statement, in the given order, and the send's last message in
+   * dispatch order (where its dispatch watermark stops).
+   */
   async insertMany(accountId: number, sendId: number, isTest: boolean, rows: NewMessage[], tx: Tx): Promise<void> {
     if (rows.length === 0) return;
     const col = <T>(pick: (r: NewMessage) => T) => rows.map(pick);
     await sql(
       tx,
-      `INSERT INTO messages (id, account_id, send_id, to_number, sender, sender_type, body, custom_ref, status, encoding, parts, cost, is_test, scheduled_for, dispatch_at)
-       SELECT t.id, $1, $2, t.to_number, t.sender, t.sender_type, t.body, t.custom_ref, t.status, t.encoding, t.parts, t.cost, $3, t.scheduled_for, t.dispatch_at
-         FROM unnest($4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::smallint[], $13::bigint[], $14::timestamptz[], $15::timestamptz[])
-              WITH ORDINALITY AS t(id, to_number, sender, sender_type, body, custom_ref, status, encoding, parts, cost, scheduled_for, dispatch_at, ord)
-        ORDER BY t.ord`,
+      `WITH inserted AS (
+         INSERT INTO messages (id, account_id, send_id, to_number, sender, sender_type, body, custom_ref, status, encoding, parts, cost, is_test, scheduled_for, dispatch_at)
+         SELECT t.id, $1, $2, t.to_number, t.sender, t.sender_type, t.body, t.custom_ref, t.status, t.encoding, t.parts, t.cost, $3, t.scheduled_for, t.dispatch_at
+           FROM unnest($4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::smallint[], $13::bigint[], $14::timestamptz[], $15::timestamptz[])
+                WITH ORDINALITY AS t(id, to_number, sender, sender_type, body, custom_ref, status, encoding, parts, cost, scheduled_for, dispatch_at, ord)
+          ORDER BY t.ord
+         RETURNING dispatch_at, seq
+       )
+       UPDATE sends SET (last_at, last_seq) = (SELECT dispatch_at, seq FROM inserted ORDER BY dispatch_at DESC, seq DESC LIMIT 1) WHERE id = $2`,
       [
         accountId,
         sendId,
@@ -142,30 +153,46 @@ export class MessagesRepository {
 
   /** Cancels a recipient's messages not yet taken by a dispatcher (an opt-out). */
   async cancelUnsentToRecipient(accountId: number, number: string, tx: Tx): Promise<CancelledMessageRecord[]> {
+    const sends = await this.holdSends(`SELECT id FROM sends s WHERE s.account_id = $1 AND ${UNDISPATCHED} ORDER BY id FOR SHARE`, [accountId], tx);
+    if (sends.length === 0) return [];
     const { rows } = await sql<CancelledMessageRecord>(
       tx,
-      `UPDATE messages SET status = 'cancelled', dispatched_at = now(), updated_at = now()
-        WHERE account_id = $1 AND to_number = $2 AND status IN ('pending', 'scheduled') AND dispatched_at IS NULL
+      `UPDATE messages m SET status = 'cancelled', updated_at = now()
+         FROM sends s
+        WHERE s.id = ANY($3::bigint[]) AND m.send_id = s.id AND ${UNCLAIMED} AND m.account_id = $1 AND m.to_number = $2 AND m.status IN ('pending', 'scheduled')
         RETURNING ${CANCELLED}`,
-      [accountId, number],
+      [accountId, number, sends],
     );
     return rows;
   }
 
   /**
-   * Cancels the matching messages that are still scheduled, in one conditional UPDATE, so a dispatch
-   * racing for the same message cannot also win. Returns what was cancelled, with the credits to refund.
+   * Cancels the matching messages that are still scheduled and that no dispatcher has taken, in one
+   * conditional UPDATE. Their sends' rows are held first (a claim of those sends waits until this
+   * transaction ends, and the UPDATE, a statement of its own, reads the watermark of any claim that went
+   * first), so a dispatch racing for the same message cannot also win. Returns what was cancelled, with
+   * the credits to refund.
    */
   async cancelScheduled(accountId: number, match: { messageId: string } | { sendId: number } | { customRef: string }, tx: Tx): Promise<CancelledMessageRecord[]> {
     const [column, value] = 'messageId' in match ? ['id', match.messageId] : 'sendId' in match ? ['send_id', match.sendId] : ['custom_ref', match.customRef];
+    const matching = `m.account_id = $1 AND m.${column} = $2 AND m.status = 'scheduled'`;
+    const sends = await this.holdSends(`SELECT id FROM sends WHERE id IN (SELECT m.send_id FROM messages m WHERE ${matching}) ORDER BY id FOR SHARE`, [accountId, value], tx);
+    if (sends.length === 0) return [];
     const { rows } = await sql<CancelledMessageRecord>(
       tx,
-      `UPDATE messages SET status = 'cancelled', dispatched_at = now(), updated_at = now()
-        WHERE account_id = $1 AND ${column} = $2 AND status = 'scheduled' AND dispatched_at IS NULL
+      `UPDATE messages m SET status = 'cancelled', updated_at = now()
+         FROM sends s
+        WHERE s.id = ANY($3::bigint[]) AND ${matching} AND s.id = m.send_id AND ${UNCLAIMED}
         RETURNING ${CANCELLED}`,
-      [accountId, value],
+      [accountId, value, sends],
     );
     return rows;
+  }
+
+  /** Holds the rows of the sends `query` selects until the transaction ends (claims of them wait); their ids. */
+  private async holdSends(query: string, params: unknown[], tx: Tx): Promise<string[]> {
+    const { rows } = await sql<{ id: string }>(tx, query, params);
+    return rows.map((r) => String(r.id));
   }
 
   /** Replaces a secret in a stored message's text (a used confirmation link), so the table keeps no live secret. */

@@ -7,6 +7,8 @@ export type SendKind = 'batch' | 'list' | 'system';
 @Check('sends_kind_check', "kind IN ('batch', 'list', 'system')")
 // An account's sends; unique so that messages' one foreign key (account and send together) can name it.
 @Index('sends_account_idx', ['accountId', 'id'], { unique: true })
+// Sends with messages no dispatcher has taken yet (the sweeper's and the health check's starting point).
+@Index('sends_undispatched_idx', ['id'], { where: 'last_seq IS NOT NULL AND (claimed_through_at, claimed_through_seq) < (last_at, last_seq)' })
 export class Send {
   @PrimaryGeneratedColumn({ name: 'id', type: 'bigint' })
   id: number;
@@ -49,6 +51,24 @@ export class Send {
   /** X-Request-Id of the request that created the send, for the worker's log lines. */
   @Column({ name: 'request_id', type: 'text', nullable: true })
   requestId: string | null;
+
+  /**
+   * The dispatch watermark: the last of the send's messages, in (dispatch_at, seq) order, that a claim
+   * has taken (or walked past, cancelled). Messages after it are unclaimed; a claim moves it under this
+   * row's lock, and a cancel reads it under the same lock.
+   */
+  @Column({ name: 'claimed_through_at', type: 'timestamptz', default: () => "'-infinity'" })
+  claimedThroughAt: Date;
+
+  @Column({ name: 'claimed_through_seq', type: 'bigint', default: 0 })
+  claimedThroughSeq: number;
+
+  /** The send's last message in dispatch order (null: no messages); set when its messages are stored. */
+  @Column({ name: 'last_at', type: 'timestamptz', nullable: true })
+  lastAt: Date | null;
+
+  @Column({ name: 'last_seq', type: 'bigint', nullable: true })
+  lastSeq: number | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -3,16 +3,19 @@ import { DataSource } from 'typeorm';
 import { keyLookupsOnly } from '../../src/database/sql';
 import { UnitOfWork } from '../../src/database/unit-of-work';
 import { DispatchRepository, STALE_BATCHES } from '../../src/dispatch/dispatch.repository';
+import { OutcomesRepository } from '../../src/dispatch/outcomes.repository';
 import { createAccount, startTestApp, TestApp } from '../support/test-app';
 
 /**
- * Which claims the sweeper takes back (releaseStaleClaims), on the real schema: only those older than
- * the timeout whose batch no fresh lease lists. An API-only app, so no dispatcher of its own interferes.
+ * Which claims the sweeper takes back (releaseStaleClaims), on the real schema: only batches older than
+ * the timeout that no fresh lease lists; a released batch goes to the send's next claim. An API-only app,
+ * so no dispatcher of its own interferes.
  */
 describe('Dispatcher leases', () => {
   let t: TestApp;
   let db: DataSource;
   let repo: DispatchRepository;
+  const outcomes = new OutcomesRepository();
 
   beforeAll(async () => {
     t = await startTestApp({ appRole: 'api' });
@@ -30,19 +33,25 @@ describe('Dispatcher leases', () => {
     });
     const sendId = res.body.send_id as number;
     const batch = randomUUID();
-    expect(await repo.claimDue(sendId, 100, batch)).toHaveLength(n);
-    await db.query(`UPDATE messages SET dispatched_at = now() - interval '1 hour' WHERE send_id = $1`, [sendId]);
+    expect((await repo.claimDue(sendId, 100, batch)).messages).toHaveLength(n);
     await db.query(`UPDATE dispatch_batches SET claimed_at = now() - interval '1 hour' WHERE batch_id = $1`, [batch]);
     return { sendId, batch, dispatcherId: randomUUID() };
   }
 
-  const claimed = async (sendId: number) => Number((await db.query(`SELECT count(*) AS n FROM messages WHERE send_id = $1 AND dispatched_at IS NOT NULL`, [sendId]))[0].n);
+  /** The send's batches: released (taken back, waiting for the next claim) or held by a dispatcher. */
+  const batches = async (sendId: number) =>
+    (
+      await db.query(
+        `SELECT count(*) FILTER (WHERE released_at IS NULL)::int AS held, count(*) FILTER (WHERE released_at IS NOT NULL)::int AS released FROM dispatch_batches WHERE send_id = $1`,
+        [sendId],
+      )
+    )[0] as { held: number; released: number };
 
   it('never takes back the claims of a live dispatcher that lists the batch, however old they are', async () => {
     const { sendId, batch, dispatcherId } = await oldClaim(3);
     await repo.renewLease(dispatcherId, [randomUUID(), batch]);
     expect(await repo.releaseStaleClaims(1000)).not.toContain(sendId);
-    expect(await claimed(sendId)).toBe(3);
+    expect(await batches(sendId)).toEqual({ held: 1, released: 0 });
   });
 
   it('takes them back once the lease is older than the timeout (the dispatcher died)', async () => {
@@ -50,8 +59,12 @@ describe('Dispatcher leases', () => {
     await repo.renewLease(dispatcherId, [batch]);
     await db.query(`UPDATE dispatcher_leases SET heartbeat_at = now() - interval '2 seconds' WHERE dispatcher_id = $1`, [dispatcherId]);
     expect(await repo.releaseStaleClaims(1000)).toContain(sendId);
-    expect(await claimed(sendId)).toBe(0);
-    expect((await db.query(`SELECT count(*)::int AS n FROM messages WHERE send_id = $1 AND claimed_by IS NULL`, [sendId]))[0].n).toBe(3);
+    expect(await batches(sendId)).toEqual({ held: 0, released: 1 });
+    // The send's next claim takes the released batch's messages, all three, before anything else.
+    const again = randomUUID();
+    expect((await repo.claimDue(sendId, 100, again)).messages).toHaveLength(3);
+    expect(await db.query(`SELECT batch_id FROM dispatch_batches WHERE send_id = $1 AND released_at IS NULL`, [sendId])).toEqual([{ batch_id: again }]);
+    expect(await repo.claimDue(sendId, 100, randomUUID())).toEqual({ messages: [], moved: false });
   });
 
   it('takes back the claims of a batch its live dispatcher no longer lists (it ended without recording them)', async () => {
@@ -60,16 +73,18 @@ describe('Dispatcher leases', () => {
     expect(await repo.releaseStaleClaims(1000)).toContain(sendId);
   });
 
-  it('leaves young claims alone whatever the lease says, and recorded ones for good', async () => {
+  it('leaves young claims alone whatever the lease says, and forgets recorded ones for good', async () => {
     const { sendId, batch } = await oldClaim(2);
-    await db.query(`UPDATE messages SET dispatched_at = now() WHERE send_id = $1`, [sendId]);
     await db.query(`UPDATE dispatch_batches SET claimed_at = now() WHERE batch_id = $1`, [batch]);
     expect(await repo.releaseStaleClaims(60_000)).not.toContain(sendId);
+    expect(await batches(sendId)).toEqual({ held: 1, released: 0 });
     const recorded = await oldClaim(1);
-    await db.query(`INSERT INTO message_parts (message_id, part_number, total_parts, smsc_id, status) SELECT id, 1, 1, 'x', 'submitted' FROM messages WHERE send_id = $1`, [
-      recorded.sendId,
-    ]);
+    const [{ id }] = await db.query(`SELECT id FROM messages WHERE send_id = $1`, [recorded.sendId]);
+    await t.app
+      .get(UnitOfWork)
+      .run((tx) => outcomes.recordOutcomes([{ batchId: recorded.batch, messageId: id, partNumber: 1, totalParts: 1, smscId: 'x', error: null, receiptDueAt: null }], tx));
     expect(await repo.releaseStaleClaims(1000)).not.toContain(recorded.sendId);
+    expect(await batches(recorded.sendId)).toEqual({ held: 0, released: 0 });
   });
 
   it('looks only at batches claimed longer ago than the timeout: one claimed since its dispatcher last renewed its lease is not even read', async () => {
@@ -77,10 +92,10 @@ describe('Dispatcher leases', () => {
     // Unlisted (no lease names it) but claimed just now: in flight, so its messages are not walked.
     await db.query(`UPDATE dispatch_batches SET claimed_at = now() WHERE batch_id = $1`, [batch]);
     expect(await repo.releaseStaleClaims(60_000)).not.toContain(sendId);
-    expect(await claimed(sendId)).toBe(2);
+    expect(await batches(sendId)).toEqual({ held: 1, released: 0 });
     await db.query(`UPDATE dispatch_batches SET claimed_at = now() - interval '2 minutes' WHERE batch_id = $1`, [batch]);
     expect(await repo.releaseStaleClaims(60_000)).toContain(sendId);
-    expect(await claimed(sendId)).toBe(0);
+    expect(await batches(sendId)).toEqual({ held: 0, released: 1 });
   });
 
   it('plans the sweep by key and never JIT-compiles it (a remaining sequential scan carries a 10^10 penalty that would)', async () => {
@@ -100,16 +115,18 @@ describe('Dispatcher leases', () => {
     expect(jit).not.toBe('off');
   });
 
-  it('a part submitted again (its claim was taken back and sent anew) forgets the receipt of its earlier submission', async () => {
+  it('a message submitted again (its claim was taken back and sent anew) forgets the receipt of its earlier submission', async () => {
     const { sendId, batch } = await oldClaim(1);
     const [{ id }] = await db.query(`SELECT id FROM messages WHERE send_id = $1`, [sendId]);
     const outcome = (smscId: string) => ({ batchId: batch, messageId: id, partNumber: 1, totalParts: 1, smscId, error: null, receiptDueAt: null });
-    await t.app.get(UnitOfWork).run((tx) => repo.recordOutcomes([outcome('first-id')], tx));
-    await db.query(`UPDATE message_parts SET status = 'delivered', receipt_at = now(), receipt_stat = 'DELIVRD', receipt_err = '000' WHERE message_id = $1`, [id]);
-    await t.app.get(UnitOfWork).run((tx) => repo.recordOutcomes([outcome('second-id')], tx));
-    expect(await db.query(`SELECT smsc_id, status, receipt_at, receipt_stat, receipt_err FROM message_parts WHERE message_id = $1`, [id])).toEqual([
-      { smsc_id: 'second-id', status: 'submitted', receipt_at: null, receipt_stat: null, receipt_err: null },
+    await t.app.get(UnitOfWork).run((tx) => outcomes.recordOutcomes([outcome('first-id')], tx));
+    await db.query(`UPDATE messages SET status = 'delivered', receipt_at = now(), receipt_stat = 'DELIVRD', receipt_err = '000' WHERE id = $1`, [id]);
+    await t.app.get(UnitOfWork).run((tx) => outcomes.recordOutcomes([outcome('second-id')], tx));
+    expect(await db.query(`SELECT smsc_id, status, receipt_at, receipt_stat, receipt_err FROM messages WHERE id = $1`, [id])).toEqual([
+      { smsc_id: 'second-id', status: 'sent', receipt_at: null, receipt_stat: null, receipt_err: null },
     ]);
+    // A single-part message is its own part: no part row.
+    expect(await db.query(`SELECT 1 FROM message_parts WHERE message_id = $1`, [id])).toEqual([]);
   });
 
   it('never takes back a claim whose outcome is being recorded: the batch is held by the recording transaction and skipped', async () => {
@@ -123,25 +140,20 @@ describe('Dispatcher leases', () => {
     let recorded!: () => void;
     const partWritten = new Promise<void>((resolve) => (recorded = resolve));
     const recording = t.app.get(UnitOfWork).run(async (tx) => {
-      await repo.recordOutcomes([{ batchId: batch, messageId: first.id, partNumber: 1, totalParts: 1, smscId: `held-${sendId}`, error: null, receiptDueAt: null }], tx);
+      await outcomes.recordOutcomes([{ batchId: batch, messageId: first.id, partNumber: 1, totalParts: 1, smscId: `held-${sendId}`, error: null, receiptDueAt: null }], tx);
       recorded();
       await commitNow;
     });
     await partWritten;
-    // The part is written but not committed: a sweep now would see the message as unrecorded.
+    // The outcome is written but not committed: a sweep now would see the message as unrecorded.
     expect(await repo.releaseStaleClaims(1000)).not.toContain(sendId);
-    expect(await claimed(sendId)).toBe(2);
+    expect(await batches(sendId)).toEqual({ held: 1, released: 0 });
     commit();
     await recording;
-    // Once committed, the next sweep takes back only the claim that has no outcome.
+    // Once committed, the next sweep takes the batch back, and the next claim takes only the message without an outcome.
     expect(await repo.releaseStaleClaims(1000)).toContain(sendId);
-    const states = await db.query(`SELECT id, status, claimed_by FROM messages WHERE send_id = $1`, [sendId]);
-    expect(states).toEqual(
-      expect.arrayContaining([
-        { id: first.id, status: 'sent', claimed_by: batch },
-        { id: second.id, status: 'pending', claimed_by: null },
-      ]),
-    );
+    expect((await repo.claimDue(sendId, 100, randomUUID())).messages.map((m) => m.id)).toEqual([second.id]);
+    expect(await db.query(`SELECT status FROM messages WHERE id = $1`, [first.id])).toEqual([{ status: 'sent' }]);
   });
 
   it('a recording waits for a sweep that holds its batch, then records the message the sweep took back as sent', async () => {
@@ -152,11 +164,11 @@ describe('Dispatcher leases', () => {
     await sweep.connect();
     await sweep.startTransaction();
     await sweep.query(`SELECT 1 FROM dispatch_batches WHERE batch_id = $1 FOR UPDATE`, [batch]);
-    await sweep.query(`UPDATE messages SET status = 'pending', dispatched_at = NULL, claimed_by = NULL WHERE id = $1`, [id]);
+    await sweep.query(`UPDATE dispatch_batches SET released_at = now() WHERE batch_id = $1`, [batch]);
     let recorded = false;
     const recording = t.app
       .get(UnitOfWork)
-      .run((tx) => repo.recordOutcomes([{ batchId: batch, messageId: id, partNumber: 1, totalParts: 1, smscId: `late-${sendId}`, error: null, receiptDueAt: null }], tx))
+      .run((tx) => outcomes.recordOutcomes([{ batchId: batch, messageId: id, partNumber: 1, totalParts: 1, smscId: `late-${sendId}`, error: null, receiptDueAt: null }], tx))
       .then(() => (recorded = true));
     // The recording's session waits on the batch row (a lock wait, seen by PostgreSQL), not on anything else.
     for (let waited = 0; ; waited += 10) {
@@ -169,17 +181,20 @@ describe('Dispatcher leases', () => {
     await sweep.commitTransaction();
     await sweep.release();
     await recording;
-    // Sent after all (it was), with its part: not claimed and sent again.
-    expect(await db.query(`SELECT status, dispatched_at IS NOT NULL AS dispatched FROM messages WHERE id = $1`, [id])).toEqual([{ status: 'sent', dispatched: true }]);
-    expect(await db.query(`SELECT smsc_id FROM message_parts WHERE message_id = $1`, [id])).toEqual([{ smsc_id: `late-${sendId}` }]);
+    // Sent after all (it was), with its SMSC id: the send's next claim finds nothing of the released batch to send again.
+    expect(await db.query(`SELECT status, smsc_id, submitted_at IS NOT NULL AS submitted FROM messages WHERE id = $1`, [id])).toEqual([
+      { status: 'sent', smsc_id: `late-${sendId}`, submitted: true },
+    ]);
+    expect(await repo.claimDue(sendId, 100, randomUUID())).toEqual({ messages: [], moved: false });
+    expect(await batches(sendId)).toEqual({ held: 0, released: 0 });
   });
 
   it('records a part answered twice in one group commit once, as its last answer says', async () => {
     const { sendId, batch } = await oldClaim(1);
     const [{ id }] = await db.query(`SELECT id FROM messages WHERE send_id = $1`, [sendId]);
     const outcome = (smscId: string) => ({ batchId: batch, messageId: id, partNumber: 1, totalParts: 1, smscId, error: null, receiptDueAt: null });
-    await t.app.get(UnitOfWork).run((tx) => repo.recordOutcomes([outcome('first-answer'), outcome('second-answer')], tx));
-    expect(await db.query(`SELECT smsc_id FROM message_parts WHERE message_id = $1`, [id])).toEqual([{ smsc_id: 'second-answer' }]);
+    await t.app.get(UnitOfWork).run((tx) => outcomes.recordOutcomes([outcome('first-answer'), outcome('second-answer')], tx));
+    expect(await db.query(`SELECT smsc_id FROM messages WHERE id = $1`, [id])).toEqual([{ smsc_id: 'second-answer' }]);
   });
 
   it('forgets leases unheard of for an hour, and a dropped lease at once', async () => {

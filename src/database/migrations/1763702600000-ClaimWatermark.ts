@@ -1,0 +1,104 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Three row writes per single-part message (accept, submission, receipt) instead of five
+ * (docs/performance.md, "Three writes").
+ * - A claim writes no message row. Each send keeps a watermark: the last of its messages, in
+ *   (dispatch_at, seq) order, that a dispatcher has taken (`claimed_through_*`), and its last message
+ *   (`last_*`); a claim moves the watermark and writes one `dispatch_batches` row holding the range it
+ *   took, so the sweeper can hand an abandoned range to the next claimer (`released_at`). A message is
+ *   unclaimed while it lies after its send's watermark; cancels check that under the send row's lock.
+ * - A single-part message carries its part: the SMSC id, a refusal's error, the submission time
+ *   (`dispatched_at` becomes `submitted_at`, set when the submission is recorded) and the receipt (status,
+ *   done date, stat, err) on its own row. `message_parts` keeps the parts of multi-part messages only.
+ * - `messages` loses the indexes the claim needed (due, send-due, claimed-by, send) and gets the send's
+ *   dispatch order (send_id, dispatch_at, seq), which also serves every per-send lookup.
+ * One transaction, as every migration here: run it while no dispatcher is running. Claims in flight
+ * (claimed, nothing recorded) go back to waiting, as the sweeper would have taken them back.
+ */
+export class ClaimWatermark1763702600000 implements MigrationInterface {
+  name = 'ClaimWatermark1763702600000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE messages RENAME COLUMN dispatched_at TO submitted_at`);
+    await q.query(
+      `ALTER TABLE messages ADD COLUMN smsc_id text, ADD COLUMN error text, ADD COLUMN receipt_at timestamptz, ADD COLUMN receipt_stat text,
+         ADD COLUMN receipt_err text, ADD COLUMN receipt_due_at timestamptz`,
+    );
+    await q.query(`UPDATE messages m SET status = 'pending' WHERE m.status = 'sent' AND NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id)`);
+    await q.query(`UPDATE messages SET submitted_at = NULL WHERE status IN ('pending', 'scheduled', 'cancelled') AND submitted_at IS NOT NULL`);
+    await q.query(`
+      UPDATE messages m SET smsc_id = p.smsc_id, error = p.error, submitted_at = p.submitted_at, receipt_at = p.receipt_at, receipt_stat = p.receipt_stat,
+             receipt_err = p.receipt_err, receipt_due_at = p.receipt_due_at
+        FROM message_parts p WHERE p.message_id = m.id AND p.total_parts = 1`);
+    await q.query(`DELETE FROM message_parts WHERE total_parts = 1`);
+    await q.query(`ALTER TABLE messages DROP COLUMN claimed_by`);
+    await q.query(`DROP INDEX messages_due_idx`);
+    await q.query(`DROP INDEX messages_send_due_idx`);
+    await q.query(`DROP INDEX messages_send_idx`);
+    await q.query(`CREATE INDEX messages_send_order_idx ON messages (send_id, dispatch_at, seq)`);
+    await q.query(`CREATE INDEX messages_smsc_idx ON messages (smsc_id) WHERE smsc_id IS NOT NULL`);
+    await q.query(`CREATE INDEX messages_receipt_due_idx ON messages (receipt_due_at) WHERE receipt_due_at IS NOT NULL`);
+
+    await q.query(
+      `ALTER TABLE sends ADD COLUMN claimed_through_at timestamptz NOT NULL DEFAULT '-infinity', ADD COLUMN claimed_through_seq bigint NOT NULL DEFAULT 0,
+         ADD COLUMN last_at timestamptz, ADD COLUMN last_seq bigint`,
+    );
+    await q.query(`
+      UPDATE sends s SET (last_at, last_seq) = (
+        SELECT m.dispatch_at, m.seq FROM messages m WHERE m.send_id = s.id ORDER BY m.dispatch_at DESC, m.seq DESC LIMIT 1)`);
+    // The watermark of a send sits just before its first waiting message, or on its last when none waits.
+    await q.query(`
+      UPDATE sends s SET claimed_through_at = s.last_at, claimed_through_seq = s.last_seq
+       WHERE s.last_seq IS NOT NULL AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.send_id = s.id AND m.status IN ('pending', 'scheduled'))`);
+    await q.query(`
+      WITH first_waiting AS (
+        SELECT DISTINCT ON (send_id) send_id, dispatch_at, seq FROM messages WHERE status IN ('pending', 'scheduled') ORDER BY send_id, dispatch_at, seq
+      )
+      UPDATE sends s SET (claimed_through_at, claimed_through_seq) = (
+        SELECT coalesce(before.dispatch_at, '-infinity'), coalesce(before.seq, 0) FROM (SELECT 1) one LEFT JOIN LATERAL (
+          SELECT m.dispatch_at, m.seq FROM messages m WHERE m.send_id = s.id AND (m.dispatch_at, m.seq) < (w.dispatch_at, w.seq)
+           ORDER BY m.dispatch_at DESC, m.seq DESC LIMIT 1) before ON true)
+        FROM first_waiting w WHERE w.send_id = s.id`);
+    await q.query(`CREATE INDEX sends_undispatched_idx ON sends (id) WHERE last_seq IS NOT NULL AND (claimed_through_at, claimed_through_seq) < (last_at, last_seq)`);
+
+    // Their claims went back to waiting above.
+    await q.query(`DELETE FROM dispatch_batches`);
+    await q.query(
+      `ALTER TABLE dispatch_batches ADD COLUMN send_id bigint NOT NULL, ADD COLUMN after_at timestamptz NOT NULL, ADD COLUMN after_seq bigint NOT NULL,
+         ADD COLUMN through_at timestamptz NOT NULL, ADD COLUMN through_seq bigint NOT NULL, ADD COLUMN released_at timestamptz`,
+    );
+    await q.query(`ALTER TABLE dispatch_batches ADD CONSTRAINT dispatch_batches_send_id_fkey FOREIGN KEY (send_id) REFERENCES sends (id) ON DELETE CASCADE`);
+    await q.query(`CREATE INDEX dispatch_batches_released_idx ON dispatch_batches (send_id) WHERE released_at IS NOT NULL`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP INDEX dispatch_batches_released_idx`);
+    await q.query(`DELETE FROM dispatch_batches`);
+    await q.query(`ALTER TABLE dispatch_batches DROP CONSTRAINT dispatch_batches_send_id_fkey`);
+    await q.query(
+      `ALTER TABLE dispatch_batches DROP COLUMN send_id, DROP COLUMN after_at, DROP COLUMN after_seq, DROP COLUMN through_at, DROP COLUMN through_seq, DROP COLUMN released_at`,
+    );
+    await q.query(`DROP INDEX sends_undispatched_idx`);
+    await q.query(`ALTER TABLE sends DROP COLUMN claimed_through_at, DROP COLUMN claimed_through_seq, DROP COLUMN last_at, DROP COLUMN last_seq`);
+
+    await q.query(`
+      INSERT INTO message_parts (message_id, part_number, total_parts, smsc_id, status, error, submitted_at, receipt_at, receipt_stat, receipt_err, receipt_due_at)
+      SELECT id, 1, 1, smsc_id, CASE status WHEN 'sent' THEN 'submitted' ELSE status END, error, submitted_at, receipt_at, receipt_stat, receipt_err, receipt_due_at
+        FROM messages m
+       WHERE m.submitted_at IS NOT NULL AND m.status IN ('sent', 'delivered', 'failed') AND NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id)`);
+    await q.query(`DROP INDEX messages_receipt_due_idx`);
+    await q.query(`DROP INDEX messages_smsc_idx`);
+    await q.query(`DROP INDEX messages_send_order_idx`);
+    await q.query(
+      `ALTER TABLE messages DROP COLUMN smsc_id, DROP COLUMN error, DROP COLUMN receipt_at, DROP COLUMN receipt_stat, DROP COLUMN receipt_err, DROP COLUMN receipt_due_at`,
+    );
+    await q.query(`ALTER TABLE messages ADD COLUMN claimed_by uuid`);
+    await q.query(`ALTER TABLE messages RENAME COLUMN submitted_at TO dispatched_at`);
+    await q.query(`UPDATE messages SET dispatched_at = updated_at WHERE status = 'cancelled'`);
+    await q.query(`CREATE INDEX messages_send_idx ON messages (send_id)`);
+    await q.query(`CREATE INDEX messages_due_idx ON messages (dispatch_at) WHERE dispatched_at IS NULL`);
+    await q.query(`CREATE INDEX messages_send_due_idx ON messages (send_id, dispatch_at) WHERE dispatched_at IS NULL`);
+    await q.query(`CREATE INDEX messages_claimed_by_idx ON messages (claimed_by) WHERE claimed_by IS NOT NULL`);
+  }
+}

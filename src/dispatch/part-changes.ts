@@ -1,0 +1,41 @@
+import type { PartStatusChange } from '../webhooks/webhook-events.service';
+
+/** A part whose delivery status changed, with what its status webhook says. */
+export interface PartChange extends PartStatusChange {
+  /** Seconds from the part's submission to this change (receipt lag). */
+  lagSeconds: number;
+}
+
+/** One submission outcome of a message part, as the dispatcher reports it. */
+export interface PartOutcome {
+  /** The batch whose claim this part's message was sent under. */
+  batchId: string;
+  messageId: string;
+  partNumber: number;
+  totalParts: number;
+  smscId: string | null;
+  error: string | null;
+  /** Simulated carrier only: when its receipt is due. */
+  receiptDueAt: Date | null;
+}
+
+const MESSAGE_OF_CHANGE = `msg.account_id AS "accountId", msg.to_number AS "to", msg.sender, msg.body, msg.custom_ref AS "customRef"`;
+
+/** A PartChange from a multi-part message's part `p` (message_parts) joined to its message `msg`. */
+export const PART_CHANGE = `p.message_id AS "messageId", p.part_number AS "partNumber", p.total_parts AS "totalParts", p.status, p.receipt_at AS "at",
+  extract(epoch FROM now() - p.submitted_at)::float8 AS "lagSeconds", ${MESSAGE_OF_CHANGE}`;
+
+/** A PartChange from a single-part message `msg`, which is its own part (its receipt is on its row). */
+export const MESSAGE_PART_CHANGE = `msg.id AS "messageId", 1 AS "partNumber", 1 AS "totalParts", msg.status, coalesce(msg.receipt_at, now()) AS "at",
+  coalesce(extract(epoch FROM now() - msg.submitted_at), 0)::float8 AS "lagSeconds", ${MESSAGE_OF_CHANGE}`;
+
+/**
+ * One outcome per part, the last one given. Today a recording carries one batch, in which a message is
+ * sent once; this keeps a caller that ever mixes batches (a message taken back and sent again under a
+ * later claim) from failing its whole group: one INSERT … ON CONFLICT DO UPDATE cannot touch a row twice.
+ */
+export function latestPerPart(outcomes: PartOutcome[]): PartOutcome[] {
+  const byPart = new Map<string, PartOutcome>();
+  for (const o of outcomes) byPart.set(`${o.messageId}/${o.partNumber}`, o);
+  return byPart.size === outcomes.length ? outcomes : [...byPart.values()];
+}

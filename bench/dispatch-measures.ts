@@ -145,7 +145,7 @@ export function loadAverages(): string {
 }
 
 /**
- * `--backlog N`: N earlier single-part messages, already delivered (each carrying its receipt), for another
+ * `--backlog N`: N earlier messages, already delivered (their parts carrying their receipts), for another
  * account, in sends of 10000, inserted in chunks and then VACUUM ANALYZEd (the state autovacuum leaves a
  * busy table in), so the campaign runs on a table that is mostly history.
  */
@@ -159,13 +159,14 @@ export async function insertBacklog(ds: DataSource, accountId: number, total: nu
     )) as Array<{ id: number }>;
     await ds.query(
       `WITH m AS (
-         INSERT INTO messages (id, account_id, send_id, to_number, sender, sender_type, body, status, encoding, parts, cost, is_test, dispatch_at, submitted_at,
-                               smsc_id, receipt_at, receipt_stat, receipt_err, created_at, updated_at)
+         INSERT INTO messages (id, account_id, send_id, to_number, sender, sender_type, body, status, encoding, parts, cost, is_test, dispatch_at, created_at, updated_at)
          SELECT gen_random_uuid(), $1, $2, '614' || lpad((($4::int + g) % 100000000)::text, 8, '0'), 'Backlog', 'alphanumeric', 'Earlier campaign message ' || g,
-                'delivered', 'gsm7', 1, 100, false, now() - interval '1 day', now() - interval '1 day', 'backlog-' || $4::int || '-' || g, now() - interval '1 day',
-                'DELIVRD', '000', now() - interval '1 day', now() - interval '1 day'
+                'pending', 'gsm7', 1, 100, false, now() - interval '1 day', now() - interval '1 day', now() - interval '1 day'
            FROM generate_series(1, $3) g
-         RETURNING dispatch_at, seq
+         RETURNING id, dispatch_at, seq
+       ), parts AS (
+         INSERT INTO message_parts (message_id, part_number, total_parts, smsc_id, status, submitted_at, receipt_at, receipt_stat, receipt_err)
+         SELECT id, 1, 1, 'backlog' || seq, 'delivered', now() - interval '1 day', now() - interval '1 day', 'DELIVRD', '000' FROM m
        )
        UPDATE sends SET (last_at, last_seq, claimed_through_at, claimed_through_seq) = (
          SELECT dispatch_at, seq, dispatch_at, seq FROM m ORDER BY dispatch_at DESC, seq DESC LIMIT 1)

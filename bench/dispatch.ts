@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
+import { MESSAGE_STATUS, WITH_PART_STATUS } from '../src/messaging/message-status';
 import { explainDispatchPath } from './dispatch-plans';
 import { activityBetween, cpuBetween, cpuSnapshot, insertBacklog, loadAverages, startWorkers, STATS_SETTLE_MS, tableActivity } from './dispatch-measures';
 import { startSimulatorProcess } from './simulator-process';
@@ -120,7 +121,8 @@ async function main() {
     await new Promise((r) => setTimeout(r, STATS_SETTLE_MS));
     const activity = activityBetween(activityBefore, await tableActivity(ds));
     const [{ settled, sent }] = await ds.query(
-      `SELECT count(*) FILTER (WHERE status IN ('delivered', 'failed'))::int AS settled, count(*) FILTER (WHERE status <> 'pending')::int AS sent FROM messages WHERE account_id = $1`,
+      `SELECT count(*) FILTER (WHERE ${MESSAGE_STATUS} IN ('delivered', 'failed'))::int AS settled, count(*) FILTER (WHERE ${MESSAGE_STATUS} <> 'pending')::int AS sent
+         FROM messages m ${WITH_PART_STATUS} WHERE m.account_id = $1`,
       [accountId],
     );
     const firstAtPeer = (peer.first_submit_at! - startEpoch) / 1000;

@@ -165,13 +165,12 @@ export class LedgerAuditRepository {
   /** No refunded message reached the carrier. */
   async refundedAndSubmitted(accountId: number | null, tx: Tx): Promise<RefundedAndSubmitted[]> {
     return this.rows(
-      `SELECT DISTINCT l.account_id AS "accountId", r.message_id AS "messageId",
-              greatest((SELECT count(*) FROM message_parts p WHERE p.message_id = r.message_id), CASE WHEN m.submitted_at IS NOT NULL THEN 1 ELSE 0 END)::int AS parts
+      `SELECT l.account_id AS "accountId", r.message_id AS "messageId", count(*)::int AS parts
          FROM credit_refund_lines r
          JOIN credit_ledger l ON l.id = r.ledger_entry_id
-         JOIN messages m ON m.id = r.message_id
+         JOIN message_parts p ON p.message_id = r.message_id
         WHERE ${scope('l.account_id')}
-          AND (m.submitted_at IS NOT NULL OR EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = r.message_id))
+        GROUP BY l.account_id, r.message_id
         ORDER BY r.message_id`,
       accountId,
       tx,

@@ -35,8 +35,7 @@ export class DeliveryRecordsService {
     await this.settle(async (tx) => {
       const simulatedDue = latest(outcomes.map((o) => o.receiptDueAt));
       if (simulatedDue) tx.afterCommit(() => this.queue.simulatedReceiptsDue(simulatedDue));
-      const parts = outcomes.filter((o) => o.totalParts > 1).length;
-      if (parts > 0) tx.afterCommit(() => this.statistics.grew('message_parts', parts));
+      tx.afterCommit(() => this.statistics.grew('message_parts', outcomes.length));
       const refused = await this.outcomes.recordOutcomes(outcomes, tx);
       // Receipts that overtook these submissions' answers were held back: they apply now.
       const smscIds = outcomes.flatMap((o) => (o.smscId ? [o.smscId] : []));

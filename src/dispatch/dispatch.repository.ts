@@ -28,7 +28,8 @@ interface Position {
 }
 
 const CLAIMED = `m.id, m.account_id AS "accountId", m.to_number AS "to", m.sender, m.body, m.encoding, m.parts, m.is_test AS "isTest"`;
-const WAITING = `m.status IN ('pending', 'scheduled')`;
+/** Message `m` waits for dispatch: not cancelled, and no part of it recorded. */
+const WAITING = `m.status IN ('pending', 'scheduled') AND NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id)`;
 /** Released batches tried per claim before moving the watermark (one fully recorded meanwhile is dropped). */
 const RELEASED_PER_CLAIM = 10;
 
@@ -116,7 +117,7 @@ export class DispatchRepository {
        ), batch AS (
          INSERT INTO dispatch_batches (batch_id, send_id, after_at, after_seq, through_at, through_seq)
          SELECT $3::uuid, $1, $4::timestamptz, $5::bigint, last.dispatch_at, last.seq FROM last
-          WHERE EXISTS (SELECT 1 FROM walked m WHERE ${WAITING})
+          WHERE EXISTS (SELECT 1 FROM walked m WHERE m.status IN ('pending', 'scheduled'))
        )
        SELECT id, "accountId", "to", sender, body, encoding, parts, "isTest", status FROM walked ORDER BY dispatch_at, seq`,
       [sendId, limit, batchId, mark.at, mark.seq],

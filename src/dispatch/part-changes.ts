@@ -21,13 +21,9 @@ export interface PartOutcome {
 
 const MESSAGE_OF_CHANGE = `msg.account_id AS "accountId", msg.to_number AS "to", msg.sender, msg.body, msg.custom_ref AS "customRef"`;
 
-/** A PartChange from a multi-part message's part `p` (message_parts) joined to its message `msg`. */
+/** A PartChange from a part `p` (message_parts) joined to its message `msg`. */
 export const PART_CHANGE = `p.message_id AS "messageId", p.part_number AS "partNumber", p.total_parts AS "totalParts", p.status, p.receipt_at AS "at",
   extract(epoch FROM now() - p.submitted_at)::float8 AS "lagSeconds", ${MESSAGE_OF_CHANGE}`;
-
-/** A PartChange from a single-part message `msg`, which is its own part (its receipt is on its row). */
-export const MESSAGE_PART_CHANGE = `msg.id AS "messageId", 1 AS "partNumber", 1 AS "totalParts", msg.status, coalesce(msg.receipt_at, now()) AS "at",
-  coalesce(extract(epoch FROM now() - msg.submitted_at), 0)::float8 AS "lagSeconds", ${MESSAGE_OF_CHANGE}`;
 
 /**
  * One outcome per part, the last one given. Today a recording carries one batch, in which a message is

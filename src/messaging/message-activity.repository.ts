@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { sql } from '../database/sql';
+import { MESSAGE_STATUS, WITH_PART_STATUS } from './message-status';
 import type { MessageStatus } from './message.entity';
 
 export interface SendSummaryRow {
@@ -51,14 +52,15 @@ export class MessageActivityRepository {
     const { rows } = await sql<Omit<SendSummaryRow, 'counts'> & Record<MessageStatus, number>>(
       this.dataSource,
       `SELECT s.id, s.kind, s.created_at, s.scheduled_for, s.message_count, s.total_cost,
-              count(m.id) FILTER (WHERE m.status = 'pending')::int AS pending,
-              count(m.id) FILTER (WHERE m.status = 'scheduled')::int AS scheduled,
-              count(m.id) FILTER (WHERE m.status = 'sent')::int AS sent,
-              count(m.id) FILTER (WHERE m.status = 'delivered')::int AS delivered,
-              count(m.id) FILTER (WHERE m.status = 'failed')::int AS failed,
-              count(m.id) FILTER (WHERE m.status = 'cancelled')::int AS cancelled
+              count(m.id) FILTER (WHERE ${MESSAGE_STATUS} = 'pending')::int AS pending,
+              count(m.id) FILTER (WHERE ${MESSAGE_STATUS} = 'scheduled')::int AS scheduled,
+              count(m.id) FILTER (WHERE ${MESSAGE_STATUS} = 'sent')::int AS sent,
+              count(m.id) FILTER (WHERE ${MESSAGE_STATUS} = 'delivered')::int AS delivered,
+              count(m.id) FILTER (WHERE ${MESSAGE_STATUS} = 'failed')::int AS failed,
+              count(m.id) FILTER (WHERE ${MESSAGE_STATUS} = 'cancelled')::int AS cancelled
          FROM (SELECT * FROM sends WHERE account_id = $1 ORDER BY id DESC LIMIT $2) s
          LEFT JOIN messages m ON m.send_id = s.id
+         ${WITH_PART_STATUS}
         GROUP BY s.id, s.kind, s.created_at, s.scheduled_for, s.message_count, s.total_cost
         ORDER BY s.id DESC`,
       [accountId, limit],
@@ -77,16 +79,14 @@ export class MessageActivityRepository {
   async message(accountId: number, messageId: string): Promise<MessageDetailRow | null> {
     const { rows } = await sql<MessageDetailRow>(
       this.dataSource,
-      `SELECT id, send_id, to_number, sender, body, custom_ref, status, cost, encoding, parts, scheduled_for, created_at FROM messages WHERE account_id = $1 AND id = $2`,
+      `SELECT m.id, m.send_id, m.to_number, m.sender, m.body, m.custom_ref, ${MESSAGE_STATUS} AS status, m.cost, m.encoding, m.parts, m.scheduled_for, m.created_at
+         FROM messages m ${WITH_PART_STATUS} WHERE m.account_id = $1 AND m.id = $2`,
       [accountId, messageId],
     );
     return rows[0] ? { ...rows[0], send_id: Number(rows[0].send_id), cost: Number(rows[0].cost) } : null;
   }
 
-  /**
-   * The message's parts as submitted, each with the carrier receipt that settled it (if any): a
-   * single-part message is its own part (its submission and receipt are on its row).
-   */
+  /** The message's parts as submitted, each with the carrier receipt that settled it (if any). */
   async parts(accountId: number, messageId: string): Promise<PartRow[]> {
     const { rows } = await sql<PartRow>(
       this.dataSource,
@@ -95,12 +95,7 @@ export class MessageActivityRepository {
          FROM message_parts p
          JOIN messages m ON m.id = p.message_id AND m.account_id = $1
         WHERE p.message_id = $2
-       UNION ALL
-       SELECT 1, 1, CASE m.status WHEN 'sent' THEN 'submitted' ELSE m.status END, m.error, m.submitted_at, m.receipt_at,
-              m.receipt_stat, m.receipt_err, CASE WHEN m.receipt_stat IS NOT NULL THEN m.receipt_at END
-         FROM messages m
-        WHERE m.account_id = $1 AND m.id = $2 AND (m.smsc_id IS NOT NULL OR m.error IS NOT NULL)
-        ORDER BY 1`,
+        ORDER BY p.part_number`,
       [accountId, messageId],
     );
     return rows;

@@ -9,14 +9,10 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 @Check('messages_parts_check', 'parts BETWEEN 1 AND 99')
 @Check('messages_cost_check', 'cost >= 0')
 // A send's messages in dispatch order: claims walk it after the send's watermark (sends.claimed_through_*),
-// and every per-send lookup (cancel by send, counts, the cascade from a send) uses it. No index names
-// `status`, so a receipt's update (sent → delivered) touches no indexed column and can be HOT (the table
-// leaves room on each page for it: fillfactor, see the migrations).
+// and every per-send lookup (cancel by send, counts, the cascade from a send) uses it. Once accepted, a
+// message's row is not written on its way to the carrier and back (its parts are), so its indexes are
+// entered once.
 @Index('messages_send_order_idx', ['sendId', 'dispatchAt', 'seq'])
-// A single-part message's receipt finds it by the SMSC id of its submission (multi-part: message_parts).
-@Index('messages_smsc_idx', ['smscId'], { where: 'smsc_id IS NOT NULL' })
-// Simulated carrier: single-part messages whose receipt is due (the applier clears receipt_due_at).
-@Index('messages_receipt_due_idx', ['receiptDueAt'], { where: 'receipt_due_at IS NOT NULL' })
 // TypeORM indexes have no DESC keys, so these are declared by name only and the migration defines them:
 // messages_account_created_idx (account_id, created_at DESC, seq DESC): history, newest first;
 // messages_account_custom_ref_idx (account_id, custom_ref, created_at DESC, seq DESC) WHERE custom_ref IS NOT NULL;
@@ -57,6 +53,10 @@ export class Message {
   @Column({ name: 'custom_ref', type: 'text', nullable: true })
   customRef: string | null;
 
+  /**
+   * Pending, scheduled or cancelled: the status before dispatch, the only one written here. Once a part
+   * is recorded, the message's status is its parts' (sent, delivered, failed; message-status.ts).
+   */
   @Column({ name: 'status', type: 'text' })
   status: MessageStatus;
 
@@ -80,36 +80,6 @@ export class Message {
   /** When dispatch may take it. */
   @Column({ name: 'dispatch_at', type: 'timestamptz' })
   dispatchAt: Date;
-
-  /** When its submission (its first part's, for a multi-part message) was recorded; null until then. */
-  @Column({ name: 'submitted_at', type: 'timestamptz', nullable: true })
-  submittedAt: Date | null;
-
-  // A single-part message is its own part: its submission and receipt live here (message_parts holds the
-  // parts of multi-part messages).
-
-  /** The SMSC's message id from submit_sm_resp; its receipt is matched on it. */
-  @Column({ name: 'smsc_id', type: 'text', nullable: true })
-  smscId: string | null;
-
-  /** Why the carrier refused it (status failed, no SMSC id). */
-  @Column({ name: 'error', type: 'text', nullable: true })
-  error: string | null;
-
-  /** When it was settled: the receipt's done date, or when a simulated receipt was applied. */
-  @Column({ name: 'receipt_at', type: 'timestamptz', nullable: true })
-  receiptAt: Date | null;
-
-  /** The carrier receipt's stat and err. */
-  @Column({ name: 'receipt_stat', type: 'text', nullable: true })
-  receiptStat: string | null;
-
-  @Column({ name: 'receipt_err', type: 'text', nullable: true })
-  receiptErr: string | null;
-
-  /** Simulated carrier (test accounts, development): when its receipt is due; cleared once applied. */
-  @Column({ name: 'receipt_due_at', type: 'timestamptz', nullable: true })
-  receiptDueAt: Date | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

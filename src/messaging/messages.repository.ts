@@ -6,6 +6,7 @@ import type { Page } from '../common/http/pagination';
 import { paged, sql } from '../database/sql';
 import type { CancelledMessage } from '../webhooks/webhook-events.service';
 import type { MessageStatus } from './message.entity';
+import { MESSAGE_STATUS, WITH_PART_STATUS } from './message-status';
 
 export interface NewMessage {
   id: string;
@@ -42,7 +43,7 @@ export interface HistoryFilter {
   toExclusive?: Date;
 }
 
-const ROW = `id, send_id, to_number, sender, body, custom_ref, status, cost, scheduled_for, created_at`;
+const ROW = `m.id, m.send_id, m.to_number, m.sender, m.body, m.custom_ref, ${MESSAGE_STATUS} AS status, m.cost, m.scheduled_for, m.created_at`;
 
 /** A cancelled message: its refund and what its `cancelled` webhooks say. */
 export interface CancelledMessageRecord extends CancelledMessage {
@@ -98,43 +99,45 @@ export class MessagesRepository {
   }
 
   async findById(accountId: number, messageId: string): Promise<MessageRow | null> {
-    const { rows } = await sql<MessageRow>(this.dataSource, `SELECT ${ROW} FROM messages WHERE account_id = $1 AND id = $2`, [accountId, messageId]);
+    const { rows } = await sql<MessageRow>(this.dataSource, `SELECT ${ROW} FROM messages m ${WITH_PART_STATUS} WHERE m.account_id = $1 AND m.id = $2`, [accountId, messageId]);
     return rows[0] ?? null;
   }
 
   async findRecentByCustomRef(accountId: number, customRef: string, limit: number): Promise<MessageRow[]> {
-    const { rows } = await sql<MessageRow>(this.dataSource, `SELECT ${ROW} FROM messages WHERE account_id = $1 AND custom_ref = $2 ORDER BY created_at DESC, seq DESC LIMIT $3`, [
-      accountId,
-      customRef,
-      limit,
-    ]);
+    const { rows } = await sql<MessageRow>(
+      this.dataSource,
+      `SELECT ${ROW} FROM messages m ${WITH_PART_STATUS} WHERE m.account_id = $1 AND m.custom_ref = $2 ORDER BY m.created_at DESC, m.seq DESC LIMIT $3`,
+      [accountId, customRef, limit],
+    );
     return rows;
   }
 
   async history(accountId: number, filter: HistoryFilter, page: Page): Promise<{ total: number; rows: MessageRow[] }> {
-    const where = ['account_id = $1'];
+    const where = ['m.account_id = $1'];
     const params: unknown[] = [accountId];
     if (filter.status) {
       params.push(filter.status);
-      where.push(`status = $${params.length}`);
+      where.push(`${MESSAGE_STATUS} = $${params.length}`);
     }
     if (filter.from) {
       params.push(filter.from.toISOString());
-      where.push(`created_at >= $${params.length}`);
+      where.push(`m.created_at >= $${params.length}`);
     }
     if (filter.toExclusive) {
       params.push(filter.toExclusive.toISOString());
-      where.push(`created_at < $${params.length}`);
+      where.push(`m.created_at < $${params.length}`);
     }
     const condition = where.join(' AND ');
+    // The parts are read only when the status is asked for (count) or shown (the page's rows).
+    const statusJoin = filter.status ? WITH_PART_STATUS : '';
     const pageParams = paged(params, page);
     const [count, rows] = await Promise.all([
-      sql<{ total: number }>(this.dataSource, `SELECT count(*) AS total FROM messages WHERE ${condition}`, params),
+      sql<{ total: number }>(this.dataSource, `SELECT count(*) AS total FROM messages m ${statusJoin} WHERE ${condition}`, params),
       sql<MessageRow>(
         this.dataSource,
-        `SELECT ${ROW} FROM messages WHERE id IN (
-           SELECT id FROM messages WHERE ${condition} ORDER BY created_at DESC, seq DESC ${pageParams.clause}
-         ) ORDER BY created_at DESC, seq DESC`,
+        `SELECT ${ROW} FROM messages m ${WITH_PART_STATUS} WHERE m.id IN (
+           SELECT m.id FROM messages m ${statusJoin} WHERE ${condition} ORDER BY m.created_at DESC, m.seq DESC ${pageParams.clause}
+         ) ORDER BY m.created_at DESC, m.seq DESC`,
         pageParams.params,
       ),
     ]);
@@ -142,7 +145,10 @@ export class MessagesRepository {
   }
 
   async statusOf(accountId: number, messageId: string, tx: Tx): Promise<MessageStatus | null> {
-    const { rows } = await sql<{ status: MessageStatus }>(tx, `SELECT status FROM messages WHERE account_id = $1 AND id = $2`, [accountId, messageId]);
+    const { rows } = await sql<{ status: MessageStatus }>(tx, `SELECT ${MESSAGE_STATUS} AS status FROM messages m ${WITH_PART_STATUS} WHERE m.account_id = $1 AND m.id = $2`, [
+      accountId,
+      messageId,
+    ]);
     return rows[0]?.status ?? null;
   }
 
@@ -203,10 +209,11 @@ export class MessagesRepository {
   /** The status of each of these messages of the account (one query). */
   async statusesOf(accountId: number, messageIds: string[]): Promise<Map<string, MessageStatus>> {
     if (messageIds.length === 0) return new Map();
-    const { rows } = await sql<{ id: string; status: MessageStatus }>(this.dataSource, `SELECT id, status FROM messages WHERE account_id = $1 AND id = ANY($2::uuid[])`, [
-      accountId,
-      messageIds,
-    ]);
+    const { rows } = await sql<{ id: string; status: MessageStatus }>(
+      this.dataSource,
+      `SELECT m.id, ${MESSAGE_STATUS} AS status FROM messages m ${WITH_PART_STATUS} WHERE m.account_id = $1 AND m.id = ANY($2::uuid[])`,
+      [accountId, messageIds],
+    );
     return new Map(rows.map((r) => [r.id, r.status]));
   }
 }

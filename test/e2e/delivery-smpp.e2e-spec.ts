@@ -4,7 +4,6 @@ import { DispatcherService } from '../../src/dispatch/dispatcher.service';
 import { SweeperService } from '../../src/dispatch/sweeper.service';
 import { SmscSimulator } from '../../src/smsc-sim/smsc-simulator';
 import { startSmsc, smppSettings, statusCounts, submitsByDestination } from '../support/delivery';
-import { storedParts } from '../support/message-parts';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { until } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -36,7 +35,10 @@ describe('Delivery to an SMSC over SMPP (live accounts)', () => {
       expect(r.status).toBe(200);
       return r.body as { send_id: number; results: Array<{ message_id: string; status: string }> };
     });
-  const parts = (messageId: string) => storedParts(t.app.get(DataSource), [messageId]);
+  const parts = (messageId: string) =>
+    t.app.get(DataSource).query('SELECT part_number, total_parts, smsc_id, status FROM message_parts WHERE message_id = $1 ORDER BY part_number', [messageId]) as Promise<
+      Array<{ part_number: number; total_parts: number; smsc_id: string; status: string }>
+    >;
   const statusOf = async (id: string) => (await t.api.get('/v1/messages', { auth: acct.auth, query: { message_id: id } })).body.results[0].status as string;
 
   it('submits accepted messages at once, stores each part’s SMSC id, and settles them from receipts', async () => {
@@ -93,7 +95,9 @@ describe('Delivery to an SMSC over SMPP (live accounts)', () => {
     smsc.failNext(1, 0x0b); // ESME_RINVDSTADR
     const { results } = await send([{ to: '0412100801', message: 'refused', sender: 'Brand' }]);
     await until(async () => (await statusOf(results[0].message_id)) === 'failed', 'the refusal');
-    const [part] = await parts(results[0].message_id);
+    const [part]: Array<{ status: string; error: string; smsc_id: string | null }> = await t.app
+      .get(DataSource)
+      .query('SELECT status, error, smsc_id FROM message_parts WHERE message_id = $1', [results[0].message_id]);
     expect(part).toMatchObject({ status: 'failed', smsc_id: null, error: expect.stringContaining('ESME_RINVDSTADR') });
     await until(() => receiver.received.some((h) => h.body.message_id === results[0].message_id), 'the status webhook');
     expect(receiver.received.find((h) => h.body.message_id === results[0].message_id)!.body).toMatchObject({ status: 'failed', part_number: 1, total_parts: 1 });
@@ -106,7 +110,10 @@ describe('Delivery to an SMSC over SMPP (live accounts)', () => {
       await until(async () => (await statusCounts(t, send_id)).delivered === 5, 'all five delivered');
       const [{ unapplied }] = await t.app
         .get(DataSource)
-        .query('SELECT count(*)::int AS unapplied FROM delivery_receipts WHERE applied_at IS NULL AND smsc_id IN (SELECT smsc_id FROM messages WHERE send_id = $1)', [send_id]);
+        .query(
+          'SELECT count(*)::int AS unapplied FROM delivery_receipts WHERE applied_at IS NULL AND smsc_id IN (SELECT smsc_id FROM message_parts p JOIN messages m ON m.id = p.message_id WHERE m.send_id = $1)',
+          [send_id],
+        );
       expect(unapplied).toBe(0);
     } finally {
       smsc.setReceiptBeforeResp(false);
@@ -164,14 +171,14 @@ describe('Delivery to an SMSC over SMPP (live accounts)', () => {
     smsc.setRespDelay(50);
     let cancelled: number;
     try {
-      // Claimed and not yet recorded: in a batch held by a dispatcher, still scheduled until their outcome is recorded.
+      // Claimed and not yet recorded: in a batch a dispatcher holds, with no part until their outcome is recorded.
       const claimedOut = async () =>
         Number(
           (
             await t.app.get(DataSource).query(
               `SELECT count(*)::int AS n FROM dispatch_batches b JOIN messages m ON m.send_id = b.send_id
                    AND (m.dispatch_at, m.seq) > (b.after_at, b.after_seq) AND (m.dispatch_at, m.seq) <= (b.through_at, b.through_seq)
-                  WHERE b.send_id = $1 AND m.status = 'scheduled'`,
+                  WHERE b.send_id = $1 AND m.status = 'scheduled' AND NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id)`,
               [send_id],
             )
           )[0].n,
@@ -195,11 +202,12 @@ describe('Delivery to an SMSC over SMPP (live accounts)', () => {
     expect(cancelled).toBeLessThan(count);
     const counts = await statusCounts(t, send_id);
     expect(counts.cancelled ?? 0).toBe(cancelled);
-    const [{ cancelled_with_parts }] = await t.app.get(DataSource).query(
-      `SELECT count(*)::int AS cancelled_with_parts FROM messages m WHERE m.send_id = $1 AND m.status = 'cancelled'
-            AND (m.submitted_at IS NOT NULL OR EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id))`,
-      [send_id],
-    );
+    const [{ cancelled_with_parts }] = await t.app
+      .get(DataSource)
+      .query(
+        `SELECT count(*)::int AS cancelled_with_parts FROM messages m WHERE m.send_id = $1 AND m.status = 'cancelled' AND EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id)`,
+        [send_id],
+      );
     expect(cancelled_with_parts).toBe(0);
     const destinations = submitsByDestination(smsc);
     const rows: Array<{ to_number: string; status: string }> = await t.app.get(DataSource).query('SELECT to_number, status FROM messages WHERE send_id = $1', [send_id]);

@@ -115,18 +115,16 @@ describe('Dispatcher leases', () => {
     expect(jit).not.toBe('off');
   });
 
-  it('a message submitted again (its claim was taken back and sent anew) forgets the receipt of its earlier submission', async () => {
+  it('a part submitted again (its claim was taken back and sent anew) forgets the receipt of its earlier submission', async () => {
     const { sendId, batch } = await oldClaim(1);
     const [{ id }] = await db.query(`SELECT id FROM messages WHERE send_id = $1`, [sendId]);
     const outcome = (smscId: string) => ({ batchId: batch, messageId: id, partNumber: 1, totalParts: 1, smscId, error: null, receiptDueAt: null });
     await t.app.get(UnitOfWork).run((tx) => outcomes.recordOutcomes([outcome('first-id')], tx));
-    await db.query(`UPDATE messages SET status = 'delivered', receipt_at = now(), receipt_stat = 'DELIVRD', receipt_err = '000' WHERE id = $1`, [id]);
+    await db.query(`UPDATE message_parts SET status = 'delivered', receipt_at = now(), receipt_stat = 'DELIVRD', receipt_err = '000' WHERE message_id = $1`, [id]);
     await t.app.get(UnitOfWork).run((tx) => outcomes.recordOutcomes([outcome('second-id')], tx));
-    expect(await db.query(`SELECT smsc_id, status, receipt_at, receipt_stat, receipt_err FROM messages WHERE id = $1`, [id])).toEqual([
-      { smsc_id: 'second-id', status: 'sent', receipt_at: null, receipt_stat: null, receipt_err: null },
+    expect(await db.query(`SELECT smsc_id, status, receipt_at, receipt_stat, receipt_err FROM message_parts WHERE message_id = $1`, [id])).toEqual([
+      { smsc_id: 'second-id', status: 'submitted', receipt_at: null, receipt_stat: null, receipt_err: null },
     ]);
-    // A single-part message is its own part: no part row.
-    expect(await db.query(`SELECT 1 FROM message_parts WHERE message_id = $1`, [id])).toEqual([]);
   });
 
   it('never takes back a claim whose outcome is being recorded: the batch is held by the recording transaction and skipped', async () => {
@@ -153,7 +151,7 @@ describe('Dispatcher leases', () => {
     // Once committed, the next sweep takes the batch back, and the next claim takes only the message without an outcome.
     expect(await repo.releaseStaleClaims(1000)).toContain(sendId);
     expect((await repo.claimDue(sendId, 100, randomUUID())).messages.map((m) => m.id)).toEqual([second.id]);
-    expect(await db.query(`SELECT status FROM messages WHERE id = $1`, [first.id])).toEqual([{ status: 'sent' }]);
+    expect(await db.query(`SELECT smsc_id FROM message_parts WHERE message_id = $1`, [first.id])).toEqual([{ smsc_id: `held-${sendId}` }]);
   });
 
   it('a recording waits for a sweep that holds its batch, then records the message the sweep took back as sent', async () => {
@@ -182,9 +180,7 @@ describe('Dispatcher leases', () => {
     await sweep.release();
     await recording;
     // Sent after all (it was), with its SMSC id: the send's next claim finds nothing of the released batch to send again.
-    expect(await db.query(`SELECT status, smsc_id, submitted_at IS NOT NULL AS submitted FROM messages WHERE id = $1`, [id])).toEqual([
-      { status: 'sent', smsc_id: `late-${sendId}`, submitted: true },
-    ]);
+    expect(await db.query(`SELECT smsc_id, status FROM message_parts WHERE message_id = $1`, [id])).toEqual([{ smsc_id: `late-${sendId}`, status: 'submitted' }]);
     expect(await repo.claimDue(sendId, 100, randomUUID())).toEqual({ messages: [], moved: false });
     expect(await batches(sendId)).toEqual({ held: 0, released: 0 });
   });
@@ -194,7 +190,7 @@ describe('Dispatcher leases', () => {
     const [{ id }] = await db.query(`SELECT id FROM messages WHERE send_id = $1`, [sendId]);
     const outcome = (smscId: string) => ({ batchId: batch, messageId: id, partNumber: 1, totalParts: 1, smscId, error: null, receiptDueAt: null });
     await t.app.get(UnitOfWork).run((tx) => outcomes.recordOutcomes([outcome('first-answer'), outcome('second-answer')], tx));
-    expect(await db.query(`SELECT smsc_id FROM messages WHERE id = $1`, [id])).toEqual([{ smsc_id: 'second-answer' }]);
+    expect(await db.query(`SELECT smsc_id FROM message_parts WHERE message_id = $1`, [id])).toEqual([{ smsc_id: 'second-answer' }]);
   });
 
   it('forgets leases unheard of for an hour, and a dropped lease at once', async () => {

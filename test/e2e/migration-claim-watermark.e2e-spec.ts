@@ -2,6 +2,7 @@ import { DataSource, QueryRunner } from 'typeorm';
 import { loadConfig } from '../../src/config/app-config';
 import { ClaimWatermark1763702600000 } from '../../src/database/migrations/1763702600000-ClaimWatermark';
 import { typeormOptions } from '../../src/database/typeorm-options';
+import { MESSAGE_STATUS, WITH_PART_STATUS } from '../../src/messaging/message-status';
 
 /**
  * The claim-watermark migration on data in every state the layout before it could hold: run down to that
@@ -40,7 +41,7 @@ describe('Migration: claim watermark', () => {
     return id as string;
   }
 
-  it('moves single parts onto their messages, sends claims in flight back to waiting, and sets each send’s watermark', async () => {
+  it('sends claims in flight back to waiting, leaves parts as they are, and sets each send’s watermark; and back', async () => {
     const [{ id: accountId }] = await q.query(`INSERT INTO accounts (name, optout_code) VALUES ('migration', 'migr-cw1') RETURNING id`);
     const [{ id: sendId }] = await q.query(`INSERT INTO sends (account_id, kind) VALUES ($1, 'batch') RETURNING id`, [accountId]);
     const batch = '00000000-0000-4000-8000-000000000001';
@@ -48,7 +49,7 @@ describe('Migration: claim watermark', () => {
     const submitted = await message(sendId, 'submitted', 1, 'sent', { dispatched: true, claimedBy: batch });
     const inFlight = await message(sendId, 'in-flight', 2, 'sent', { dispatched: true, claimedBy: batch });
     const multi = await message(sendId, 'multi', 3, 'sent', { dispatched: true, claimedBy: batch, parts: 2 });
-    const cancelled = await message(sendId, 'cancelled', 4, 'cancelled', { dispatched: true });
+    await message(sendId, 'cancelled', 4, 'cancelled', { dispatched: true });
     const waiting = await message(sendId, 'waiting', 5, 'pending');
     const later = await message(sendId, 'later', 120, 'scheduled');
     await q.query(`INSERT INTO dispatch_batches (batch_id) VALUES ($1)`, [batch]);
@@ -56,31 +57,25 @@ describe('Migration: claim watermark', () => {
       `INSERT INTO message_parts (message_id, part_number, total_parts, smsc_id, status, submitted_at, receipt_at, receipt_stat, receipt_err)
        VALUES ($1, 1, 1, 'smsc-d', 'delivered', now() - interval '5 minutes', now() - interval '4 minutes', 'DELIVRD', '000'),
               ($2, 1, 1, 'smsc-s', 'submitted', now() - interval '3 minutes', NULL, NULL, NULL),
-              ($3, 1, 2, 'smsc-m1', 'submitted', now(), NULL, NULL, NULL), ($3, 2, 2, 'smsc-m2', 'submitted', now(), NULL, NULL, NULL)`,
+              ($3, 1, 2, 'smsc-m1', 'submitted', now(), NULL, NULL, NULL), ($3, 2, 2, 'smsc-m2', 'delivered', now(), now(), 'DELIVRD', '000')`,
       [delivered, submitted, multi],
     );
     const [{ empty: emptySend }] = await q.query(`INSERT INTO sends (account_id, kind) VALUES ($1, 'batch') RETURNING id AS empty`, [accountId]);
 
     await migration.up(q);
 
-    const rows = await q.query(
-      `SELECT body, status, smsc_id, receipt_stat, receipt_err, receipt_at IS NOT NULL AS receipted, submitted_at IS NOT NULL AS submitted FROM messages WHERE send_id = $1 ORDER BY dispatch_at`,
-      [sendId],
-    );
-    expect(rows).toEqual([
-      { body: 'delivered', status: 'delivered', smsc_id: 'smsc-d', receipt_stat: 'DELIVRD', receipt_err: '000', receipted: true, submitted: true },
-      { body: 'submitted', status: 'sent', smsc_id: 'smsc-s', receipt_stat: null, receipt_err: null, receipted: false, submitted: true },
-      { body: 'in-flight', status: 'pending', smsc_id: null, receipt_stat: null, receipt_err: null, receipted: false, submitted: false },
-      { body: 'multi', status: 'sent', smsc_id: null, receipt_stat: null, receipt_err: null, receipted: false, submitted: true },
-      { body: 'cancelled', status: 'cancelled', smsc_id: null, receipt_stat: null, receipt_err: null, receipted: false, submitted: false },
-      { body: 'waiting', status: 'pending', smsc_id: null, receipt_stat: null, receipt_err: null, receipted: false, submitted: false },
-      { body: 'later', status: 'scheduled', smsc_id: null, receipt_stat: null, receipt_err: null, receipted: false, submitted: false },
+    // Each message's status as the product reads it (its parts' once it has any), and the row's own.
+    const statuses = `SELECT m.body, ${MESSAGE_STATUS} AS status, m.status AS row_status FROM messages m ${WITH_PART_STATUS} WHERE m.send_id = $1 ORDER BY m.dispatch_at`;
+    expect(await q.query(statuses, [sendId])).toEqual([
+      { body: 'delivered', status: 'delivered', row_status: 'delivered' },
+      { body: 'submitted', status: 'sent', row_status: 'sent' },
+      { body: 'in-flight', status: 'pending', row_status: 'pending' },
+      { body: 'multi', status: 'sent', row_status: 'sent' },
+      { body: 'cancelled', status: 'cancelled', row_status: 'cancelled' },
+      { body: 'waiting', status: 'pending', row_status: 'pending' },
+      { body: 'later', status: 'scheduled', row_status: 'scheduled' },
     ]);
-    // Multi-part messages keep their part rows; single ones have none.
-    expect(await q.query(`SELECT message_id, part_number FROM message_parts WHERE message_id = ANY($1::uuid[]) ORDER BY part_number`, [[delivered, submitted, multi]])).toEqual([
-      { message_id: multi, part_number: 1 },
-      { message_id: multi, part_number: 2 },
-    ]);
+    expect(await q.query(`SELECT count(*)::int AS n FROM message_parts WHERE message_id = ANY($1::uuid[])`, [[delivered, submitted, multi]])).toEqual([{ n: 4 }]);
     expect(await q.query(`SELECT count(*)::int AS n FROM dispatch_batches`)).toEqual([{ n: 0 }]);
     // The watermark sits on the last message before the first waiting one (the claim in flight), and the
     // send's last message is the scheduled one; the send without messages has neither.
@@ -99,21 +94,19 @@ describe('Migration: claim watermark', () => {
     );
     expect(next.map((r: { id: string }) => r.id)).toEqual([inFlight, waiting]);
 
-    // And back: single parts are rows of message_parts again.
+    // A message accepted and submitted in the new layout keeps its row status; its part says sent.
+    await q.query(`UPDATE messages SET status = 'pending' WHERE id = $1`, [submitted]);
+
+    // And back: the row holds the status again, and the message that went out has its dispatch time.
     await migration.down(q);
-    expect(
-      await q.query(`SELECT message_id, smsc_id, status, receipt_stat FROM message_parts WHERE message_id = ANY($1::uuid[]) AND total_parts = 1 ORDER BY smsc_id`, [
-        [delivered, submitted, cancelled],
-      ]),
-    ).toEqual([
-      { message_id: delivered, smsc_id: 'smsc-d', status: 'delivered', receipt_stat: 'DELIVRD' },
-      { message_id: submitted, smsc_id: 'smsc-s', status: 'submitted', receipt_stat: null },
-    ]);
-    expect(await q.query(`SELECT body FROM messages WHERE send_id = $1 AND dispatched_at IS NOT NULL ORDER BY dispatch_at`, [sendId])).toEqual([
-      { body: 'delivered' },
-      { body: 'submitted' },
-      { body: 'multi' },
-      { body: 'cancelled' },
+    expect(await q.query(`SELECT body, status, dispatched_at IS NOT NULL AS dispatched FROM messages WHERE send_id = $1 ORDER BY dispatch_at`, [sendId])).toEqual([
+      { body: 'delivered', status: 'delivered', dispatched: true },
+      { body: 'submitted', status: 'sent', dispatched: true },
+      { body: 'in-flight', status: 'pending', dispatched: false },
+      { body: 'multi', status: 'sent', dispatched: true },
+      { body: 'cancelled', status: 'cancelled', dispatched: true },
+      { body: 'waiting', status: 'pending', dispatched: false },
+      { body: 'later', status: 'scheduled', dispatched: false },
     ]);
     await migration.up(q);
   });

@@ -6,6 +6,7 @@ import { LogCapture } from '../support/log-capture';
 import { PageClient, textOf } from '../support/page-client';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { until } from '../support/wait';
+import { MESSAGE_STATUS, WITH_PART_STATUS } from '../../src/messaging/message-status';
 
 const HOUR = 3_600_000;
 const LINK = /https:\/\/dash\.example\.com\.au\/senders\/confirm\/([A-Za-z0-9_-]{22})/;
@@ -87,7 +88,10 @@ describe('POST /v1/senders, GET /senders/confirm/{token}, DELETE /v1/senders', (
     );
     expect(message).toMatchObject({ cost: 0, is_test: false, kind: 'system', total_cost: 0, is_system: true });
     expect(message.account_id).not.toBe(acct.accountId);
-    await until(async () => (await db.query(`SELECT status FROM messages WHERE id = $1`, [message.id]))[0].status === 'delivered', 'the receipt');
+    await until(
+      async () => (await db.query(`SELECT ${MESSAGE_STATUS} AS status FROM messages m ${WITH_PART_STATUS} WHERE m.id = $1`, [message.id]))[0].status === 'delivered',
+      'the receipt',
+    );
     expect(await db.query(`SELECT status FROM message_parts WHERE message_id = $1 ORDER BY part_number`, [message.id])).toEqual([{ status: 'delivered' }, { status: 'delivered' }]);
     // Nothing charged or shown to the account: balance, ledger, history.
     expect((await t.api.get('/v1/account', { auth: acct.auth })).body.credit_balance).toBe(5);

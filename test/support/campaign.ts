@@ -1,6 +1,7 @@
 import { Pool } from 'pg';
 import { runCli } from './run-cli';
 import { basicAuth } from './test-app';
+import { MESSAGE_STATUS, WITH_PART_STATUS } from '../../src/messaging/message-status';
 
 /** What multi-process tests share: a live account made by the CLI, HTTP calls to a process, the file's database. */
 export interface LiveAccount {
@@ -43,7 +44,10 @@ export function database(): Pool {
 }
 
 export async function statusCounts(db: Pool, accountId: number): Promise<Record<string, number>> {
-  const { rows } = await db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM messages WHERE account_id = $1 GROUP BY status', [accountId]);
+  const { rows } = await db.query<{ status: string; n: number }>(
+    `SELECT ${MESSAGE_STATUS} AS status, count(*)::int AS n FROM messages m ${WITH_PART_STATUS} WHERE m.account_id = $1 GROUP BY 1`,
+    [accountId],
+  );
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
 

@@ -3,6 +3,7 @@ import { SmscSimulator } from '../../src/smsc-sim/smsc-simulator';
 import type { SmscSimulatorOptions } from '../../src/smsc-sim/sim-types';
 import type { AppConfig } from '../../src/config/app-config';
 import type { TestApp } from './test-app';
+import { MESSAGE_STATUS, WITH_PART_STATUS } from '../../src/messaging/message-status';
 
 export const SMSC_CREDENTIALS = { systemId: 'esme-test', password: 'secret12' };
 
@@ -32,7 +33,7 @@ export function smppSettings(port: number, extra: Partial<AppConfig> = {}): Part
 export async function statusCounts(t: TestApp, sendId: number): Promise<Record<string, number>> {
   const rows: Array<{ status: string; n: number }> = await t.app
     .get(DataSource)
-    .query('SELECT status, count(*)::int AS n FROM messages WHERE send_id = $1 GROUP BY status', [sendId]);
+    .query(`SELECT ${MESSAGE_STATUS} AS status, count(*)::int AS n FROM messages m ${WITH_PART_STATUS} WHERE m.send_id = $1 GROUP BY 1`, [sendId]);
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
 

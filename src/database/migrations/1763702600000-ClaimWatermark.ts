@@ -8,11 +8,13 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   (`last_*`); a claim moves the watermark and writes one `dispatch_batches` row holding the range it
  *   took, so the sweeper can hand an abandoned range to the next claimer (`released_at`). A message is
  *   unclaimed while it lies after its send's watermark; cancels check that under the send row's lock.
- * - A single-part message carries its part: the SMSC id, a refusal's error, the submission time
- *   (`dispatched_at` becomes `submitted_at`, set when the submission is recorded) and the receipt (status,
- *   done date, stat, err) on its own row. `message_parts` keeps the parts of multi-part messages only.
- * - `messages` loses the indexes the claim needed (due, send-due, claimed-by, send) and gets the send's
- *   dispatch order (send_id, dispatch_at, seq), which also serves every per-send lookup.
+ * - After it is accepted, a message's row is never written on the way to the carrier and back: what
+ *   changes during dispatch (the submission, the receipt) is its parts' (`message_parts`, narrow, two
+ *   indexes), and its status is its row's until a part is recorded (pending, scheduled, cancelled), then
+ *   its parts' (sent, delivered, failed). So `messages` loses `claimed_by` and `dispatched_at` and the
+ *   indexes the claim needed (due, send-due, claimed-by, send), and gets the send's dispatch order
+ *   (send_id, dispatch_at, seq), which also serves every per-send lookup; its pages are filled (no update
+ *   expected), the parts' are half filled, so a receipt's update of its part stays on its page (HOT).
  * One transaction, as every migration here: run it while no dispatcher is running. Claims in flight
  * (claimed, nothing recorded) go back to waiting, as the sweeper would have taken them back.
  */
@@ -20,25 +22,12 @@ export class ClaimWatermark1763702600000 implements MigrationInterface {
   name = 'ClaimWatermark1763702600000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE messages RENAME COLUMN dispatched_at TO submitted_at`);
-    await q.query(
-      `ALTER TABLE messages ADD COLUMN smsc_id text, ADD COLUMN error text, ADD COLUMN receipt_at timestamptz, ADD COLUMN receipt_stat text,
-         ADD COLUMN receipt_err text, ADD COLUMN receipt_due_at timestamptz`,
-    );
     await q.query(`UPDATE messages m SET status = 'pending' WHERE m.status = 'sent' AND NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id)`);
-    await q.query(`UPDATE messages SET submitted_at = NULL WHERE status IN ('pending', 'scheduled', 'cancelled') AND submitted_at IS NOT NULL`);
-    await q.query(`
-      UPDATE messages m SET smsc_id = p.smsc_id, error = p.error, submitted_at = p.submitted_at, receipt_at = p.receipt_at, receipt_stat = p.receipt_stat,
-             receipt_err = p.receipt_err, receipt_due_at = p.receipt_due_at
-        FROM message_parts p WHERE p.message_id = m.id AND p.total_parts = 1`);
-    await q.query(`DELETE FROM message_parts WHERE total_parts = 1`);
-    await q.query(`ALTER TABLE messages DROP COLUMN claimed_by`);
-    await q.query(`DROP INDEX messages_due_idx`);
-    await q.query(`DROP INDEX messages_send_due_idx`);
+    await q.query(`ALTER TABLE messages DROP COLUMN claimed_by, DROP COLUMN dispatched_at`);
     await q.query(`DROP INDEX messages_send_idx`);
     await q.query(`CREATE INDEX messages_send_order_idx ON messages (send_id, dispatch_at, seq)`);
-    await q.query(`CREATE INDEX messages_smsc_idx ON messages (smsc_id) WHERE smsc_id IS NOT NULL`);
-    await q.query(`CREATE INDEX messages_receipt_due_idx ON messages (receipt_due_at) WHERE receipt_due_at IS NOT NULL`);
+    await q.query(`ALTER TABLE messages SET (fillfactor = 100)`);
+    await q.query(`ALTER TABLE message_parts SET (fillfactor = 50)`);
 
     await q.query(
       `ALTER TABLE sends ADD COLUMN claimed_through_at timestamptz NOT NULL DEFAULT '-infinity', ADD COLUMN claimed_through_seq bigint NOT NULL DEFAULT 0,
@@ -82,20 +71,19 @@ export class ClaimWatermark1763702600000 implements MigrationInterface {
     await q.query(`DROP INDEX sends_undispatched_idx`);
     await q.query(`ALTER TABLE sends DROP COLUMN claimed_through_at, DROP COLUMN claimed_through_seq, DROP COLUMN last_at, DROP COLUMN last_seq`);
 
+    // The message rows take their parts' status back (the layout before kept it on the row).
     await q.query(`
-      INSERT INTO message_parts (message_id, part_number, total_parts, smsc_id, status, error, submitted_at, receipt_at, receipt_stat, receipt_err, receipt_due_at)
-      SELECT id, 1, 1, smsc_id, CASE status WHEN 'sent' THEN 'submitted' ELSE status END, error, submitted_at, receipt_at, receipt_stat, receipt_err, receipt_due_at
-        FROM messages m
-       WHERE m.submitted_at IS NOT NULL AND m.status IN ('sent', 'delivered', 'failed') AND NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id)`);
-    await q.query(`DROP INDEX messages_receipt_due_idx`);
-    await q.query(`DROP INDEX messages_smsc_idx`);
+      UPDATE messages m SET status = CASE WHEN p.failed THEN 'failed' WHEN p.delivered THEN 'delivered' ELSE 'sent' END
+        FROM (SELECT message_id, bool_or(status = 'failed') AS failed, bool_and(status = 'delivered') AND count(*) = max(total_parts) AS delivered
+                FROM message_parts GROUP BY message_id) p
+       WHERE p.message_id = m.id`);
+    await q.query(`ALTER TABLE message_parts SET (fillfactor = 80)`);
+    await q.query(`ALTER TABLE messages SET (fillfactor = 70)`);
     await q.query(`DROP INDEX messages_send_order_idx`);
-    await q.query(
-      `ALTER TABLE messages DROP COLUMN smsc_id, DROP COLUMN error, DROP COLUMN receipt_at, DROP COLUMN receipt_stat, DROP COLUMN receipt_err, DROP COLUMN receipt_due_at`,
-    );
-    await q.query(`ALTER TABLE messages ADD COLUMN claimed_by uuid`);
-    await q.query(`ALTER TABLE messages RENAME COLUMN submitted_at TO dispatched_at`);
-    await q.query(`UPDATE messages SET dispatched_at = updated_at WHERE status = 'cancelled'`);
+    await q.query(`ALTER TABLE messages ADD COLUMN dispatched_at timestamptz, ADD COLUMN claimed_by uuid`);
+    await q.query(`
+      UPDATE messages m SET dispatched_at = coalesce((SELECT min(p.submitted_at) FROM message_parts p WHERE p.message_id = m.id), m.updated_at)
+       WHERE m.status NOT IN ('pending', 'scheduled')`);
     await q.query(`CREATE INDEX messages_send_idx ON messages (send_id)`);
     await q.query(`CREATE INDEX messages_due_idx ON messages (dispatch_at) WHERE dispatched_at IS NULL`);
     await q.query(`CREATE INDEX messages_send_due_idx ON messages (send_id, dispatch_at) WHERE dispatched_at IS NULL`);

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { uuid7 } from '../common/ids/uuid7';
 import { AccountsService } from '../accounts/accounts.service';
 import { hundredthsToNumber } from '../billing/money';
 import type { Caller } from '../common/auth/authenticated-request';
@@ -101,7 +101,7 @@ export class ListSendService {
     const rows: NewMessage[] = rendered.map((r, i) => {
       const dispatchAt = new Date(start.getTime() + (offsets ? offsets[i] : 0));
       const scheduled = dispatchAt.getTime() > now.getTime();
-      const id = randomUUID();
+      const id = uuid7();
       links.add(r.links, id, i);
       return {
         id,

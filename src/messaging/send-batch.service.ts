@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { uuid7 } from '../common/ids/uuid7';
 import { AccountsService } from '../accounts/accounts.service';
 import type { Caller } from '../common/auth/authenticated-request';
 import { mapInSlices } from '../common/concurrency/slices';
@@ -64,7 +64,7 @@ export class SendBatchService {
     const links = new SendLinks(this.config.shortLinkBase);
     const ids: Array<string | undefined> = composed.map((entry, index) => {
       if (!entry.ok) return undefined;
-      const id = randomUUID();
+      const id = uuid7();
       links.add(entry.links, id, rows.length, index);
       rows.push({
         id,

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { uuid7 } from '../common/ids/uuid7';
 import { AccountsService } from '../accounts/accounts.service';
 import { analyseMessage } from '../common/sms';
 import { Clock } from '../common/time/clock';
@@ -36,7 +36,7 @@ export class SystemMessagesService {
     const now = this.clock.now();
     const sender = this.config.systemSender;
     const sendId = await this.sends.insert({ accountId, apiKeyId: null, kind: 'system', ignoreUnsubscribes: true, messageCount: 1, totalCost: 0 }, tx);
-    const id = randomUUID();
+    const id = uuid7();
     await this.messages.insertMany(
       accountId,
       sendId,

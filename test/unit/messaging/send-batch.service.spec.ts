@@ -23,7 +23,8 @@ const caller: Caller = { accountId: 1, apiKeyId: 7, isTest: false, requestId: 'r
 const ANN = '61412345678';
 const BOB = '61412345679';
 const CAT = '61412345680';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** Message ids are version 7 UUIDs (time-ordered: see common/ids/uuid7.ts). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 interface Setup {
   account?: Account;

@@ -66,11 +66,7 @@ export async function explainDispatchPath(ds: DataSource, accountId: number, n: 
     const smscId = (i: number) => `explain-${sendId}-${i}`;
     await step('record the outcomes', async () => {
       await outcomes.recordOutcomes(
-        claimed.map((m, i) => ({ batchId, messageId: m.id, partNumber: 1, totalParts: 1, smscId: smscId(i), error: null, receiptDueAt: null })),
-        tx,
-      );
-      await receipts.applyStoredReceipts(
-        claimed.map((_, i) => smscId(i)),
+        claimed.map((m, i) => ({ batchId, accountId: m.accountId, messageId: m.id, partNumber: 1, totalParts: 1, smscId: smscId(i), error: null, receiptDueAt: null })),
         tx,
       );
     });
@@ -81,6 +77,7 @@ export async function explainDispatchPath(ds: DataSource, accountId: number, n: 
         tx,
       ),
     );
+    await step('sweeper: receipts that overtook their part', () => receipts.applyLateReceipts(tx));
     await step('sweeper: take back stale claims', () => repo.releaseStaleClaims(30_000));
   } finally {
     client.removeAllListeners('notice');

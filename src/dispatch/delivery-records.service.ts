@@ -35,11 +35,9 @@ export class DeliveryRecordsService {
     await this.settle(async (tx) => {
       const simulatedDue = latest(outcomes.map((o) => o.receiptDueAt));
       if (simulatedDue) tx.afterCommit(() => this.queue.simulatedReceiptsDue(simulatedDue));
+      // Without statistics a cached plan made while the table was small can walk every part per receipt.
       tx.afterCommit(() => this.statistics.grew('message_parts', outcomes.length));
-      const refused = await this.outcomes.recordOutcomes(outcomes, tx);
-      // Receipts that overtook these submissions' answers were held back: they apply now.
-      const smscIds = outcomes.flatMap((o) => (o.smscId ? [o.smscId] : []));
-      return [...refused, ...(await this.receipts.applyStoredReceipts(smscIds, tx))];
+      return this.outcomes.recordOutcomes(outcomes, tx);
     });
     const refused = outcomes.filter((o) => !o.smscId).length;
     this.metrics.partsSubmitted(outcomes.length - refused, refused);
@@ -52,7 +50,7 @@ export class DeliveryRecordsService {
 
   /** Receipts stored before their part's submission was recorded. */
   async applyLateReceipts(): Promise<number> {
-    return (await this.settle((tx) => this.receipts.applyStoredReceipts('all-unapplied', tx))).length;
+    return (await this.settle((tx) => this.receipts.applyLateReceipts(tx))).length;
   }
 
   /** One step of due simulated receipts; 0 when none is due. */
@@ -63,7 +61,7 @@ export class DeliveryRecordsService {
   private async settle(work: (tx: Tx) => Promise<PartChange[]>): Promise<PartChange[]> {
     const changes = await this.uow.run(async (tx) => {
       const changed = await work(tx);
-      await this.webhooks.partsChanged(changed, tx);
+      await this.webhooks.partsChanged(changed, (ids) => this.receipts.messagesOf(ids, tx), tx);
       return changed;
     });
     this.metrics.partsSettled(changes);

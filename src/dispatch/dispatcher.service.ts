@@ -191,9 +191,10 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
     for (const result of results) for (const part of result.parts) parts[part.smscId ? 'submitted' : 'refused']++;
     await recorder
       .add(
-        results.flatMap((result) =>
+        results.flatMap((result, i) =>
           result.parts.map((part) => ({
             batchId,
+            accountId: group[i].accountId,
             messageId: result.messageId,
             partNumber: part.partNumber,
             totalParts: part.totalParts,

@@ -1,11 +1,15 @@
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
-/** One SMS part of a message as submitted to the carrier, with its own delivery status. */
+/**
+ * One SMS part of a message as submitted to the carrier, with its own delivery status: what changes while
+ * a message is dispatched lives here, not on the message's own row (message-status.ts). The pages are
+ * half filled (see the migrations), so a receipt's update of its part finds room on the part's page.
+ */
 @Entity({ name: 'message_parts' })
 @Check('message_parts_status_check', "status IN ('submitted', 'delivered', 'failed')")
 @Index('message_parts_smsc_idx', ['smscId'], { where: 'smsc_id IS NOT NULL' })
 // Simulated receipts not yet applied (the applier clears receipt_due_at). No index names `status`, so a
-// receipt's update of its part can be HOT; the table leaves room for it on each page (fillfactor 80).
+// receipt's update of its part can be HOT.
 @Index('message_parts_receipt_due_idx', ['receiptDueAt'], { where: 'receipt_due_at IS NOT NULL' })
 export class MessagePart {
   @ForeignKey('Message', { name: 'message_parts_message_id_fkey', onDelete: 'CASCADE' })
@@ -14,6 +18,10 @@ export class MessagePart {
 
   @PrimaryColumn({ name: 'part_number', type: 'smallint' })
   partNumber: number;
+
+  /** Its message's account, written with the part (receipts and their webhooks find it without the message). */
+  @Column({ name: 'account_id', type: 'integer' })
+  accountId: number;
 
   @Column({ name: 'total_parts', type: 'smallint' })
   totalParts: number;

@@ -10,6 +10,8 @@ export interface PartChange extends PartStatusChange {
 export interface PartOutcome {
   /** The batch whose claim this part's message was sent under. */
   batchId: string;
+  /** The message's account (its part carries it, so receipts find their account without reading the message). */
+  accountId: number;
   messageId: string;
   partNumber: number;
   totalParts: number;
@@ -19,11 +21,9 @@ export interface PartOutcome {
   receiptDueAt: Date | null;
 }
 
-const MESSAGE_OF_CHANGE = `msg.account_id AS "accountId", msg.to_number AS "to", msg.sender, msg.body, msg.custom_ref AS "customRef"`;
-
-/** A PartChange from a part `p` (message_parts) joined to its message `msg`. */
-export const PART_CHANGE = `p.message_id AS "messageId", p.part_number AS "partNumber", p.total_parts AS "totalParts", p.status, p.receipt_at AS "at",
-  extract(epoch FROM now() - p.submitted_at)::float8 AS "lagSeconds", ${MESSAGE_OF_CHANGE}`;
+/** A PartChange from a part `p` (message_parts), which carries its message's account. */
+export const PART_CHANGE = `p.account_id AS "accountId", p.message_id AS "messageId", p.part_number AS "partNumber", p.total_parts AS "totalParts", p.status,
+  p.receipt_at AS "at", extract(epoch FROM now() - p.submitted_at)::float8 AS "lagSeconds"`;
 
 /**
  * One outcome per part, the last one given. Today a recording carries one batch, in which a message is

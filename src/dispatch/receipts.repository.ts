@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { keyLookupsOnly, sql } from '../database/sql';
 import type { Tx } from '../database/unit-of-work';
 import type { DeliveryReceipt } from './carriers/carrier';
+import type { MessageOfChange } from '../webhooks/webhook-events.service';
 import { PART_CHANGE, PartChange } from './part-changes';
 
 /**
@@ -27,14 +28,14 @@ export class ReceiptsRepository {
        ), applied AS (
          UPDATE message_parts p SET status = i.state, receipt_at = i.done_at, receipt_stat = i.stat, receipt_err = i.err
            FROM input i WHERE p.smsc_id = i.smsc_id AND p.status = 'submitted'
-         RETURNING p.message_id, p.part_number, p.total_parts, p.status, p.receipt_at, p.submitted_at
+         RETURNING ${PART_CHANGE}
        ), early AS (
          INSERT INTO delivery_receipts (smsc_id, state, stat, err, done_at, received_at)
          SELECT smsc_id, state, stat, err, done_at, received_at FROM input i
           WHERE NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.smsc_id = i.smsc_id)
          ON CONFLICT (smsc_id) DO NOTHING
        )
-       SELECT ${PART_CHANGE} FROM applied p JOIN messages msg ON msg.id = p.message_id`,
+       SELECT * FROM applied`,
       [
         receipts.map((r) => r.smscId),
         receipts.map((r) => r.state),
@@ -48,26 +49,38 @@ export class ReceiptsRepository {
     return rows;
   }
 
-  /** Applies stored receipts (ones that overtook their part) for these SMSC ids to their parts. */
-  async applyStoredReceipts(smscIds: string[] | 'all-unapplied', tx: Tx): Promise<PartChange[]> {
-    if (smscIds !== 'all-unapplied' && smscIds.length === 0) return [];
+  /**
+   * Applies stored receipts (ones that overtook their part's submit_sm_resp) whose part is recorded by
+   * now. A part's recording applies the ones already stored; this catches a receipt stored while its part
+   * was being recorded (the sweeper's step, for receipts older than a second).
+   */
+  async applyLateReceipts(tx: Tx): Promise<PartChange[]> {
     await keyLookupsOnly(tx);
-    const filter = smscIds === 'all-unapplied' ? `r.received_at < now() - interval '1 second'` : `r.smsc_id = ANY($1::text[])`;
     const { rows } = await sql<PartChange>(
       tx,
       `WITH matched AS (
          UPDATE delivery_receipts r SET applied_at = now()
-          WHERE ${filter} AND r.applied_at IS NULL
+          WHERE r.received_at < now() - interval '1 second' AND r.applied_at IS NULL
             AND EXISTS (SELECT 1 FROM message_parts p WHERE p.smsc_id = r.smsc_id)
          RETURNING r.smsc_id, r.state, r.stat, r.err, r.done_at
        )
        UPDATE message_parts p SET status = matched.state, receipt_at = matched.done_at, receipt_stat = matched.stat, receipt_err = matched.err
-         FROM matched, messages msg WHERE p.smsc_id = matched.smsc_id AND p.status = 'submitted' AND msg.id = p.message_id
+         FROM matched WHERE p.smsc_id = matched.smsc_id AND p.status = 'submitted'
        RETURNING ${PART_CHANGE}`,
-      smscIds === 'all-unapplied' ? [] : [smscIds],
+      [],
       { prepared: true },
     );
     return rows;
+  }
+
+  /** The texts status webhooks repeat, of these messages. */
+  async messagesOf(messageIds: string[], tx: Tx): Promise<Map<string, MessageOfChange>> {
+    const { rows } = await sql<MessageOfChange & { id: string }>(
+      tx,
+      `SELECT id, to_number AS "to", sender, body, custom_ref AS "customRef" FROM messages WHERE id = ANY($1::uuid[])`,
+      [messageIds],
+    );
+    return new Map(rows.map(({ id, ...message }) => [id, message]));
   }
 
   /** Simulated carrier: every part whose receipt is due gets one (failed for numbers ending in the fail suffix). */

@@ -12,11 +12,18 @@ export interface PartStatusChange {
   totalParts: number;
   status: 'delivered' | 'failed';
   at: Date;
+}
+
+/** What a status webhook repeats of the part's message. */
+export interface MessageOfChange {
   to: string;
   sender: string;
   body: string;
   customRef: string | null;
 }
+
+/** Reads the messages of changed parts (by id, in the caller's transaction): only those a webhook will report are asked for. */
+export type MessagesOfChanges = (messageIds: string[]) => Promise<Map<string, MessageOfChange>>;
 
 /** A message cancelled before it was sent: every one of its parts gets a `cancelled` status webhook. */
 export interface CancelledMessage {
@@ -53,13 +60,21 @@ export class WebhookEventsService {
     private readonly queue: WebhookQueue,
   ) {}
 
-  /** Delivery receipts: one event per part that became delivered or failed. */
-  async partsChanged(changes: readonly PartStatusChange[], tx: Tx): Promise<number> {
+  /**
+   * Delivery receipts: one event per part that became delivered or failed, for accounts with a status
+   * URL. Most receipts are for accounts without one, so the messages' texts are read only for the parts
+   * an event is written for.
+   */
+  async partsChanged(changes: readonly PartStatusChange[], messagesOf: MessagesOfChanges, tx: Tx): Promise<number> {
     if (changes.length === 0) return 0;
     const wanted = await this.repo.accountsWithUrl([...new Set(changes.map((c) => c.accountId))], 'status', tx);
-    const events = changes
-      .filter((c) => wanted.has(c.accountId))
-      .map((c) => ({ accountId: c.accountId, kind: 'status' as const, body: receiptBody(c, c.status, c.messageId, c.at, c.partNumber, c.totalParts) }));
+    const reported = changes.filter((c) => wanted.has(c.accountId));
+    if (reported.length === 0) return 0;
+    const messages = await messagesOf([...new Set(reported.map((c) => c.messageId))]);
+    const events = reported.flatMap((c) => {
+      const m = messages.get(c.messageId);
+      return m ? [{ accountId: c.accountId, kind: 'status' as const, body: receiptBody(m, c.status, c.messageId, c.at, c.partNumber, c.totalParts) }] : [];
+    });
     return this.create(events, tx);
   }
 
@@ -85,7 +100,7 @@ export class WebhookEventsService {
 }
 
 /** Delivery receipt body (supplement: Webhooks): one per part, no `type` field, custom_ref '' when none. */
-function receiptBody(m: { to: string; sender: string; body: string; customRef: string | null }, status: string, messageId: string, at: Date, part: number, total: number): string {
+function receiptBody(m: MessageOfChange, status: string, messageId: string, at: Date, part: number, total: number): string {
   return JSON.stringify({
     to: m.to,
     sender: m.sender,

@@ -35,7 +35,7 @@ describe('Dispatcher leases', () => {
     const batch = randomUUID();
     expect((await repo.claimDue(sendId, 100, batch)).messages).toHaveLength(n);
     await db.query(`UPDATE dispatch_batches SET claimed_at = now() - interval '1 hour' WHERE batch_id = $1`, [batch]);
-    return { sendId, batch, dispatcherId: randomUUID() };
+    return { sendId, batch, dispatcherId: randomUUID(), accountId: acct.accountId };
   }
 
   /** The send's batches: released (taken back, waiting for the next claim) or held by a dispatcher. */
@@ -82,7 +82,12 @@ describe('Dispatcher leases', () => {
     const [{ id }] = await db.query(`SELECT id FROM messages WHERE send_id = $1`, [recorded.sendId]);
     await t.app
       .get(UnitOfWork)
-      .run((tx) => outcomes.recordOutcomes([{ batchId: recorded.batch, messageId: id, partNumber: 1, totalParts: 1, smscId: 'x', error: null, receiptDueAt: null }], tx));
+      .run((tx) =>
+        outcomes.recordOutcomes(
+          [{ batchId: recorded.batch, accountId: recorded.accountId, messageId: id, partNumber: 1, totalParts: 1, smscId: 'x', error: null, receiptDueAt: null }],
+          tx,
+        ),
+      );
     expect(await repo.releaseStaleClaims(1000)).not.toContain(recorded.sendId);
     expect(await batches(recorded.sendId)).toEqual({ held: 0, released: 0 });
   });
@@ -116,9 +121,9 @@ describe('Dispatcher leases', () => {
   });
 
   it('a part submitted again (its claim was taken back and sent anew) forgets the receipt of its earlier submission', async () => {
-    const { sendId, batch } = await oldClaim(1);
+    const { sendId, batch, accountId } = await oldClaim(1);
     const [{ id }] = await db.query(`SELECT id FROM messages WHERE send_id = $1`, [sendId]);
-    const outcome = (smscId: string) => ({ batchId: batch, messageId: id, partNumber: 1, totalParts: 1, smscId, error: null, receiptDueAt: null });
+    const outcome = (smscId: string) => ({ batchId: batch, accountId, messageId: id, partNumber: 1, totalParts: 1, smscId, error: null, receiptDueAt: null });
     await t.app.get(UnitOfWork).run((tx) => outcomes.recordOutcomes([outcome('first-id')], tx));
     await db.query(`UPDATE message_parts SET status = 'delivered', receipt_at = now(), receipt_stat = 'DELIVRD', receipt_err = '000' WHERE message_id = $1`, [id]);
     await t.app.get(UnitOfWork).run((tx) => outcomes.recordOutcomes([outcome('second-id')], tx));
@@ -129,7 +134,7 @@ describe('Dispatcher leases', () => {
 
   it('never takes back a claim whose outcome is being recorded: the batch is held by the recording transaction and skipped', async () => {
     // The dispatcher's lease is stale (a long outage, say) while it still records what the carrier answered.
-    const { sendId, batch, dispatcherId } = await oldClaim(2);
+    const { sendId, batch, dispatcherId, accountId } = await oldClaim(2);
     await repo.renewLease(dispatcherId, [batch]);
     await db.query(`UPDATE dispatcher_leases SET heartbeat_at = now() - interval '2 seconds' WHERE dispatcher_id = $1`, [dispatcherId]);
     const [first, second] = (await db.query(`SELECT id FROM messages WHERE send_id = $1 ORDER BY to_number`, [sendId])) as Array<{ id: string }>;
@@ -138,7 +143,10 @@ describe('Dispatcher leases', () => {
     let recorded!: () => void;
     const partWritten = new Promise<void>((resolve) => (recorded = resolve));
     const recording = t.app.get(UnitOfWork).run(async (tx) => {
-      await outcomes.recordOutcomes([{ batchId: batch, messageId: first.id, partNumber: 1, totalParts: 1, smscId: `held-${sendId}`, error: null, receiptDueAt: null }], tx);
+      await outcomes.recordOutcomes(
+        [{ batchId: batch, accountId, messageId: first.id, partNumber: 1, totalParts: 1, smscId: `held-${sendId}`, error: null, receiptDueAt: null }],
+        tx,
+      );
       recorded();
       await commitNow;
     });
@@ -155,7 +163,7 @@ describe('Dispatcher leases', () => {
   });
 
   it('a recording waits for a sweep that holds its batch, then records the message the sweep took back as sent', async () => {
-    const { sendId, batch } = await oldClaim(1);
+    const { sendId, batch, accountId } = await oldClaim(1);
     const [{ id }] = await db.query(`SELECT id FROM messages WHERE send_id = $1`, [sendId]);
     // A sweep in progress: it holds the batch and has taken the claim back, not committed yet.
     const sweep = db.createQueryRunner();
@@ -166,7 +174,9 @@ describe('Dispatcher leases', () => {
     let recorded = false;
     const recording = t.app
       .get(UnitOfWork)
-      .run((tx) => outcomes.recordOutcomes([{ batchId: batch, messageId: id, partNumber: 1, totalParts: 1, smscId: `late-${sendId}`, error: null, receiptDueAt: null }], tx))
+      .run((tx) =>
+        outcomes.recordOutcomes([{ batchId: batch, accountId, messageId: id, partNumber: 1, totalParts: 1, smscId: `late-${sendId}`, error: null, receiptDueAt: null }], tx),
+      )
       .then(() => (recorded = true));
     // The recording's session waits on the batch row (a lock wait, seen by PostgreSQL), not on anything else.
     for (let waited = 0; ; waited += 10) {
@@ -186,9 +196,9 @@ describe('Dispatcher leases', () => {
   });
 
   it('records a part answered twice in one group commit once, as its last answer says', async () => {
-    const { sendId, batch } = await oldClaim(1);
+    const { sendId, batch, accountId } = await oldClaim(1);
     const [{ id }] = await db.query(`SELECT id FROM messages WHERE send_id = $1`, [sendId]);
-    const outcome = (smscId: string) => ({ batchId: batch, messageId: id, partNumber: 1, totalParts: 1, smscId, error: null, receiptDueAt: null });
+    const outcome = (smscId: string) => ({ batchId: batch, accountId, messageId: id, partNumber: 1, totalParts: 1, smscId, error: null, receiptDueAt: null });
     await t.app.get(UnitOfWork).run((tx) => outcomes.recordOutcomes([outcome('first-answer'), outcome('second-answer')], tx));
     expect(await db.query(`SELECT smsc_id FROM message_parts WHERE message_id = $1`, [id])).toEqual([{ smsc_id: 'second-answer' }]);
   });

@@ -11,7 +11,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - After it is accepted, a message's row is never written on the way to the carrier and back: what
  *   changes during dispatch (the submission, the receipt) is its parts' (`message_parts`, narrow, two
  *   indexes), and its status is its row's until a part is recorded (pending, scheduled, cancelled), then
- *   its parts' (sent, delivered, failed). So `messages` loses `claimed_by` and `dispatched_at` and the
+ *   its parts' (sent, delivered, failed); a part carries its message's account, so a receipt and its
+ *   webhook check need not read the message. So `messages` loses `claimed_by` and `dispatched_at` and the
  *   indexes the claim needed (due, send-due, claimed-by, send), and gets the send's dispatch order
  *   (send_id, dispatch_at, seq), which also serves every per-send lookup; its pages are filled (no update
  *   expected), the parts' are half filled, so a receipt's update of its part stays on its page (HOT).
@@ -28,6 +29,9 @@ export class ClaimWatermark1763702600000 implements MigrationInterface {
     await q.query(`CREATE INDEX messages_send_order_idx ON messages (send_id, dispatch_at, seq)`);
     await q.query(`ALTER TABLE messages SET (fillfactor = 100)`);
     await q.query(`ALTER TABLE message_parts SET (fillfactor = 50)`);
+    await q.query(`ALTER TABLE message_parts ADD COLUMN account_id integer`);
+    await q.query(`UPDATE message_parts p SET account_id = m.account_id FROM messages m WHERE m.id = p.message_id`);
+    await q.query(`ALTER TABLE message_parts ALTER COLUMN account_id SET NOT NULL`);
 
     await q.query(
       `ALTER TABLE sends ADD COLUMN claimed_through_at timestamptz NOT NULL DEFAULT '-infinity', ADD COLUMN claimed_through_seq bigint NOT NULL DEFAULT 0,
@@ -77,6 +81,7 @@ export class ClaimWatermark1763702600000 implements MigrationInterface {
         FROM (SELECT message_id, bool_or(status = 'failed') AS failed, bool_and(status = 'delivered') AND count(*) = max(total_parts) AS delivered
                 FROM message_parts GROUP BY message_id) p
        WHERE p.message_id = m.id`);
+    await q.query(`ALTER TABLE message_parts DROP COLUMN account_id`);
     await q.query(`ALTER TABLE message_parts SET (fillfactor = 80)`);
     await q.query(`ALTER TABLE messages SET (fillfactor = 70)`);
     await q.query(`DROP INDEX messages_send_order_idx`);

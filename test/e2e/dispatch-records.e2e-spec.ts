@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { UnitOfWork } from '../../src/database/unit-of-work';
+import type { DeliveryReceipt } from '../../src/dispatch/carriers/carrier';
+import { DispatchRepository } from '../../src/dispatch/dispatch.repository';
+import { OutcomesRepository } from '../../src/dispatch/outcomes.repository';
+import type { PartOutcome } from '../../src/dispatch/part-changes';
+import { ReceiptsRepository } from '../../src/dispatch/receipts.repository';
+import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
+
+/**
+ * What a submission's outcome and a receipt write, on the real schema: one part row each, never the
+ * message's row, and the message's status read from its parts. An API-only app, so no dispatcher of its
+ * own interferes.
+ */
+describe('Dispatch records', () => {
+  let t: TestApp;
+  let db: DataSource;
+  let acct: TestAccount;
+  const outcomes = new OutcomesRepository();
+  const receipts = new ReceiptsRepository();
+
+  beforeAll(async () => {
+    t = await startTestApp({ appRole: 'api' });
+    db = t.app.get(DataSource);
+    acct = await createAccount(t.app, { credits: 10_000, senders: ['Brand'] });
+  });
+  afterAll(() => t.close());
+
+  /** One claimed message of `text` (its parts as the carrier would split it); its id and batch. */
+  async function claimed(text: string) {
+    const res = await t.api.post('/v1/messages', { auth: acct.auth, body: { messages: [{ to: '0412345678', message: text, sender: 'Brand' }] } });
+    const batchId = randomUUID();
+    const [message] = (await new DispatchRepository(db).claimDue(res.body.send_id as number, 10, batchId)).messages;
+    return { id: message.id, batchId };
+  }
+  const record = (list: PartOutcome[]) => t.app.get(UnitOfWork).run((tx) => outcomes.recordOutcomes(list, tx));
+  const receive = (list: DeliveryReceipt[]) => t.app.get(UnitOfWork).run((tx) => receipts.recordReceipts(list, tx));
+  const receipt = (smscId: string, state: 'delivered' | 'failed'): DeliveryReceipt => ({
+    smscId,
+    state,
+    stat: state === 'delivered' ? 'DELIVRD' : 'UNDELIV',
+    err: state === 'delivered' ? '000' : '001',
+    doneAt: new Date('2026-11-26T10:00:00Z'),
+    receivedAt: new Date(),
+  });
+  const statusOf = async (id: string) => (await t.api.get('/v1/messages', { auth: acct.auth, query: { message_id: id } })).body.results[0].status as string;
+  const rowOf = async (id: string) => (await db.query(`SELECT status, xmin::text FROM messages WHERE id = $1`, [id]))[0] as { status: string; xmin: string };
+
+  it('writes a single-part message’s outcome and receipt onto its part, never its own row, and reads its status from the part', async () => {
+    const { id, batchId } = await claimed('hello');
+    const accepted = await rowOf(id);
+    expect(await record([{ batchId, accountId: acct.accountId, messageId: id, partNumber: 1, totalParts: 1, smscId: `one-${id}`, error: null, receiptDueAt: null }])).toEqual([]);
+    expect(await statusOf(id)).toBe('sent');
+    const changes = await receive([receipt(`one-${id}`, 'delivered')]);
+    expect(changes).toEqual([expect.objectContaining({ accountId: acct.accountId, messageId: id, partNumber: 1, totalParts: 1, status: 'delivered' })]);
+    expect(await statusOf(id)).toBe('delivered');
+    // The row the send wrote, as it wrote it.
+    expect(await rowOf(id)).toEqual(accepted);
+  });
+
+  it('applies a receipt that overtook its submit_sm_resp as the part is recorded, and reports it then', async () => {
+    const { id, batchId } = await claimed('early');
+    expect(await receive([receipt(`early-${id}`, 'failed')])).toEqual([]);
+    expect(await db.query(`SELECT applied_at FROM delivery_receipts WHERE smsc_id = $1`, [`early-${id}`])).toEqual([{ applied_at: null }]);
+    const changes = await record([{ batchId, accountId: acct.accountId, messageId: id, partNumber: 1, totalParts: 1, smscId: `early-${id}`, error: null, receiptDueAt: null }]);
+    expect(changes).toEqual([expect.objectContaining({ messageId: id, status: 'failed', at: new Date('2026-11-26T10:00:00Z') })]);
+    expect(await db.query(`SELECT status, receipt_stat, receipt_err FROM message_parts WHERE message_id = $1`, [id])).toEqual([
+      { status: 'failed', receipt_stat: 'UNDELIV', receipt_err: '001' },
+    ]);
+    expect((await db.query(`SELECT applied_at IS NOT NULL AS applied FROM delivery_receipts WHERE smsc_id = $1`, [`early-${id}`]))[0].applied).toBe(true);
+    expect(await statusOf(id)).toBe('failed');
+  });
+
+  it('reads a multi-part message as sent until every part is delivered, and failed once any part fails', async () => {
+    const parts = (id: string, batchId: string, prefix: string): PartOutcome[] =>
+      [1, 2].map((n) => ({ batchId, accountId: acct.accountId, messageId: id, partNumber: n, totalParts: 2, smscId: `${prefix}${n}-${id}`, error: null, receiptDueAt: null }));
+    const ok = await claimed('a'.repeat(200));
+    await record(parts(ok.id, ok.batchId, 'ok'));
+    await receive([receipt(`ok1-${ok.id}`, 'delivered')]);
+    expect(await statusOf(ok.id)).toBe('sent');
+    await receive([receipt(`ok2-${ok.id}`, 'delivered')]);
+    expect(await statusOf(ok.id)).toBe('delivered');
+
+    const bad = await claimed('b'.repeat(200));
+    await record(parts(bad.id, bad.batchId, 'bad'));
+    await receive([receipt(`bad2-${bad.id}`, 'failed')]);
+    expect(await statusOf(bad.id)).toBe('failed');
+    // The history filter reads the same status.
+    const history = await t.api.get('/v1/messages', { auth: acct.auth, query: { status: 'failed' } });
+    expect(history.body.results.map((m: { message_id: string }) => m.message_id)).toContain(bad.id);
+    expect(history.body.results.map((m: { message_id: string }) => m.message_id)).not.toContain(ok.id);
+  });
+});

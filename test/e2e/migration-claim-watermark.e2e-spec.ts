@@ -77,6 +77,9 @@ describe('Migration: claim watermark', () => {
     ]);
     expect(await q.query(`SELECT count(*)::int AS n FROM message_parts WHERE message_id = ANY($1::uuid[])`, [[delivered, submitted, multi]])).toEqual([{ n: 4 }]);
     expect(await q.query(`SELECT count(*)::int AS n FROM dispatch_batches`)).toEqual([{ n: 0 }]);
+    // Parts are read by key only: a small ANALYZE sample.
+    const target = `SELECT attstattarget AS target FROM pg_attribute WHERE attrelid = 'message_parts'::regclass AND attname = 'smsc_id'`;
+    expect(await q.query(target)).toEqual([{ target: 10 }]);
     // The watermark sits on the last message before the first waiting one (the claim in flight), and the
     // send's last message is the scheduled one; the send without messages has neither.
     const [mark] = await q.query(
@@ -99,6 +102,7 @@ describe('Migration: claim watermark', () => {
 
     // And back: the row holds the status again, and the message that went out has its dispatch time.
     await migration.down(q);
+    expect(await q.query(target)).toEqual([{ target: -1 }]);
     expect(await q.query(`SELECT body, status, dispatched_at IS NOT NULL AS dispatched FROM messages WHERE send_id = $1 ORDER BY dispatch_at`, [sendId])).toEqual([
       { body: 'delivered', status: 'delivered', dispatched: true },
       { body: 'submitted', status: 'sent', dispatched: true },

@@ -19,6 +19,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * One transaction, as every migration here: run it while no dispatcher is running. Claims in flight
  * (claimed, nothing recorded) go back to waiting, as the sweeper would have taken them back.
  */
+const PART_COLUMNS = ['message_id', 'part_number', 'account_id', 'total_parts', 'smsc_id', 'status', 'error', 'submitted_at', 'receipt_at', 'receipt_stat', 'receipt_err', 'receipt_due_at'];
+
 export class ClaimWatermark1763702600000 implements MigrationInterface {
   name = 'ClaimWatermark1763702600000';
 
@@ -32,6 +34,9 @@ export class ClaimWatermark1763702600000 implements MigrationInterface {
     await q.query(`ALTER TABLE message_parts ADD COLUMN account_id integer`);
     await q.query(`UPDATE message_parts p SET account_id = m.account_id FROM messages m WHERE m.id = p.message_id`);
     await q.query(`ALTER TABLE message_parts ALTER COLUMN account_id SET NOT NULL`);
+    // Every read of the parts is by key, so the planner needs their count, not their distributions: a
+    // small sample makes the ANALYZE a growing table needs (TableStatistics) about six times cheaper.
+    await q.query(`ALTER TABLE message_parts ${PART_COLUMNS.map((c) => `ALTER COLUMN ${c} SET STATISTICS 10`).join(', ')}`);
 
     await q.query(
       `ALTER TABLE sends ADD COLUMN claimed_through_at timestamptz NOT NULL DEFAULT '-infinity', ADD COLUMN claimed_through_seq bigint NOT NULL DEFAULT 0,
@@ -81,6 +86,7 @@ export class ClaimWatermark1763702600000 implements MigrationInterface {
         FROM (SELECT message_id, bool_or(status = 'failed') AS failed, bool_and(status = 'delivered') AND count(*) = max(total_parts) AS delivered
                 FROM message_parts GROUP BY message_id) p
        WHERE p.message_id = m.id`);
+    await q.query(`ALTER TABLE message_parts ${PART_COLUMNS.filter((c) => c !== 'account_id').map((c) => `ALTER COLUMN ${c} SET STATISTICS -1`).join(', ')}`);
     await q.query(`ALTER TABLE message_parts DROP COLUMN account_id`);
     await q.query(`ALTER TABLE message_parts SET (fillfactor = 80)`);
     await q.query(`ALTER TABLE messages SET (fillfactor = 70)`);

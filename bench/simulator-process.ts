@@ -13,6 +13,8 @@ export interface SimulatorProcess {
   process: ChildProcess;
   port: number;
   stats: () => Promise<SimulatorStats>;
+  /** Forgets what it received so far (counters, submits, first and last submit). */
+  reset: () => Promise<void>;
 }
 
 /** The bundled SMSC simulator in a process of its own (system id `bench`, password `benchpw`), receipts after `receiptDelayMs`. */
@@ -31,5 +33,11 @@ export async function startSimulatorProcess(receiptDelayMs: number): Promise<Sim
     });
     sim.on('exit', () => reject(new Error('simulator exited')));
   });
-  return { process: sim, port, stats: async () => (await (await fetch(`http://127.0.0.1:${controlPort}/stats`)).json()) as SimulatorStats };
+  const control = `http://127.0.0.1:${controlPort}`;
+  return {
+    process: sim,
+    port,
+    stats: async () => (await (await fetch(`${control}/stats`)).json()) as SimulatorStats,
+    reset: async () => void (await (await fetch(`${control}/reset`, { method: 'POST' })).arrayBuffer()),
+  };
 }

@@ -19,7 +19,20 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * One transaction, as every migration here: run it while no dispatcher is running. Claims in flight
  * (claimed, nothing recorded) go back to waiting, as the sweeper would have taken them back.
  */
-const PART_COLUMNS = ['message_id', 'part_number', 'account_id', 'total_parts', 'smsc_id', 'status', 'error', 'submitted_at', 'receipt_at', 'receipt_stat', 'receipt_err', 'receipt_due_at'];
+const PART_COLUMNS = [
+  'message_id',
+  'part_number',
+  'account_id',
+  'total_parts',
+  'smsc_id',
+  'status',
+  'error',
+  'submitted_at',
+  'receipt_at',
+  'receipt_stat',
+  'receipt_err',
+  'receipt_due_at',
+];
 
 export class ClaimWatermark1763702600000 implements MigrationInterface {
   name = 'ClaimWatermark1763702600000';
@@ -86,7 +99,11 @@ export class ClaimWatermark1763702600000 implements MigrationInterface {
         FROM (SELECT message_id, bool_or(status = 'failed') AS failed, bool_and(status = 'delivered') AND count(*) = max(total_parts) AS delivered
                 FROM message_parts GROUP BY message_id) p
        WHERE p.message_id = m.id`);
-    await q.query(`ALTER TABLE message_parts ${PART_COLUMNS.filter((c) => c !== 'account_id').map((c) => `ALTER COLUMN ${c} SET STATISTICS -1`).join(', ')}`);
+    await q.query(
+      `ALTER TABLE message_parts ${PART_COLUMNS.filter((c) => c !== 'account_id')
+        .map((c) => `ALTER COLUMN ${c} SET STATISTICS -1`)
+        .join(', ')}`,
+    );
     await q.query(`ALTER TABLE message_parts DROP COLUMN account_id`);
     await q.query(`ALTER TABLE message_parts SET (fillfactor = 80)`);
     await q.query(`ALTER TABLE messages SET (fillfactor = 70)`);

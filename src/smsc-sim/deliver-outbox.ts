@@ -5,13 +5,17 @@
  * ESME answers ESME_ROK.
  */
 import { ESME_ROK, PDU } from 'smpp';
+import type { Session } from 'smpp';
+import { corkForThisTick } from '../dispatch/carriers/smpp/flow-control';
+import { MAX_SEQUENCE } from '../dispatch/carriers/smpp/pdu-reader';
 import type { SimLogger, SimSession } from './sim-types';
 
 export interface OutboxItem {
   kind: 'receipt' | 'mo';
   systemId: string;
   preferredSessionId: number | null;
-  fields: Record<string, unknown>;
+  /** The deliver_sm: its fields for the package to encode, or its bytes under a given sequence number (receipts: one per message). */
+  pdu: { fields: Record<string, unknown> } | { encode(sequence: number): Buffer };
   attempts: number;
   /** Called once, when the ESME acknowledges it with ESME_ROK. */
   onAck(): void;
@@ -40,17 +44,17 @@ export class DeliverOutbox {
       return;
     }
     item.attempts++;
-    const pdu = new PDU('deliver_sm', { ...item.fields });
     let pending = this.inFlight.get(target.id);
     if (!pending) this.inFlight.set(target.id, (pending = new Set()));
     const inFlight = pending;
     inFlight.add(item);
-    const sent = target.session.send(pdu, (resp) => {
+    const answered = (resp: PDU): void => {
       if (!inFlight.delete(item)) return; // the session closed first and the item was already re-sent
       if (resp.command_status === ESME_ROK) return item.onAck();
       item.onRefused(resp.command_status);
       this.retryLater(item);
-    });
+    };
+    const sent = 'fields' in item.pdu ? target.session.send(new PDU('deliver_sm', { ...item.pdu.fields }), answered) : sendEncoded(target.session, item.pdu.encode, answered);
     if (!sent) {
       inFlight.delete(item);
       this.retryLater(item);
@@ -105,4 +109,20 @@ export class DeliverOutbox {
     }
     return fallback;
   }
+}
+
+/**
+ * Writes a PDU encoded here as session.send writes the package's: numbered from the session's own
+ * counter, its resp handed to `answered` by the session (it reads every PDU), writes of one tick corked.
+ * False, as session.send, when the socket no longer takes writes.
+ */
+function sendEncoded(session: Session, encode: (sequence: number) => Buffer, answered: (resp: PDU) => void): boolean {
+  if (!session.socket.writable) return false;
+  const sequence = session.sequence === MAX_SEQUENCE ? 1 : session.sequence + 1;
+  const bytes = encode(sequence);
+  session.sequence = sequence;
+  session._callbacks[sequence] = answered;
+  corkForThisTick(session.socket);
+  session.socket.write(bytes);
+  return true;
 }

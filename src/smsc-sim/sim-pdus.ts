@@ -4,9 +4,9 @@ import { encodeGsm7Unpacked, gsm7CharCost, isGsm7 } from '../common/sms';
 import { parseShortMessageBody, splitUserData } from '../dispatch/carriers/smpp/raw-pdu';
 import { formatReceiptText } from '../dispatch/carriers/smpp/receipt';
 import { decodeSmsBytes, encodeUcs2 } from '../dispatch/carriers/smpp/sms-bytes';
+import type { ReceiptDeliverSm } from './sim-codec';
 import type { MoRequest, SubmitRecord } from './sim-types';
 
-const ESM_CLASS_DELIVERY_RECEIPT = 0x04;
 const MESSAGE_STATE_DELIVERED = 2;
 const MESSAGE_STATE_UNDELIVERABLE = 5;
 
@@ -33,10 +33,10 @@ export function submitRecord(pdu: PDU, body: Buffer, sessionId: number, smscId: 
 }
 
 /**
- * deliver_sm fields of the receipt for an accepted submit: from the handset back to the sender, with the
+ * The receipt's deliver_sm for an accepted submit: from the handset back to the sender, with the
  * receipted_message_id and message_state TLVs and the standard receipt text (sent as GSM-7).
  */
-export function receiptFields(record: SubmitRecord, smscId: string, delivered: boolean): Record<string, unknown> {
+export function receiptDeliverSm(record: SubmitRecord, smscId: string, delivered: boolean): ReceiptDeliverSm {
   const text = formatReceiptText({
     id: smscId,
     delivered,
@@ -46,16 +46,18 @@ export function receiptFields(record: SubmitRecord, smscId: string, delivered: b
     doneDate: new Date(),
     text: gsmSafe(record.text),
   });
+  const handset = isNumeric(record.destinationAddr);
+  const sender = isNumeric(record.sourceAddr);
   return {
-    ...addressing('source', record.destinationAddr),
-    source_addr: record.destinationAddr,
-    ...addressing('dest', record.sourceAddr),
-    destination_addr: record.sourceAddr,
-    esm_class: ESM_CLASS_DELIVERY_RECEIPT,
-    data_coding: 0,
-    short_message: encodeGsm7Unpacked(text),
-    receipted_message_id: smscId,
-    message_state: delivered ? MESSAGE_STATE_DELIVERED : MESSAGE_STATE_UNDELIVERABLE,
+    sourceAddrTon: handset ? 1 : 5,
+    sourceAddrNpi: handset ? 1 : 0,
+    sourceAddr: record.destinationAddr,
+    destAddrTon: sender ? 1 : 5,
+    destAddrNpi: sender ? 1 : 0,
+    destinationAddr: record.sourceAddr,
+    shortMessage: encodeGsm7Unpacked(text),
+    receiptedMessageId: smscId,
+    messageState: delivered ? MESSAGE_STATE_DELIVERED : MESSAGE_STATE_UNDELIVERABLE,
   };
 }
 
@@ -77,12 +79,24 @@ export function moFields(mo: MoRequest): Record<string, unknown> {
 
 /** TON/NPI of an address: digits are international ISDN numbers, anything else alphanumeric. */
 function addressing(side: 'source' | 'dest', addr: string): Record<string, number> {
-  const numeric = /^\d+$/.test(addr);
+  const numeric = isNumeric(addr);
   return { [`${side}_addr_ton`]: numeric ? 1 : 5, [`${side}_addr_npi`]: numeric ? 1 : 0 };
+}
+
+function isNumeric(addr: string): boolean {
+  if (addr.length === 0) return false;
+  for (let i = 0; i < addr.length; i++) {
+    const c = addr.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
 }
 
 /** Receipt text is sent as GSM-7: characters outside it become '?'. */
 function gsmSafe(text: string): string {
+  let safe = true;
+  for (let i = 0; i < text.length && safe; i++) safe = gsm7CharCost(text.charCodeAt(i)) > 0;
+  if (safe) return text;
   let out = '';
   for (const ch of text) out += ch.length === 1 && gsm7CharCost(ch.charCodeAt(0)) > 0 ? ch : '?';
   return out;

@@ -13,7 +13,8 @@ import { corkForThisTick } from '../dispatch/carriers/smpp/flow-control';
 import { bodyOf, tapPduBodies } from '../dispatch/carriers/smpp/raw-pdu';
 import { DeliverOutbox } from './deliver-outbox';
 import type { OutboxItem } from './deliver-outbox';
-import { moFields, receiptFields, submitRecord } from './sim-pdus';
+import { encodeReceiptDeliverSm, encodeSubmitSmResp } from './sim-codec';
+import { moFields, receiptDeliverSm, submitRecord } from './sim-pdus';
 import type { BindMode, MoRequest, SimCounters, SimLogger, SimSession, SimSessionStats, SmscSimulatorOptions, SubmitRecord } from './sim-types';
 
 const BIND_MODES: Readonly<Record<string, BindMode>> = {
@@ -47,6 +48,8 @@ export class SmscSimulator {
   private readonly sessions = new Map<number, SimSession>();
   private readonly outbox: DeliverOutbox;
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Receipts to queue, by the epoch millisecond they are due. */
+  private readonly receiptsDue = new Map<number, Array<() => void>>();
   private readonly idPrefix = randomBytes(2).toString('hex');
   private nextSessionId = 1;
   private nextMessageId = 1;
@@ -95,6 +98,7 @@ export class SmscSimulator {
   async stop(): Promise<void> {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+    this.receiptsDue.clear();
     this.outbox.stop();
     const server = this.server;
     this.server = null;
@@ -182,7 +186,7 @@ export class SmscSimulator {
         kind: 'mo',
         systemId: this.options.systemId,
         preferredSessionId: null,
-        fields: moFields(mo),
+        pdu: { fields: moFields(mo) },
         attempts: 0,
         onSent: () => this.counters.moSent++,
         onAck: () => {
@@ -257,10 +261,15 @@ export class SmscSimulator {
 
     sim.unanswered++;
     sim.maxUnanswered = Math.max(sim.maxUnanswered, sim.unanswered);
+    const sequence = pdu.sequence_number;
     const respond = (): void => {
       sim.unanswered--;
-      corkForThisTick(sim.session.socket);
-      sim.session.send(pdu.response(smscId ? { message_id: smscId } : { command_status: record.commandStatus }));
+      const socket = sim.session.socket;
+      if (!socket.writable) return;
+      corkForThisTick(socket);
+      // An accepted submit's resp, once per message, is encoded here; a refusal is the package's (the header alone).
+      if (smscId) socket.write(encodeSubmitSmResp(sequence, smscId));
+      else sim.session.send(pdu.response({ command_status: record.commandStatus }));
     };
     const wantsReceipt = smscId !== null && (record.registeredDelivery & 0x03) !== 0;
     if (wantsReceipt && this.options.receiptBeforeResp) {
@@ -270,7 +279,7 @@ export class SmscSimulator {
     }
     if (this.options.respDelayMs > 0) this.later(this.options.respDelayMs, respond);
     else respond();
-    if (wantsReceipt) this.later(this.options.receiptDelayMs, () => this.queueReceipt(sim, record));
+    if (wantsReceipt) this.receiptLater(() => this.queueReceipt(sim, record));
   }
 
   private queueReceipt(sim: SimSession, record: SubmitRecord): void {
@@ -281,13 +290,32 @@ export class SmscSimulator {
       systemId: this.options.systemId,
       preferredSessionId: sim.id,
       attempts: 0,
-      fields: receiptFields(record, smscId, delivered),
+      pdu: { encode: (sequence) => encodeReceiptDeliverSm(sequence, receiptDeliverSm(record, smscId, delivered)) },
       onSent: () => this.counters.receiptsSent++,
       onAck: () => this.counters.receiptsAcked++,
       onRefused: () => this.counters.deliversRefused++,
     };
     if (this.held) this.held.push(item);
     else this.outbox.send(item);
+  }
+
+  /**
+   * Runs `fn` when a receipt is due (receiptDelayMs from now). Receipts due in the same millisecond share
+   * one timer: at campaign rates that is a few dozen per timer, not one each.
+   */
+  private receiptLater(fn: () => void): void {
+    const due = Date.now() + this.options.receiptDelayMs;
+    const waiting = this.receiptsDue.get(due);
+    if (waiting) {
+      waiting.push(fn);
+      return;
+    }
+    const batch = [fn];
+    this.receiptsDue.set(due, batch);
+    this.later(this.options.receiptDelayMs, () => {
+      this.receiptsDue.delete(due);
+      for (const queued of batch) queued();
+    });
   }
 
   private later(ms: number, fn: () => void): void {

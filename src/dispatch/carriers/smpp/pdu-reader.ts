@@ -15,6 +15,8 @@ const DELIVER_SM_RESP = 0x80000005;
 export const RESPONSE_BIT = 0x80000000;
 /** command_length, command_id, command_status, sequence_number. */
 export const HEADER_LENGTH = 16;
+/** The highest sequence number; the next after it is 1 (SMPP 3.4 §5.1.4: 0x00000001 to 0x7FFFFFFF). */
+export const MAX_SEQUENCE = 0x7fffffff;
 /** The package's limit (PDU.maxLength), kept so a peer sees the same behaviour. */
 export const MAX_PDU_LENGTH = 16384;
 

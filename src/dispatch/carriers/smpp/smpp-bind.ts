@@ -10,13 +10,12 @@
 import { connect, ESME_RMSGQFUL, ESME_ROK, ESME_RTHROTTLED, PDU } from 'smpp';
 import type { Session } from 'smpp';
 import { backoffDelay, corkForThisTick, describeStatus, TokenBucket } from './flow-control';
-import { DELIVER_SM, encodeDeliverSmResp, PduFramer, readHeader, RESPONSE_BIT, SUBMIT_SM_RESP, submitSmRespMessageId } from './pdu-reader';
+import { DELIVER_SM, encodeDeliverSmResp, MAX_SEQUENCE, PduFramer, readHeader, RESPONSE_BIT, SUBMIT_SM_RESP, submitSmRespMessageId } from './pdu-reader';
 import { encodeSubmitSm } from './submit-sm-codec';
 import type { ResolvedSmppOptions } from './smpp-options';
 import type { SubmitSmParams } from './submit-parts';
 
 /** SMPP sequence numbers run 1 to 0x7FFFFFFF, then start again (as the package numbers them). */
-const MAX_SEQUENCE = 0x7fffffff;
 
 export type BindStatus = 'idle' | 'connecting' | 'bound' | 'waiting' | 'closed';
 

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import inspector from 'node:inspector';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
@@ -96,6 +97,7 @@ async function main() {
     const activityBefore = await tableActivity(ds);
     const cpuBefore = await cpuSnapshot(ds, sim.pid!, workerPids);
     perfControl('enable');
+    const profile = await startCpuProfile();
     const startEpoch = Date.now();
     const start = process.hrtime.bigint();
     let firstAcceptedMs = 0;
@@ -112,6 +114,7 @@ async function main() {
     }
     const receiptsMs = ms(start);
     perfControl('disable');
+    await profile?.stop();
     const cpu = cpuBetween(cpuBefore, await cpuSnapshot(ds, sim.pid!, workerPids));
     probing = false;
     await probe;
@@ -188,6 +191,29 @@ async function postSend(base: string, auth: string, body: string): Promise<void>
   const res = await fetch(`${base}/v1/messages`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body });
   if (res.status !== 200) throw new Error(`send: ${res.status} ${await res.text()}`);
   await res.arrayBuffer();
+}
+
+/**
+ * With CPU_PROFILE set (a file name), this process's V8 CPU profile of the campaign only (first request
+ * to last receipt stored) is written there, for Chrome DevTools or any .cpuprofile reader.
+ */
+async function startCpuProfile(): Promise<{ stop(): Promise<void> } | null> {
+  const file = process.env.CPU_PROFILE;
+  if (!file) return null;
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) => session.post(method, params ?? {}, (err, result) => (err ? reject(err) : resolve(result))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 200 });
+  await post('Profiler.start');
+  return {
+    stop: async () => {
+      const { profile } = (await post('Profiler.stop')) as { profile: object };
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
 }
 
 /**

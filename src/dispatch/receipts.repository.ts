@@ -24,7 +24,8 @@ export class ReceiptsRepository {
     const { rows } = await sql<PartChange>(
       tx,
       `WITH input AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[]) AS t(smsc_id, state, stat, err, done_at, received_at)
+         SELECT smsc_id, state, stat, err, to_timestamp(done_ms / 1000.0) AS done_at, to_timestamp(received_ms / 1000.0) AS received_at
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::float8[]) AS t(smsc_id, state, stat, err, done_ms, received_ms)
        ), applied AS (
          UPDATE message_parts p SET status = i.state, receipt_at = i.done_at, receipt_stat = i.stat, receipt_err = i.err
            FROM input i WHERE p.smsc_id = i.smsc_id AND p.status = 'submitted'
@@ -41,8 +42,9 @@ export class ReceiptsRepository {
         receipts.map((r) => r.state),
         receipts.map((r) => r.stat),
         receipts.map((r) => r.err),
-        receipts.map((r) => r.doneAt.toISOString()),
-        receipts.map((r) => r.receivedAt.toISOString()),
+        // Epoch milliseconds: cheaper to write than ISO texts, and exact to the millisecond as a Date is.
+        receipts.map((r) => r.doneAt.getTime()),
+        receipts.map((r) => r.receivedAt.getTime()),
       ],
       { prepared: true },
     );

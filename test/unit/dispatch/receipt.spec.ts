@@ -1,4 +1,5 @@
 import { formatReceiptText, parseReceiptDate, parseReceiptText, receiptOutcome, statFromMessageState } from '../../../src/dispatch/carriers/smpp/receipt';
+import fc from 'fast-check';
 
 describe(parseReceiptText.name, () => {
   it('reads every field of the standard receipt text', () => {
@@ -92,5 +93,45 @@ describe(statFromMessageState.name, () => {
     expect(statFromMessageState(2)).toBe('DELIVRD');
     expect(statFromMessageState(5)).toBe('UNDELIV');
     expect(statFromMessageState(42)).toBeNull();
+  });
+});
+
+/** The reading the one-pass parser replaced: regular expressions over the fields before `text:`. */
+function regexReading(text: string): Record<string, string> {
+  const textMatch = /(?:^|\s)text:/i.exec(text);
+  const head = textMatch ? text.slice(0, textMatch.index) : text;
+  const found: Record<string, string> = {};
+  for (const [, key, value] of head.matchAll(/(?:^|\s)(id|sub|dlvrd|submit[ _]date|done[ _]date|stat|err):(\S+)/gi)) {
+    const name = key.length > 5 ? key.slice(0, key.length - 5).toLowerCase() + 'date' : key.toLowerCase();
+    if (!(name in found)) found[name] = value;
+  }
+  return found;
+}
+
+describe('parseReceiptText against the regular-expression reading', () => {
+  it('finds the same fields in any text made of receipt-like pieces', () => {
+    const piece = fc.oneof(
+      fc.constantFrom('id:', 'ID:', 'sub:', 'dlvrd:', 'submit date:', 'Submit_Date:', 'done date:', 'DONE_DATE:', 'stat:', 'err:', 'text:', 'Text:', 'xid:', 'stat:'),
+      fc.constantFrom(' ', '  ', '\t', '\n', '\u00a0', '\u3000', ':', '_'),
+      fc.stringMatching(/^[A-Za-z0-9]{0,12}$/),
+      fc.constantFrom('2411210930', '241121093005', 'DELIVRD', 'undeliv', '000', 'abc123'),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {
+        const text = pieces.join('');
+        const parsed = parseReceiptText(text);
+        const expected = regexReading(text);
+        expect({ id: parsed.id, sub: parsed.sub, dlvrd: parsed.dlvrd, stat: parsed.stat, err: parsed.err }).toEqual({
+          id: expected.id ?? null,
+          sub: expected.sub ?? null,
+          dlvrd: expected.dlvrd ?? null,
+          stat: expected.stat?.toUpperCase() ?? null,
+          err: expected.err ?? null,
+        });
+        const leading = (v: string | undefined) => (v === undefined ? null : /^\d*/.exec(v)![0] === '' ? null : parseReceiptDate(/^\d*/.exec(v)![0]));
+        expect([parsed.submitDate, parsed.doneDate]).toEqual([leading(expected.submitdate), leading(expected.donedate)]);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -53,23 +53,45 @@ export function statFromMessageState(state: number): string | null {
   return STAT_BY_MESSAGE_STATE[state] ?? null;
 }
 
-/** The fields before `text:`, read in one pass: a key at the start or after white space, then its value. */
-const FIELD = /(?:^|\s)(id|sub|dlvrd|submit[ _]date|done[ _]date|stat|err):(\S+)/gi;
 const TEXT_FIELD = /(?:^|\s)text:/i;
 
+/** The keys before `text:`, lower case, with the field each fills (`submit date` and `submit_date` alike). */
+const KEYS: ReadonlyArray<readonly [string, ReceiptKey]> = [
+  ['id', 'id'],
+  ['sub', 'sub'],
+  ['dlvrd', 'dlvrd'],
+  ['submit date', 'submitDate'],
+  ['submit_date', 'submitDate'],
+  ['done date', 'doneDate'],
+  ['done_date', 'doneDate'],
+  ['stat', 'stat'],
+  ['err', 'err'],
+];
+type ReceiptKey = 'id' | 'sub' | 'dlvrd' | 'submitDate' | 'doneDate' | 'stat' | 'err';
+
 /**
- * Fields of a receipt text; a field that is absent is null. The first occurrence of a key counts, even
- * when its value is unreadable (a date that does not start with digits reads as null). Dates are read
- * as YYMMDDhhmm[ss] in the SMSC's clock, which is `utcOffsetMinutes` ahead of UTC (0 when the SMSC
- * reports UTC).
+ * Fields of a receipt text; a field that is absent is null. A key counts at the start or after white
+ * space, followed by `:` and a value running to the next white space; the first occurrence of a key
+ * counts, even when its value is unreadable (a date that does not start with digits reads as null).
+ * Dates are read as YYMMDDhhmm[ss] in the SMSC's clock, which is `utcOffsetMinutes` ahead of UTC (0 when
+ * the SMSC reports UTC). One pass over the characters: it runs for every receipt.
  */
 export function parseReceiptText(text: string, utcOffsetMinutes = 0): ReceiptText {
   const textMatch = TEXT_FIELD.exec(text);
-  const head = textMatch ? text.slice(0, textMatch.index) : text;
-  const found: Record<string, string> = {};
-  for (const [, key, value] of head.matchAll(FIELD)) {
-    const name = key.length > 5 ? key.slice(0, key.length - 5).toLowerCase() + 'date' : key.toLowerCase();
-    if (!(name in found)) found[name] = value;
+  const headEnd = textMatch ? textMatch.index : text.length;
+  const found: Partial<Record<ReceiptKey, string>> = {};
+  for (let at = 0; at < headEnd; at++) {
+    if (at > 0 && !isSpace(text.charCodeAt(at - 1))) continue;
+    for (const [key, field] of KEYS) {
+      const valueStart = at + key.length + 1;
+      if (valueStart >= headEnd || text.charCodeAt(valueStart - 1) !== 0x3a || !startsWithLower(text, at, key)) continue;
+      let valueEnd = valueStart;
+      while (valueEnd < headEnd && !isSpace(text.charCodeAt(valueEnd))) valueEnd++;
+      if (valueEnd === valueStart) break;
+      if (found[field] === undefined) found[field] = text.slice(valueStart, valueEnd);
+      at = valueEnd; // the white space after the value starts the next field
+      break;
+    }
   }
   const date = (value: string | undefined): Date | null => {
     const digits = value === undefined ? '' : leadingDigits(value);
@@ -79,12 +101,39 @@ export function parseReceiptText(text: string, utcOffsetMinutes = 0): ReceiptTex
     id: found.id ?? null,
     sub: found.sub ?? null,
     dlvrd: found.dlvrd ?? null,
-    submitDate: date(found.submitdate),
-    doneDate: date(found.donedate),
+    submitDate: date(found.submitDate),
+    doneDate: date(found.doneDate),
     stat: found.stat?.toUpperCase() ?? null,
     err: found.err ?? null,
     text: textMatch ? text.slice(textMatch.index + textMatch[0].length) : null,
   };
+}
+
+/** `text` at `at` starts with `key` (lower-case ASCII letters, space and `_`), letters in any case. */
+function startsWithLower(text: string, at: number, key: string): boolean {
+  for (let i = 0; i < key.length; i++) {
+    const c = text.charCodeAt(at + i);
+    const k = key.charCodeAt(i);
+    if (c !== k && !(k >= 0x61 && k <= 0x7a && c === k - 0x20)) return false;
+  }
+  return true;
+}
+
+/** White space as regular expressions' \s has it. */
+function isSpace(c: number): boolean {
+  return (
+    c === 0x20 ||
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 function leadingDigits(value: string): string {

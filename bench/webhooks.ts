@@ -58,8 +58,10 @@ function changes(accountId: number, count: number, tag: string): PartStatusChang
 }
 
 /** The messages the changes are of, as the dispatch side reads them (only those reported). */
-async function messagesOf(ids: string[]): Promise<Map<string, MessageOfChange>> {
-  return new Map(ids.map((id) => [id, { to: `614${id.slice(-8)}`, sender: 'BenchBrand', body: 'Your parcel is on its way', customRef: `bench-${id.slice(-6)}` }]));
+async function messagesOf(messages: Array<{ messageId: string }>): Promise<Map<string, MessageOfChange>> {
+  return new Map(
+    messages.map(({ messageId: id }) => [id, { to: `614${id.slice(-8)}`, sender: 'BenchBrand', body: 'Your parcel is on its way', customRef: `bench-${id.slice(-6)}` }]),
+  );
 }
 
 async function main() {

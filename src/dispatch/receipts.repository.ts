@@ -75,12 +75,13 @@ export class ReceiptsRepository {
     return rows;
   }
 
-  /** The texts status webhooks repeat, of these messages. */
-  async messagesOf(messageIds: string[], tx: Tx): Promise<Map<string, MessageOfChange>> {
+  /** The texts status webhooks repeat, of these messages of these accounts (pairs, by position). */
+  async messagesOf(messages: Array<{ accountId: number; messageId: string }>, tx: Tx): Promise<Map<string, MessageOfChange>> {
     const { rows } = await sql<MessageOfChange & { id: string }>(
       tx,
-      `SELECT id, to_number AS "to", sender, body, custom_ref AS "customRef" FROM messages WHERE id = ANY($1::uuid[])`,
-      [messageIds],
+      `SELECT m.id, m.to_number AS "to", m.sender, m.body, m.custom_ref AS "customRef"
+         FROM unnest($1::uuid[], $2::int[]) AS k(id, account_id) JOIN messages m ON m.id = k.id AND m.account_id = k.account_id`,
+      [messages.map((m) => m.messageId), messages.map((m) => m.accountId)],
     );
     return new Map(rows.map(({ id, ...message }) => [id, message]));
   }

@@ -1,14 +1,21 @@
 /**
- * A message's status, in SQL, for a message row `m` joined `WITH_PART_STATUS`: its row's until one of its
- * parts is recorded (pending, scheduled, cancelled: the only statuses written on the row), then its
- * parts' (a part is written when the carrier answers its submission, and again by its receipt): failed
- * when any part failed, delivered once every part is, else sent. The parts are read by key.
+ * A message's status, in SQL, for a message row `m` joined `WITH_PART_STATUS`. The row holds only the
+ * statuses before dispatch (pending, scheduled, cancelled); after that the status is read:
+ * - once a dispatcher has claimed it (it lies at or before its send's dispatch watermark), it is sent: it
+ *   is with the carrier, or about to be, and can no longer be cancelled;
+ * - once one of its parts is recorded (a part is written when the carrier answers its submission, and
+ *   again by its receipt), its parts say: failed when any part failed, delivered once every part is,
+ *   else sent.
+ * The send and the parts are read by key.
  */
-export const WITH_PART_STATUS = `LEFT JOIN LATERAL (
+export const WITH_PART_STATUS = `LEFT JOIN sends message_send ON message_send.id = m.send_id
+  LEFT JOIN LATERAL (
     SELECT CASE WHEN bool_or(p.status = 'failed') THEN 'failed'
                 WHEN count(*) = max(p.total_parts) AND bool_and(p.status = 'delivered') THEN 'delivered'
                 ELSE 'sent' END AS status
       FROM message_parts p WHERE p.message_id = m.id HAVING count(*) > 0
   ) part_status ON true`;
 
-export const MESSAGE_STATUS = `coalesce(part_status.status, m.status)`;
+export const MESSAGE_STATUS = `coalesce(part_status.status,
+  CASE WHEN m.status IN ('pending', 'scheduled') AND (m.dispatch_at, m.seq) <= (message_send.claimed_through_at, message_send.claimed_through_seq) THEN 'sent'
+       ELSE m.status END)`;

@@ -159,46 +159,50 @@ export class MessagesRepository {
 
   /** Cancels a recipient's messages not yet taken by a dispatcher (an opt-out). */
   async cancelUnsentToRecipient(accountId: number, number: string, tx: Tx): Promise<CancelledMessageRecord[]> {
-    const sends = await this.holdSends(`SELECT id FROM sends s WHERE s.account_id = $1 AND ${UNDISPATCHED} ORDER BY id FOR SHARE`, [accountId], tx);
-    if (sends.length === 0) return [];
-    const { rows } = await sql<CancelledMessageRecord>(
+    return this.cancelUnclaimed(
+      `SELECT m.id, m.send_id FROM sends s JOIN messages m ON m.send_id = s.id AND ${UNCLAIMED}
+        WHERE s.account_id = $1 AND ${UNDISPATCHED} AND m.to_number = $2 AND m.status IN ('pending', 'scheduled')`,
+      [accountId, number],
       tx,
-      `UPDATE messages m SET status = 'cancelled', updated_at = now()
-         FROM sends s
-        WHERE s.id = ANY($3::bigint[]) AND m.send_id = s.id AND ${UNCLAIMED} AND m.account_id = $1 AND m.to_number = $2 AND m.status IN ('pending', 'scheduled')
-        RETURNING ${CANCELLED}`,
-      [accountId, number, sends],
     );
-    return rows;
   }
 
   /**
-   * Cancels the matching messages that are still scheduled and that no dispatcher has taken, in one
-   * conditional UPDATE. Their sends' rows are held first (a claim of those sends waits until this
-   * transaction ends, and the UPDATE, a statement of its own, reads the watermark of any claim that went
-   * first), so a dispatch racing for the same message cannot also win. Returns what was cancelled, with
-   * the credits to refund.
+   * Cancels the matching messages that are still scheduled and that no dispatcher has taken. Returns what
+   * was cancelled, with the credits to refund.
    */
   async cancelScheduled(accountId: number, match: { messageId: string } | { sendId: number } | { customRef: string }, tx: Tx): Promise<CancelledMessageRecord[]> {
     const [column, value] = 'messageId' in match ? ['id', match.messageId] : 'sendId' in match ? ['send_id', match.sendId] : ['custom_ref', match.customRef];
-    const matching = `m.account_id = $1 AND m.${column} = $2 AND m.status = 'scheduled'`;
-    const sends = await this.holdSends(`SELECT id FROM sends WHERE id IN (SELECT m.send_id FROM messages m WHERE ${matching}) ORDER BY id FOR SHARE`, [accountId, value], tx);
-    if (sends.length === 0) return [];
+    return this.cancelUnclaimed(
+      `SELECT m.id, m.send_id FROM messages m JOIN sends s ON s.id = m.send_id AND ${UNDISPATCHED}
+        WHERE m.account_id = $1 AND m.${column} = $2 AND m.status = 'scheduled' AND ${UNCLAIMED}`,
+      [accountId, value],
+      tx,
+    );
+  }
+
+  /**
+   * Cancels the candidates `find` lists (id, send_id of messages after their send's watermark), so that a
+   * dispatch racing for one of them cannot also win: the candidates are found without locks, then their
+   * sends' rows are held (a claim of those sends waits until this transaction ends, and one that went first
+   * has moved the watermark), then one conditional UPDATE by id, a statement of its own, takes those still
+   * after the watermark. A message never becomes a candidate later (its number, reference and send are
+   * fixed; its status only moves to cancelled), so the candidates found first are all there can be.
+   */
+  private async cancelUnclaimed(find: string, params: unknown[], tx: Tx): Promise<CancelledMessageRecord[]> {
+    const { rows: candidates } = await sql<{ id: string; send_id: string }>(tx, find, params);
+    if (candidates.length === 0) return [];
+    const sends = [...new Set(candidates.map((c) => String(c.send_id)))];
+    await sql(tx, `SELECT 1 FROM sends WHERE id = ANY($1::bigint[]) ORDER BY id FOR SHARE`, [sends]);
     const { rows } = await sql<CancelledMessageRecord>(
       tx,
       `UPDATE messages m SET status = 'cancelled', updated_at = now()
          FROM sends s
-        WHERE s.id = ANY($3::bigint[]) AND ${matching} AND s.id = m.send_id AND ${UNCLAIMED}
+        WHERE m.id = ANY($1::uuid[]) AND s.id = m.send_id AND ${UNCLAIMED} AND m.status IN ('pending', 'scheduled')
         RETURNING ${CANCELLED}`,
-      [accountId, value, sends],
+      [candidates.map((c) => c.id)],
     );
     return rows;
-  }
-
-  /** Holds the rows of the sends `query` selects until the transaction ends (claims of them wait); their ids. */
-  private async holdSends(query: string, params: unknown[], tx: Tx): Promise<string[]> {
-    const { rows } = await sql<{ id: string }>(tx, query, params);
-    return rows.map((r) => String(r.id));
   }
 
   /** Replaces a secret in a stored message's text (a used confirmation link), so the table keeps no live secret. */

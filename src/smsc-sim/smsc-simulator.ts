@@ -14,6 +14,7 @@ import { bodyOf, tapPduBodies } from '../dispatch/carriers/smpp/raw-pdu';
 import { DeliverOutbox } from './deliver-outbox';
 import type { OutboxItem } from './deliver-outbox';
 import { encodeReceiptDeliverSm, encodeSubmitSmResp } from './sim-codec';
+import type { ReceiptDeliverSm } from './sim-codec';
 import { moFields, receiptDeliverSm, submitRecord } from './sim-pdus';
 import type { BindMode, MoRequest, SimCounters, SimLogger, SimSession, SimSessionStats, SmscSimulatorOptions, SubmitRecord } from './sim-types';
 
@@ -290,7 +291,8 @@ export class SmscSimulator {
       systemId: this.options.systemId,
       preferredSessionId: sim.id,
       attempts: 0,
-      pdu: { encode: (sequence) => encodeReceiptDeliverSm(sequence, receiptDeliverSm(record, smscId, delivered)) },
+      // Made now (its done date is when it was queued, as before a hold or a redelivery); numbered when sent.
+      pdu: { encode: encodeWith(receiptDeliverSm(record, smscId, delivered)) },
       onSent: () => this.counters.receiptsSent++,
       onAck: () => this.counters.receiptsAcked++,
       onRefused: () => this.counters.deliversRefused++,
@@ -325,4 +327,8 @@ export class SmscSimulator {
     }, ms);
     this.timers.add(timer);
   }
+}
+
+function encodeWith(receipt: ReceiptDeliverSm): (sequence: number) => Buffer {
+  return (sequence) => encodeReceiptDeliverSm(sequence, receipt);
 }

@@ -22,8 +22,8 @@ export interface MessageOfChange {
   customRef: string | null;
 }
 
-/** Reads the messages of changed parts (by id, in the caller's transaction): only those a webhook will report are asked for. */
-export type MessagesOfChanges = (messageIds: string[]) => Promise<Map<string, MessageOfChange>>;
+/** Reads the messages of changed parts (each with its account, in the caller's transaction): only those a webhook will report are asked for. */
+export type MessagesOfChanges = (messages: Array<{ accountId: number; messageId: string }>) => Promise<Map<string, MessageOfChange>>;
 
 /** A message cancelled before it was sent: every one of its parts gets a `cancelled` status webhook. */
 export interface CancelledMessage {
@@ -70,7 +70,8 @@ export class WebhookEventsService {
     const wanted = await this.repo.accountsWithUrl([...new Set(changes.map((c) => c.accountId))], 'status', tx);
     const reported = changes.filter((c) => wanted.has(c.accountId));
     if (reported.length === 0) return 0;
-    const messages = await messagesOf([...new Set(reported.map((c) => c.messageId))]);
+    const distinct = new Map(reported.map((c) => [c.messageId, { accountId: c.accountId, messageId: c.messageId }]));
+    const messages = await messagesOf([...distinct.values()]);
     const events = reported.flatMap((c) => {
       const m = messages.get(c.messageId);
       return m ? [{ accountId: c.accountId, kind: 'status' as const, body: receiptBody(m, c.status, c.messageId, c.at, c.partNumber, c.totalParts) }] : [];

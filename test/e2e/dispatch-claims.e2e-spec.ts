@@ -85,6 +85,9 @@ describe('Dispatch claims', () => {
     expect(ids(await repo.claimDue(sendId, 10, randomUUID()))).toEqual(all.slice(0, 2));
     const held = await cancel({ message_id: all[0] });
     expect([held.status, held.body]).toEqual([409, { error: 'Message is not in a scheduled state' }]);
+    // What a reader sees agrees: a claimed message is sent (with the carrier, or about to be), the rest scheduled.
+    const lookup = async (id: string) => (await t.api.get('/v1/messages', { auth: acct.auth, query: { message_id: id } })).body.results[0].status;
+    expect([await lookup(all[0]), await lookup(all[1]), await lookup(all[2])]).toEqual(['sent', 'sent', 'scheduled']);
     const rest = await cancel({ send_id: sendId });
     expect([rest.status, rest.body.cancelled_count]).toEqual([200, 1]);
     expect(await db.query(`SELECT id, status FROM messages WHERE send_id = $1 ORDER BY to_number`, [sendId])).toEqual([

@@ -49,6 +49,8 @@ describe('Migration: claim watermark', () => {
     const submitted = await message(sendId, 'submitted', 1, 'sent', { dispatched: true, claimedBy: batch });
     const inFlight = await message(sendId, 'in-flight', 2, 'sent', { dispatched: true, claimedBy: batch });
     const multi = await message(sendId, 'multi', 3, 'sent', { dispatched: true, claimedBy: batch, parts: 2 });
+    // Sent with no part and in no batch still listed (older than parts): it stays sent, never goes out again.
+    await message(sendId, 'legacy', 3.5, 'sent', { dispatched: true, claimedBy: '00000000-0000-4000-8000-0000000000ff' });
     await message(sendId, 'cancelled', 4, 'cancelled', { dispatched: true });
     const waiting = await message(sendId, 'waiting', 5, 'pending');
     const later = await message(sendId, 'later', 120, 'scheduled');
@@ -71,6 +73,7 @@ describe('Migration: claim watermark', () => {
       { body: 'submitted', status: 'sent', row_status: 'sent' },
       { body: 'in-flight', status: 'pending', row_status: 'pending' },
       { body: 'multi', status: 'sent', row_status: 'sent' },
+      { body: 'legacy', status: 'sent', row_status: 'sent' },
       { body: 'cancelled', status: 'cancelled', row_status: 'cancelled' },
       { body: 'waiting', status: 'pending', row_status: 'pending' },
       { body: 'later', status: 'scheduled', row_status: 'scheduled' },
@@ -108,6 +111,7 @@ describe('Migration: claim watermark', () => {
       { body: 'submitted', status: 'sent', dispatched: true },
       { body: 'in-flight', status: 'pending', dispatched: false },
       { body: 'multi', status: 'sent', dispatched: true },
+      { body: 'legacy', status: 'sent', dispatched: true },
       { body: 'cancelled', status: 'cancelled', dispatched: true },
       { body: 'waiting', status: 'pending', dispatched: false },
       { body: 'later', status: 'scheduled', dispatched: false },

@@ -38,7 +38,12 @@ export class ClaimWatermark1763702600000 implements MigrationInterface {
   name = 'ClaimWatermark1763702600000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`UPDATE messages m SET status = 'pending' WHERE m.status = 'sent' AND NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id)`);
+    // Only claims of batches still listed (as the sweeper would take back): a sent message with no part
+    // outside any batch (older than parts) stays sent.
+    await q.query(`
+      UPDATE messages m SET status = 'pending'
+       WHERE m.status = 'sent' AND m.claimed_by IN (SELECT batch_id FROM dispatch_batches)
+         AND NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id)`);
     await q.query(`ALTER TABLE messages DROP COLUMN claimed_by, DROP COLUMN dispatched_at`);
     await q.query(`DROP INDEX messages_send_idx`);
     await q.query(`CREATE INDEX messages_send_order_idx ON messages (send_id, dispatch_at, seq)`);

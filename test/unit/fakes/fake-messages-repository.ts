@@ -17,7 +17,7 @@ export interface StoredMessage {
   cost: number;
   parts: number;
   isTest: boolean;
-  /** Taken by a dispatcher (messages.dispatched_at set). */
+  /** Taken by a dispatcher (at or before its send's dispatch watermark). */
   dispatched: boolean;
 }
 

@@ -1,8 +1,16 @@
 /**
+ * Message `m` lies in a batch a dispatcher took and the sweeper took back from it (it died): waiting to be
+ * claimed again, so as good as unclaimed (dispatch_batches_released_idx: almost always empty).
+ */
+export const IN_RELEASED_BATCH = `EXISTS (SELECT 1 FROM dispatch_batches rb WHERE rb.send_id = m.send_id AND rb.released_at IS NOT NULL
+    AND (m.dispatch_at, m.seq) > (rb.after_at, rb.after_seq) AND (m.dispatch_at, m.seq) <= (rb.through_at, rb.through_seq))`;
+
+/**
  * A message's status, in SQL, for a message row `m` joined `WITH_PART_STATUS`. The row holds only the
  * statuses before dispatch (pending, scheduled, cancelled); after that the status is read:
- * - once a dispatcher has claimed it (it lies at or before its send's dispatch watermark), it is sent: it
- *   is with the carrier, or about to be, and can no longer be cancelled;
+ * - once a dispatcher has claimed it (it lies at or before its send's dispatch watermark, and not in a
+ *   batch taken back from a dead dispatcher), it is sent: it is with the carrier, or about to be, and can
+ *   no longer be cancelled;
  * - once one of its parts is recorded (a part is written when the carrier answers its submission, and
  *   again by its receipt), its parts say: failed when any part failed, delivered once every part is,
  *   else sent.
@@ -17,5 +25,6 @@ export const WITH_PART_STATUS = `LEFT JOIN sends message_send ON message_send.id
   ) part_status ON true`;
 
 export const MESSAGE_STATUS = `coalesce(part_status.status,
-  CASE WHEN m.status IN ('pending', 'scheduled') AND (m.dispatch_at, m.seq) <= (message_send.claimed_through_at, message_send.claimed_through_seq) THEN 'sent'
+  CASE WHEN m.status IN ('pending', 'scheduled') AND (m.dispatch_at, m.seq) <= (message_send.claimed_through_at, message_send.claimed_through_seq)
+            AND NOT ${IN_RELEASED_BATCH} THEN 'sent'
        ELSE m.status END)`;

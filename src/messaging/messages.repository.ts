@@ -6,7 +6,7 @@ import type { Page } from '../common/http/pagination';
 import { paged, sql } from '../database/sql';
 import type { CancelledMessage } from '../webhooks/webhook-events.service';
 import type { MessageStatus } from './message.entity';
-import { MESSAGE_STATUS, WITH_PART_STATUS } from './message-status';
+import { IN_RELEASED_BATCH, MESSAGE_STATUS, WITH_PART_STATUS } from './message-status';
 
 export interface NewMessage {
   id: string;
@@ -53,6 +53,10 @@ export interface CancelledMessageRecord extends CancelledMessage {
 const CANCELLED = `m.id, m.cost, m.parts, m.to_number AS "to", m.sender, m.body, m.custom_ref AS "customRef"`;
 /** Message `m` lies after its send `s`'s dispatch watermark: no dispatcher has taken it. */
 const UNCLAIMED = `(m.dispatch_at, m.seq) > (s.claimed_through_at, s.claimed_through_seq)`;
+/** Message `m` is in batch `b`'s range of its send's dispatch order. */
+const IN_BATCH = `m.send_id = b.send_id AND (m.dispatch_at, m.seq) > (b.after_at, b.after_seq) AND (m.dispatch_at, m.seq) <= (b.through_at, b.through_seq)`;
+/** No part of message `m` is recorded (a dead dispatcher may have submitted it before it died). */
+const NO_PART = `NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id)`;
 /** Send `s` has messages no dispatcher has taken (sends_undispatched_idx). */
 const UNDISPATCHED = `s.last_seq IS NOT NULL AND (s.claimed_through_at, s.claimed_through_seq) < (s.last_at, s.last_seq)`;
 
@@ -159,9 +163,12 @@ export class MessagesRepository {
 
   /** Cancels a recipient's messages not yet taken by a dispatcher (an opt-out). */
   async cancelUnsentToRecipient(accountId: number, number: string, tx: Tx): Promise<CancelledMessageRecord[]> {
+    const matching = `m.to_number = $2 AND m.status IN ('pending', 'scheduled')`;
     return this.cancelUnclaimed(
-      `SELECT m.id, m.send_id FROM sends s JOIN messages m ON m.send_id = s.id AND ${UNCLAIMED}
-        WHERE s.account_id = $1 AND ${UNDISPATCHED} AND m.to_number = $2 AND m.status IN ('pending', 'scheduled')`,
+      `SELECT m.id, m.send_id FROM sends s JOIN messages m ON m.send_id = s.id AND ${UNCLAIMED} WHERE s.account_id = $1 AND ${UNDISPATCHED} AND ${matching}
+       UNION
+       SELECT m.id, m.send_id FROM dispatch_batches b JOIN sends s ON s.id = b.send_id AND s.account_id = $1 JOIN messages m ON ${IN_BATCH}
+        WHERE b.released_at IS NOT NULL AND ${matching} AND ${NO_PART}`,
       [accountId, number],
       tx,
     );
@@ -173,34 +180,43 @@ export class MessagesRepository {
    */
   async cancelScheduled(accountId: number, match: { messageId: string } | { sendId: number } | { customRef: string }, tx: Tx): Promise<CancelledMessageRecord[]> {
     const [column, value] = 'messageId' in match ? ['id', match.messageId] : 'sendId' in match ? ['send_id', match.sendId] : ['custom_ref', match.customRef];
+    const matching = `m.account_id = $1 AND m.${column} = $2 AND m.status = 'scheduled'`;
     return this.cancelUnclaimed(
-      `SELECT m.id, m.send_id FROM messages m JOIN sends s ON s.id = m.send_id AND ${UNDISPATCHED}
-        WHERE m.account_id = $1 AND m.${column} = $2 AND m.status = 'scheduled' AND ${UNCLAIMED}`,
+      `SELECT m.id, m.send_id FROM messages m JOIN sends s ON s.id = m.send_id AND ${UNDISPATCHED} WHERE ${matching} AND ${UNCLAIMED}
+       UNION
+       SELECT m.id, m.send_id FROM messages m JOIN dispatch_batches b ON b.send_id = m.send_id AND b.released_at IS NOT NULL AND ${IN_BATCH}
+        WHERE ${matching} AND ${NO_PART}`,
       [accountId, value],
       tx,
     );
   }
 
   /**
-   * Cancels the candidates `find` lists (id, send_id of messages after their send's watermark), so that a
-   * dispatch racing for one of them cannot also win: the candidates are found without locks, then their
-   * sends' rows are held (a claim of those sends waits until this transaction ends, and one that went first
-   * has moved the watermark), then one conditional UPDATE by id, a statement of its own, takes those still
-   * after the watermark. A message never becomes a candidate later (its number, reference and send are
-   * fixed; its status only moves to cancelled), so the candidates found first are all there can be.
+   * Cancels the candidates `find` lists (id and send_id of messages no dispatcher holds: after their send's
+   * watermark, or in a batch taken back from a dispatcher that died), so that a dispatch racing for one of
+   * them cannot also win: the candidates are found without locks, then their sends' rows are held (a claim
+   * of those sends, which moves the watermark or takes a released batch, waits until this transaction
+   * ends; one that went first shows in what follows), then the candidates' rows in id order (two cancels
+   * of the same messages queue instead of deadlocking), then one conditional UPDATE, a statement of its
+   * own, takes those still not held by a dispatcher. A message becomes a candidate only by being stored: a
+   * send committed after the candidates were found (one that checked the number's opt-out before it was
+   * recorded) is not seen here, as before this cancel had candidates.
    */
   private async cancelUnclaimed(find: string, params: unknown[], tx: Tx): Promise<CancelledMessageRecord[]> {
     const { rows: candidates } = await sql<{ id: string; send_id: string }>(tx, find, params);
     if (candidates.length === 0) return [];
     const sends = [...new Set(candidates.map((c) => String(c.send_id)))];
+    const ids = candidates.map((c) => c.id);
     await sql(tx, `SELECT 1 FROM sends WHERE id = ANY($1::bigint[]) ORDER BY id FOR SHARE`, [sends]);
+    await sql(tx, `SELECT 1 FROM messages WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`, [ids]);
     const { rows } = await sql<CancelledMessageRecord>(
       tx,
       `UPDATE messages m SET status = 'cancelled', updated_at = now()
          FROM sends s
-        WHERE m.id = ANY($1::uuid[]) AND s.id = m.send_id AND ${UNCLAIMED} AND m.status IN ('pending', 'scheduled')
+        WHERE m.id = ANY($1::uuid[]) AND s.id = m.send_id AND m.status IN ('pending', 'scheduled')
+          AND (${UNCLAIMED} OR (${IN_RELEASED_BATCH} AND ${NO_PART}))
         RETURNING ${CANCELLED}`,
-      [candidates.map((c) => c.id)],
+      [ids],
     );
     return rows;
   }

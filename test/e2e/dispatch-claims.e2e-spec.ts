@@ -147,6 +147,23 @@ describe('Dispatch claims', () => {
     ]);
   });
 
+  it('lets an opt-out cancel a message of a batch taken back from a dead dispatcher, which reads pending again', async () => {
+    const { sendId, ids: all } = await send([{ to: '80001' }, { to: '80002' }]);
+    const batch = randomUUID();
+    expect(ids(await repo.claimDue(sendId, 10, batch))).toEqual(all);
+    const lookup = async (id: string) => (await t.api.get('/v1/messages', { auth: acct.auth, query: { message_id: id } })).body.results[0].status;
+    expect(await lookup(all[0])).toBe('sent');
+    await db.query(`UPDATE dispatch_batches SET released_at = now() WHERE batch_id = $1`, [batch]);
+    expect(await lookup(all[0])).toBe('pending');
+    await t.app.get(OptOutService).byLink(acct.accountId, '61412380001', null);
+    // The next claim takes the batch back and sends only what was not cancelled.
+    expect(ids(await repo.claimDue(sendId, 10, randomUUID()))).toEqual([all[1]]);
+    expect(await db.query(`SELECT id, status FROM messages WHERE send_id = $1 ORDER BY seq`, [sendId])).toEqual([
+      { id: all[0], status: 'cancelled' },
+      { id: all[1], status: 'pending' },
+    ]);
+  });
+
   it('shows the sweeper and the health check what waits unclaimed: the first message after each watermark, and released batches', async () => {
     const { sendId, ids: all } = await send([{ to: '70001' }, { to: '70002' }]);
     await db.query(`UPDATE messages SET dispatch_at = now() - interval '10 minutes' WHERE send_id = $1`, [sendId]);

@@ -46,13 +46,13 @@ async function stopReceiver(r: Receiver): Promise<void> {
 }
 
 function changes(accountId: number, count: number, tag: string): PartStatusChange[] {
-  const now = new Date();
+  const now = Date.now();
   return Array.from({ length: count }, (_, i) => ({
     messageId: `00000000-0000-4000-8000-${tag}${String(i).padStart(12 - tag.length, '0')}`,
     partNumber: 1,
     totalParts: 1,
     status: 'delivered',
-    at: now,
+    atMs: now,
     accountId,
   }));
 }

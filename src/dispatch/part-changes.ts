@@ -23,7 +23,7 @@ export interface PartOutcome {
 
 /** A PartChange from a part `p` (message_parts), which carries its message's account. */
 export const PART_CHANGE = `p.account_id AS "accountId", p.message_id AS "messageId", p.part_number AS "partNumber", p.total_parts AS "totalParts", p.status,
-  p.receipt_at AS "at", extract(epoch FROM now() - p.submitted_at)::float8 AS "lagSeconds"`;
+  (extract(epoch FROM p.receipt_at) * 1000)::float8 AS "atMs", extract(epoch FROM now() - p.submitted_at)::float8 AS "lagSeconds"`;
 
 /**
  * One outcome per part, the last one given. Today a recording carries one batch, in which a message is

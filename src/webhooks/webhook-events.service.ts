@@ -11,7 +11,8 @@ export interface PartStatusChange {
   partNumber: number;
   totalParts: number;
   status: 'delivered' | 'failed';
-  at: Date;
+  /** When the receipt said the part reached its state, in epoch milliseconds (a Date only for the events written). */
+  atMs: number;
 }
 
 /** What a status webhook repeats of the part's message. */
@@ -74,7 +75,7 @@ export class WebhookEventsService {
     const messages = await messagesOf([...distinct.values()]);
     const events = reported.flatMap((c) => {
       const m = messages.get(c.messageId);
-      return m ? [{ accountId: c.accountId, kind: 'status' as const, body: receiptBody(m, c.status, c.messageId, c.at, c.partNumber, c.totalParts) }] : [];
+      return m ? [{ accountId: c.accountId, kind: 'status' as const, body: receiptBody(m, c.status, c.messageId, new Date(c.atMs), c.partNumber, c.totalParts) }] : [];
     });
     return this.create(events, tx);
   }

@@ -64,7 +64,7 @@ describe('Dispatch records', () => {
     expect(await receive([receipt(`early-${id}`, 'failed')])).toEqual([]);
     expect(await db.query(`SELECT applied_at FROM delivery_receipts WHERE smsc_id = $1`, [`early-${id}`])).toEqual([{ applied_at: null }]);
     const changes = await record([{ batchId, accountId: acct.accountId, messageId: id, partNumber: 1, totalParts: 1, smscId: `early-${id}`, error: null, receiptDueAt: null }]);
-    expect(changes).toEqual([expect.objectContaining({ messageId: id, status: 'failed', at: new Date('2026-11-26T10:00:00Z') })]);
+    expect(changes).toEqual([expect.objectContaining({ messageId: id, status: 'failed', atMs: Date.parse('2026-11-26T10:00:00Z') })]);
     expect(await db.query(`SELECT status, receipt_stat, receipt_err FROM message_parts WHERE message_id = $1`, [id])).toEqual([
       { status: 'failed', receipt_stat: 'UNDELIV', receipt_err: '001' },
     ]);

@@ -151,6 +151,9 @@ async function main() {
       `  CPU per message                      ${us(cpu.node + cpu.postgres)} gateway = node ${us(cpu.node)}${workerCount ? ` (API + ${workerCount} workers)` : ''} + PostgreSQL backends ${us(cpu.postgres)}`,
     );
     console.log(`                                       (simulator ${us(cpu.simulator)}; cluster-wide WAL writer/bgwriter/checkpointer ${us(cpu.shared)})`);
+    // The simulator does the same work in every run, so when the machine is slower for a while (a busy
+    // neighbour, a cold cache) its figure rises with ours: the ratio moves far less than either.
+    console.log(`  gateway ÷ simulator CPU              ${fmt((cpu.node + cpu.postgres) / cpu.simulator)} (the same work on the peer's side as a yardstick)`);
     const sum = (pick: (a: { inserts: number; updates: number; hotUpdates: number; deletes: number; seqRead: number; idxRead: number }) => number) =>
       [...activity.values()].reduce((s, a) => s + pick(a), 0);
     const writes = sum((a) => a.inserts + a.updates + a.deletes);

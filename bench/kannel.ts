@@ -103,6 +103,9 @@ async function main() {
     console.log(
       `  CPU per message                      ${perMessage(cpu.bearerbox + cpu.smsbox)} µs Kannel = bearerbox ${perMessage(cpu.bearerbox)} µs + smsbox ${perMessage(cpu.smsbox)} µs (simulator ${perMessage(cpu.simulator)} µs)`,
     );
+    console.log(
+      `  Kannel ÷ simulator CPU               ${fmt((cpu.bearerbox + cpu.smsbox) / cpu.simulator)} (comparable with bench:dispatch's only with delivery reports on: without, the simulator sends no receipts)`,
+    );
     console.log(`  load average (1, 5, 15 min)          ${loadAverages()}`);
     finished = true;
   } finally {

@@ -22,7 +22,10 @@ describe('Storing a send’s messages', () => {
   it('finds each message’s send by key, however few sends the statistics say there are', async () => {
     const acct = await createAccount(t.app, { credits: 10_000, senders: ['Brand'] });
     for (let i = 0; i < 120; i++) {
-      const res = await t.api.post('/v1/messages', { auth: acct.auth, body: { messages: [{ to: '0412345678', message: `earlier ${i}`, sender: 'Brand', scheduled: '2099-01-01 00:00:00' }] } });
+      const res = await t.api.post('/v1/messages', {
+        auth: acct.auth,
+        body: { messages: [{ to: '0412345678', message: `earlier ${i}`, sender: 'Brand', scheduled: '2099-01-01 00:00:00' }] },
+      });
       expect(res.status).toBe(200);
     }
     await db.query('ANALYZE sends');

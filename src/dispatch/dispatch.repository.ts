@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { keyLookupsOnly, sql } from '../database/sql';
+import { inBatch, NO_PART, UNDISPATCHED } from '../messaging/dispatch-order';
 
 export interface ClaimedMessage {
   id: string;
@@ -29,7 +30,7 @@ interface Position {
 
 const CLAIMED = `m.id, m.account_id AS "accountId", m.to_number AS "to", m.sender, m.body, m.encoding, m.parts, m.is_test AS "isTest"`;
 /** Message `m` waits for dispatch: not cancelled, and no part of it recorded. */
-const WAITING = `m.status IN ('pending', 'scheduled') AND NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id)`;
+const WAITING = `m.status IN ('pending', 'scheduled') AND ${NO_PART}`;
 /** Released batches tried per claim before moving the watermark (one fully recorded meanwhile is dropped). */
 const RELEASED_PER_CLAIM = 10;
 
@@ -43,11 +44,7 @@ export const STALE_BATCHES = `SELECT b.batch_id FROM dispatch_batches b
     SELECT 1 FROM dispatcher_leases l WHERE b.batch_id = ANY(l.active_batches) AND l.heartbeat_at >= now() - $1 * interval '1 millisecond')
   FOR UPDATE OF b SKIP LOCKED`;
 
-/** Messages of batch row `b` (its range of the send's dispatch order) as `m`. */
-const IN_BATCH = `m.send_id = b.send_id AND (m.dispatch_at, m.seq) > (b.after_at, b.after_seq) AND (m.dispatch_at, m.seq) <= (b.through_at, b.through_seq)`;
-
-/** A send with messages not yet claimed (the watermark is before its last message). */
-const UNDISPATCHED = `s.last_seq IS NOT NULL AND (s.claimed_through_at, s.claimed_through_seq) < (s.last_at, s.last_seq)`;
+const IN_BATCH = inBatch('b');
 
 @Injectable()
 export class DispatchRepository {

@@ -1,9 +1,10 @@
+import { inBatch, unclaimed } from './dispatch-order';
+
 /**
  * Message `m` lies in a batch a dispatcher took and the sweeper took back from it (it died): waiting to be
  * claimed again, so as good as unclaimed (dispatch_batches_released_idx: almost always empty).
  */
-export const IN_RELEASED_BATCH = `EXISTS (SELECT 1 FROM dispatch_batches rb WHERE rb.send_id = m.send_id AND rb.released_at IS NOT NULL
-    AND (m.dispatch_at, m.seq) > (rb.after_at, rb.after_seq) AND (m.dispatch_at, m.seq) <= (rb.through_at, rb.through_seq))`;
+export const IN_RELEASED_BATCH = `EXISTS (SELECT 1 FROM dispatch_batches rb WHERE rb.released_at IS NOT NULL AND ${inBatch('rb')})`;
 
 /**
  * A message's status, in SQL, for a message row `m` joined `WITH_PART_STATUS`. The row holds only the
@@ -25,6 +26,5 @@ export const WITH_PART_STATUS = `LEFT JOIN sends message_send ON message_send.id
   ) part_status ON true`;
 
 export const MESSAGE_STATUS = `coalesce(part_status.status,
-  CASE WHEN m.status IN ('pending', 'scheduled') AND (m.dispatch_at, m.seq) <= (message_send.claimed_through_at, message_send.claimed_through_seq)
-            AND NOT ${IN_RELEASED_BATCH} THEN 'sent'
+  CASE WHEN m.status IN ('pending', 'scheduled') AND NOT ${unclaimed('message_send')} AND NOT ${IN_RELEASED_BATCH} THEN 'sent'
        ELSE m.status END)`;

@@ -6,6 +6,7 @@ import type { Page } from '../common/http/pagination';
 import { keyLookupsOnly, paged, sql } from '../database/sql';
 import type { CancelledMessage } from '../webhooks/webhook-events.service';
 import type { MessageStatus } from './message.entity';
+import { inBatch, NO_PART, unclaimed, UNDISPATCHED } from './dispatch-order';
 import { IN_RELEASED_BATCH, MESSAGE_STATUS, WITH_PART_STATUS } from './message-status';
 
 export interface NewMessage {
@@ -51,14 +52,8 @@ export interface CancelledMessageRecord extends CancelledMessage {
 }
 
 const CANCELLED = `m.id, m.cost, m.parts, m.to_number AS "to", m.sender, m.body, m.custom_ref AS "customRef"`;
-/** Message `m` lies after its send `s`'s dispatch watermark: no dispatcher has taken it. */
-const UNCLAIMED = `(m.dispatch_at, m.seq) > (s.claimed_through_at, s.claimed_through_seq)`;
-/** Message `m` is in batch `b`'s range of its send's dispatch order. */
-const IN_BATCH = `m.send_id = b.send_id AND (m.dispatch_at, m.seq) > (b.after_at, b.after_seq) AND (m.dispatch_at, m.seq) <= (b.through_at, b.through_seq)`;
-/** No part of message `m` is recorded (a dead dispatcher may have submitted it before it died). */
-const NO_PART = `NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.message_id = m.id)`;
-/** Send `s` has messages no dispatcher has taken (sends_undispatched_idx). */
-const UNDISPATCHED = `s.last_seq IS NOT NULL AND (s.claimed_through_at, s.claimed_through_seq) < (s.last_at, s.last_seq)`;
+const UNCLAIMED = unclaimed('s');
+const IN_BATCH = inBatch('b');
 
 @Injectable()
 export class MessagesRepository {

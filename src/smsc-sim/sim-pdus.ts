@@ -4,6 +4,7 @@ import { encodeGsm7Unpacked, gsm7CharCost, isGsm7 } from '../common/sms';
 import { parseShortMessageBody, splitUserData } from '../dispatch/carriers/smpp/raw-pdu';
 import { formatReceiptText } from '../dispatch/carriers/smpp/receipt';
 import { decodeSmsBytes, encodeUcs2 } from '../dispatch/carriers/smpp/sms-bytes';
+import { sourceAddressing } from '../dispatch/carriers/smpp/submit-parts';
 import type { ReceiptDeliverSm } from './sim-codec';
 import type { MoRequest, SubmitRecord } from './sim-types';
 
@@ -46,14 +47,14 @@ export function receiptDeliverSm(record: SubmitRecord, smscId: string, delivered
     doneDate: new Date(),
     text: gsmSafe(record.text),
   });
-  const handset = isNumeric(record.destinationAddr);
-  const sender = isNumeric(record.sourceAddr);
+  const handset = sourceAddressing(record.destinationAddr);
+  const sender = sourceAddressing(record.sourceAddr);
   return {
-    sourceAddrTon: handset ? 1 : 5,
-    sourceAddrNpi: handset ? 1 : 0,
+    sourceAddrTon: handset.ton,
+    sourceAddrNpi: handset.npi,
     sourceAddr: record.destinationAddr,
-    destAddrTon: sender ? 1 : 5,
-    destAddrNpi: sender ? 1 : 0,
+    destAddrTon: sender.ton,
+    destAddrNpi: sender.npi,
     destinationAddr: record.sourceAddr,
     shortMessage: encodeGsm7Unpacked(text),
     receiptedMessageId: smscId,
@@ -77,19 +78,10 @@ export function moFields(mo: MoRequest): Record<string, unknown> {
   };
 }
 
-/** TON/NPI of an address: digits are international ISDN numbers, anything else alphanumeric. */
+/** TON/NPI of an address as the package's field names, by the carrier's rule (sourceAddressing). */
 function addressing(side: 'source' | 'dest', addr: string): Record<string, number> {
-  const numeric = isNumeric(addr);
-  return { [`${side}_addr_ton`]: numeric ? 1 : 5, [`${side}_addr_npi`]: numeric ? 1 : 0 };
-}
-
-function isNumeric(addr: string): boolean {
-  if (addr.length === 0) return false;
-  for (let i = 0; i < addr.length; i++) {
-    const c = addr.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) return false;
-  }
-  return true;
+  const { ton, npi } = sourceAddressing(addr);
+  return { [`${side}_addr_ton`]: ton, [`${side}_addr_npi`]: npi };
 }
 
 /** Receipt text is sent as GSM-7: characters outside it become '?'. */

@@ -15,8 +15,6 @@ import { encodeSubmitSm } from './submit-sm-codec';
 import type { ResolvedSmppOptions } from './smpp-options';
 import type { SubmitSmParams } from './submit-parts';
 
-/** SMPP sequence numbers run 1 to 0x7FFFFFFF, then start again (as the package numbers them). */
-
 export type BindStatus = 'idle' | 'connecting' | 'bound' | 'waiting' | 'closed';
 
 /** What a bind carries for the carrier; the bind only reads `params`. */

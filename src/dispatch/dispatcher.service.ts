@@ -22,7 +22,7 @@ interface PartCounts {
 const LANES = 2;
 /** Messages handed to the carrier together; their outcomes are recorded when the last is answered. */
 const GROUP = 10;
-/** A batch's outcomes are committed when this many have been answered, or this long after the first. */
+/** Outcomes (of every lane of this process) are committed when this many have been answered, or this long after the first. */
 const RECORD_EVERY = 200;
 const RECORD_AFTER_MS = 10;
 
@@ -49,6 +49,8 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
   private recordingBroken = false;
   /** No batch is handed over once its claims could have been taken back (lease renewals failing). */
   private readonly fence: LeaseFence;
+  /** One group commit for the whole process: the fewer the transactions, the less each outcome costs. */
+  private readonly recorder: GroupCommit<PartOutcome>;
 
   constructor(
     private readonly repo: DispatchRepository,
@@ -59,6 +61,7 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
   ) {
     this.groupsOut = new Slots(Math.max(2, Math.ceil((2 * config.smppBinds * config.smppWindow) / GROUP)));
     this.fence = new LeaseFence(config.claimTimeoutMs);
+    this.recorder = new GroupCommit<PartOutcome>((outcomes) => this.records.recordOutcomes(outcomes), { maxItems: RECORD_EVERY, maxWaitMs: RECORD_AFTER_MS });
   }
 
   /**
@@ -152,7 +155,6 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
    * or an outage can only repeat that much, never a batch.
    */
   private async deliver(batchId: string, batch: ClaimedMessage[], listedAt: number): Promise<PartCounts> {
-    const recorder = new GroupCommit<PartOutcome>((outcomes) => this.records.recordOutcomes(outcomes), { maxItems: RECORD_EVERY, maxWaitMs: RECORD_AFTER_MS });
     const parts: PartCounts = { submitted: 0, refused: 0 };
     const out = new Set<Promise<void>>();
     let failure: { error: unknown } | null = null;
@@ -163,7 +165,7 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
         this.groupsOut.release();
         break;
       }
-      const handed: Promise<void> = this.deliverGroup(batchId, group, recorder, parts)
+      const handed: Promise<void> = this.deliverGroup(batchId, group, parts)
         .catch((error: unknown) => void (failure ??= { error }))
         .finally(() => {
           this.groupsOut.release();
@@ -184,12 +186,12 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
     return null;
   }
 
-  private async deliverGroup(batchId: string, group: ClaimedMessage[], recorder: GroupCommit<PartOutcome>, parts: PartCounts): Promise<void> {
+  private async deliverGroup(batchId: string, group: ClaimedMessage[], parts: PartCounts): Promise<void> {
     const { carrier, simulated } = this.carriers.forMessage(group[0].isTest);
     const results: SubmissionResult[] = await carrier.submit(group.map((m) => ({ messageId: m.id, from: m.sender, to: m.to, text: m.body, encoding: m.encoding })));
     const receiptDueAt = simulated ? new Date(this.clock.now().getTime() + this.config.testReceiptDelayMs) : null;
     for (const result of results) for (const part of result.parts) parts[part.smscId ? 'submitted' : 'refused']++;
-    await recorder
+    await this.recorder
       .add(
         results.flatMap((result, i) =>
           result.parts.map((part) => ({

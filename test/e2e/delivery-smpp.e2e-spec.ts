@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { deleteRedisKeys } from '../support/test-env';
+import { DeliveryRecordsService } from '../../src/dispatch/delivery-records.service';
 import { DispatcherService } from '../../src/dispatch/dispatcher.service';
 import { SweeperService } from '../../src/dispatch/sweeper.service';
 import { SmscSimulator } from '../../src/smsc-sim/smsc-simulator';
@@ -127,6 +128,25 @@ describe('Delivery to an SMSC over SMPP (live accounts)', () => {
     await until(async () => (await statusCounts(t, send_id)).delivered === 4, 'delivery after throttling', 20_000);
     expect(smsc.counters.throttled - before).toBe(6);
     for (let i = 1; i <= 4; i++) expect(submitsByDestination(smsc).get(`6141210030${i}`)).toBe(1);
+  });
+
+  it('records the outcomes of every batch the process has out in shared transactions, and delivers each message once', async () => {
+    const records = t.app.get(DeliveryRecordsService);
+    const recording = jest.spyOn(records, 'recordOutcomes');
+    try {
+      // Two sends at once, in batches of 20 (two lanes each), so groups of different batches are answered
+      // within the same milliseconds (numbers ending in 000 would fail on the simulator).
+      const sends = await Promise.all(
+        ['5', '6'].map((block) => send(Array.from({ length: 100 }, (_, i) => ({ to: `04121${block}${String(i + 1).padStart(4, '0')}`, message: 'shared', sender: 'Brand' })))),
+      );
+      for (const { send_id } of sends) await until(async () => (await statusCounts(t, send_id)).delivered === 100, `send ${send_id} delivered`, 20_000);
+      const batchesPerWrite = recording.mock.calls.map(([outcomes]) => new Set(outcomes.map((o) => o.batchId)).size);
+      expect(Math.max(...batchesPerWrite)).toBeGreaterThan(1);
+      const submitted = submitsByDestination(smsc);
+      for (const block of ['5', '6']) for (let i = 0; i < 100; i++) expect([i, submitted.get(`614121${block}${String(i + 1).padStart(4, '0')}`)]).toEqual([i, 1]);
+    } finally {
+      recording.mockRestore();
+    }
   });
 
   it('dispatches a scheduled message at its time, not before', async () => {

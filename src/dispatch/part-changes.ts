@@ -26,9 +26,10 @@ export const PART_CHANGE = `p.account_id AS "accountId", p.message_id AS "messag
   (extract(epoch FROM p.receipt_at) * 1000)::float8 AS "atMs", extract(epoch FROM now() - p.submitted_at)::float8 AS "lagSeconds"`;
 
 /**
- * One outcome per part, the last one given. Today a recording carries one batch, in which a message is
- * sent once; this keeps a caller that ever mixes batches (a message taken back and sent again under a
- * later claim) from failing its whole group: one INSERT … ON CONFLICT DO UPDATE cannot touch a row twice.
+ * One outcome per part, the last one given. A recording carries the outcomes of every batch its process
+ * has out, in the order the carrier answered them, so a message taken back and sent again under a later
+ * claim can stand in it twice; the later answer wins, and the group does not fail as a whole (one
+ * INSERT … ON CONFLICT DO UPDATE cannot touch a row twice).
  */
 export function latestPerPart(outcomes: PartOutcome[]): PartOutcome[] {
   const byPart = new Map<string, PartOutcome>();

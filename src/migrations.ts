@@ -13,6 +13,7 @@ import { Purchases1763702000000 } from './database/migrations/1763702000000-Purc
 import { DispatchWrites1763702200000 } from './database/migrations/1763702200000-DispatchWrites';
 import { MessageSendAccount1763702400000 } from './database/migrations/1763702400000-MessageSendAccount';
 import { ClaimWatermark1763702600000 } from './database/migrations/1763702600000-ClaimWatermark';
+import { AccountTimeZonePermissions1763702800000 } from './database/migrations/1763702800000-AccountTimeZonePermissions';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   DispatchWrites1763702200000,
   MessageSendAccount1763702400000,
   ClaimWatermark1763702600000,
+  AccountTimeZonePermissions1763702800000,
 ];

@@ -1,8 +1,13 @@
+import { DEFAULT_TIME_ZONE } from '../common/time/australian-time-zones';
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity({ name: 'accounts' })
 @Check('accounts_credit_balance_check', 'credit_balance >= 0')
 @Check('accounts_part_rate_check', 'part_rate > 0')
+@Check(
+  'accounts_time_zone_check',
+  "time_zone = ANY (ARRAY['Australia/Sydney', 'Australia/Melbourne', 'Australia/Brisbane', 'Australia/Lindeman', 'Australia/Hobart', 'Australia/Adelaide', 'Australia/Broken_Hill', 'Australia/Darwin', 'Australia/Perth', 'Australia/Eucla', 'Australia/Lord_Howe']::text[])",
+)
 @Index('accounts_optout_code_key', ['optoutCode'], { unique: true })
 @Index('accounts_one_system_key', ['isSystem'], { unique: true, where: 'is_system' })
 export class Account {
@@ -46,6 +51,10 @@ export class Account {
   /** The platform's own account (at most one): sends the service's own texts, such as own-mobile confirmations. */
   @Column({ name: 'is_system', type: 'boolean', default: false })
   isSystem: boolean;
+
+  /** Local time of every page and export (Australian IANA zones only); the API keeps UTC. */
+  @Column({ name: 'time_zone', type: 'text', default: DEFAULT_TIME_ZONE })
+  timeZone: string;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -1,5 +1,5 @@
 /** What a user other than the owner may be allowed to do (the owner can do everything and manages users). */
-export const PERMISSIONS = ['manage_api_keys', 'manage_billing', 'manage_senders', 'manage_settings'] as const;
+export const PERMISSIONS = ['manage_api_keys', 'manage_billing', 'manage_senders', 'manage_settings', 'send_messages', 'manage_contacts', 'read_inbox'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 export const PERMISSION_LABELS: Record<Permission, string> = {
@@ -7,6 +7,9 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
   manage_billing: 'Manage billing',
   manage_senders: 'Manage sender IDs',
   manage_settings: 'Manage settings (webhooks)',
+  send_messages: 'Send messages',
+  manage_contacts: 'Manage contacts and opt-outs',
+  read_inbox: 'Read and answer the inbox',
 };
 
 export interface Principal {

@@ -3,7 +3,10 @@ import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGene
 /** A person who signs in to the dashboard of one account. */
 @Entity({ name: 'users' })
 @Check('users_email_check', 'email = lower(email) AND length(email) BETWEEN 3 AND 254')
-@Check('users_permissions_check', "permissions <@ ARRAY['manage_api_keys', 'manage_billing', 'manage_senders', 'manage_settings']::text[]")
+@Check(
+  'users_permissions_check',
+  "permissions <@ ARRAY['manage_api_keys', 'manage_billing', 'manage_senders', 'manage_settings', 'send_messages', 'manage_contacts', 'read_inbox']::text[]",
+)
 @Index('users_email_key', ['email'], { unique: true })
 @Index('users_one_owner_key', ['accountId'], { unique: true, where: 'is_owner' })
 @Index('users_account_idx', ['accountId'])

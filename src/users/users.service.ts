@@ -32,7 +32,7 @@ export interface CreatedUser {
 }
 
 function checkedPermissions(values: readonly string[]): Permission[] {
-  for (const value of values) if (!isPermission(value)) throw failure('unknownPermission', value);
+  for (const value of values) if (!isPermission(value)) throw failure('unknownPermission', value, PERMISSIONS.join(', '));
   return PERMISSIONS.filter((p) => values.includes(p));
 }
 

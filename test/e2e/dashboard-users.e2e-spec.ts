@@ -90,7 +90,9 @@ describe('Account users: the CLI, invitations and the one-owner rule', () => {
       const taken = await runCli('user:create', '--account', String(acct.accountId), '--email', acct.ownerEmail);
       expect(taken.stderr.trim()).toBe('error: A user with this email already exists');
       const unknown = await runCli('user:create', '--account', String(acct.accountId), '--email', emailFor('x'), '--permission', 'manage_everything');
-      expect(unknown.stderr.trim()).toBe('error: Unknown permission manage_everything. Valid values: manage_api_keys, manage_billing, manage_senders, manage_settings');
+      expect(unknown.stderr.trim()).toBe(
+        'error: Unknown permission manage_everything. Valid values: manage_api_keys, manage_billing, manage_senders, manage_settings, send_messages, manage_contacts, read_inbox',
+      );
       expect(await owners(acct.accountId)).toEqual([acct.ownerEmail]);
     });
 

@@ -114,7 +114,7 @@ export const CATALOGUE = {
   emailInvalid: entry('invalid', 'Enter a valid email address'),
   emailTaken: entry('conflict', 'A user with this email already exists'),
   nameTooLong: entry('invalid', 'Names must be at most 100 characters'),
-  unknownPermission: entry('invalid', (value: string) => `Unknown permission ${value}. Valid values: manage_api_keys, manage_billing, manage_senders, manage_settings`),
+  unknownPermission: entry('invalid', (value: string, valid: string) => `Unknown permission ${value}. Valid values: ${valid}`),
   userNotFound: entry('not_found', 'User not found'),
   ownerOnly: entry('forbidden', 'Only the account owner can do this'),
   permissionRequired: entry('forbidden', 'You do not have permission to do this'),

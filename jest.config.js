@@ -19,6 +19,8 @@ module.exports = {
     {
       displayName: 'unit',
       testEnvironment: 'node',
+      // Some unit tests hash passwords (scrypt) or run real sockets; on a loaded 2-core machine 5 s is too tight.
+      testTimeout: 30_000,
       rootDir: __dirname,
       testMatch: ['<rootDir>/test/unit/**/*.spec.ts'],
       transform,

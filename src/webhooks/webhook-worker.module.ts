@@ -18,7 +18,7 @@ class WebhookProcessor implements OnModuleInit, OnApplicationBootstrap, OnApplic
   ) {}
 
   onModuleInit(): void {
-    this.queue.consume(8, () => this.delivery.deliverDue());
+    this.queue.consume(this.config.webhookConcurrency, () => this.delivery.deliverDue());
   }
 
   onApplicationBootstrap(): void {

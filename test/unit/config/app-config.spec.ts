@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig, trustProxyOption } from '../../../src/config/app-config';
+import { AppConfig, ConfigError, envName, loadConfig, SETTINGS, trustProxyOption } from '../../../src/config/app-config';
+import { envNameFor } from '../../../src/config/setting';
 
 describe(loadConfig.name, () => {
   it('uses defaults that work on this machine when nothing is set', () => {
@@ -88,5 +89,115 @@ describe(loadConfig.name, () => {
 
   it('lets tests override values after reading the environment', () => {
     expect(loadConfig({ INFLIGHT_LIMIT: '9' }, { inflightLimit: 2 }).inflightLimit).toBe(2);
+  });
+});
+
+describe('SETTINGS', () => {
+  /** The operator contract: these variables were read before the declaration list, and still are. */
+  const HISTORIC = {
+    port: 'PORT',
+    databaseUrl: 'DATABASE_URL',
+    databasePoolSize: 'DATABASE_POOL_SIZE',
+    redisUrl: 'REDIS_URL',
+    redisPrefix: 'REDIS_PREFIX',
+    appRole: 'APP_ROLE',
+    nodeEnv: 'NODE_ENV',
+    logLevel: 'LOG_LEVEL',
+    inflightLimit: 'INFLIGHT_LIMIT',
+    inflightSlotTtlMs: 'INFLIGHT_SLOT_TTL_MS',
+    bodyLimitBytes: 'BODY_LIMIT_BYTES',
+    dependencyTimeoutMs: 'DEPENDENCY_TIMEOUT_MS',
+    docsEnabled: 'DOCS_ENABLED',
+    shortLinkBase: 'SHORT_LINK_BASE',
+    linkRetentionDays: 'LINK_RETENTION_DAYS',
+    clickFoldIntervalMs: 'CLICK_FOLD_INTERVAL_MS',
+    optoutAttemptsPerIp: 'OPTOUT_ATTEMPTS_PER_IP',
+    optoutAttemptWindowMs: 'OPTOUT_ATTEMPT_WINDOW_MS',
+    optoutMissesPerIp: 'OPTOUT_MISSES_PER_IP',
+    idempotencyTtlMs: 'IDEMPOTENCY_TTL_MS',
+    smppHost: 'SMPP_HOST',
+    smppPort: 'SMPP_PORT',
+    smppSystemId: 'SMPP_SYSTEM_ID',
+    smppPassword: 'SMPP_PASSWORD',
+    smppTls: 'SMPP_TLS',
+    smppBinds: 'SMPP_BINDS',
+    smppWindow: 'SMPP_WINDOW',
+    smppTpsPerBind: 'SMPP_TPS_PER_BIND',
+    testReceiptDelayMs: 'TEST_RECEIPT_DELAY_MS',
+    dispatchBatchSize: 'DISPATCH_BATCH_SIZE',
+    dispatchConcurrency: 'DISPATCH_CONCURRENCY',
+    sweepIntervalMs: 'SWEEP_INTERVAL_MS',
+    claimTimeoutMs: 'CLAIM_TIMEOUT_MS',
+    metricsEnabled: 'METRICS_ENABLED',
+    webhookAllowPrivate: 'WEBHOOK_ALLOW_PRIVATE',
+    webhookTimeoutMs: 'WEBHOOK_TIMEOUT_MS',
+    webhookMaxRetries: 'WEBHOOK_MAX_RETRIES',
+    webhookRetryBaseMs: 'WEBHOOK_RETRY_BASE_MS',
+    webhookRetryMaxMs: 'WEBHOOK_RETRY_MAX_MS',
+    webhookHostConcurrency: 'WEBHOOK_HOST_CONCURRENCY',
+    trustProxy: 'TRUST_PROXY',
+    cookieSecure: 'COOKIE_SECURE',
+    dashboardUrl: 'DASHBOARD_URL',
+    smtpUrl: 'SMTP_URL',
+    mailFrom: 'MAIL_FROM',
+    systemSender: 'SYSTEM_SENDER',
+    stripeSecretKey: 'STRIPE_SECRET_KEY',
+    stripeApiBase: 'STRIPE_API_BASE',
+    sellerName: 'SELLER_NAME',
+    sellerAbn: 'SELLER_ABN',
+    purchaseWaitMs: 'PURCHASE_WAIT_MS',
+    purchaseReconcileAfterMs: 'PURCHASE_RECONCILE_AFTER_MS',
+    purchaseJobsIntervalMs: 'PURCHASE_JOBS_INTERVAL_MS',
+    numberRenewalLeadDays: 'NUMBER_RENEWAL_LEAD_DAYS',
+    numberRenewalRetryHours: 'NUMBER_RENEWAL_RETRY_HOURS',
+    numberGraceDays: 'NUMBER_GRACE_DAYS',
+  } as const;
+
+  it.each(Object.entries(HISTORIC))('reads %s from %s, as before', (key, name) => {
+    expect(envName(key as keyof typeof HISTORIC)).toBe(name);
+  });
+
+  it('declares each setting with a reason, an accepted default and a variable of its own', () => {
+    const names = Object.keys(SETTINGS).map((key) => envName(key as keyof typeof SETTINGS));
+    expect(new Set(names).size).toBe(names.length);
+    for (const [key, setting] of Object.entries(SETTINGS)) {
+      expect([key, setting.why.length > 10]).toEqual([key, true]);
+      expect([key, (setting.check as (v: unknown) => string | null)(setting.default)]).toEqual([key, null]);
+    }
+  });
+
+  it('holds every default in a new AppConfig, and an environment can change each kind of setting', () => {
+    expect(new AppConfig()).toMatchObject({ smppEnquireLinkMs: 30_000, smppSubmitTimeoutMs: 30_000, smppReconnectBaseMs: 500, smppReconnectMaxMs: 30_000, webhookConcurrency: 8 });
+    expect(
+      loadConfig({
+        SMPP_ENQUIRE_LINK_MS: '1000',
+        SMPP_SUBMIT_TIMEOUT_MS: '2000',
+        SMPP_RECONNECT_BASE_MS: '50',
+        SMPP_RECONNECT_MAX_MS: '800',
+        WEBHOOK_CONCURRENCY: '2',
+        SMPP_TLS: '1',
+        DOCS_ENABLED: 'false',
+      }),
+    ).toMatchObject({
+      smppEnquireLinkMs: 1000,
+      smppSubmitTimeoutMs: 2000,
+      smppReconnectBaseMs: 50,
+      smppReconnectMaxMs: 800,
+      webhookConcurrency: 2,
+      smppTls: true,
+      docsEnabled: false,
+    });
+    expect(() => loadConfig({ SMPP_TLS: 'yes' })).toThrow('SMPP_TLS="yes" must be a boolean value');
+    expect(() => loadConfig({}, { webhookConcurrency: 0 })).toThrow('WEBHOOK_CONCURRENCY="0" must not be less than 1');
+  });
+
+  it('derives a variable from a field name', () => {
+    expect(envNameFor('smppTpsPerBind')).toBe('SMPP_TPS_PER_BIND');
+    expect(envNameFor('port')).toBe('PORT');
+  });
+
+  it('refuses production without an SMSC', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow('SMPP_HOST, SMPP_SYSTEM_ID and SMPP_PASSWORD are required with NODE_ENV=production');
+    expect(loadConfig({ NODE_ENV: 'production', SMPP_HOST: 'smsc', SMPP_SYSTEM_ID: 'id', SMPP_PASSWORD: 'pw' }).nodeEnv).toBe('production');
   });
 });

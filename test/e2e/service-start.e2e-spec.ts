@@ -23,6 +23,9 @@ async function waitFor<T>(probe: () => T | undefined, timeoutMs: number): Promis
   }
 }
 
+// A cold start builds nothing but still loads every module and migrates a new database: minutes on a loaded machine.
+jest.setTimeout(120_000);
+
 describe('Starting the service (dist/src/main.js, as npm start runs it)', () => {
   it('creates its database, applies migrations and serves /health', async () => {
     const url = new URL(process.env.DATABASE_URL!);
@@ -35,7 +38,7 @@ describe('Starting the service (dist/src/main.js, as npm start runs it)', () => 
           .split('\n')
           .find((l) => l.includes('"msg":"listening"'));
         return line ? (JSON.parse(line).port as number) : undefined;
-      }, 20_000);
+      }, 90_000);
       expect(service.output()).toContain('"created":true');
       expect(service.output()).toContain('Foundation1763700000000');
       const res = await fetch(`http://127.0.0.1:${port}/health`);
@@ -58,7 +61,7 @@ describe('Starting the service (dist/src/main.js, as npm start runs it)', () => 
           .split('\n')
           .find((l) => l.includes('"msg":"worker started"'));
         return line ? (JSON.parse(line).port as number) : undefined;
-      }, 20_000);
+      }, 90_000);
       expect(service.output()).not.toContain('"msg":"listening"');
       // The worker's port serves its health (with its carrier) and metrics, and no API.
       const health = await fetch(`http://127.0.0.1:${port}/health`);

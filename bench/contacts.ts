@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
 import { ImportContactsService } from '../src/lists/import-contacts.service';
+import { benchContactSearch } from './contact-search';
 import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support';
 
 /**
@@ -11,11 +12,18 @@ import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support
  * Imports N (default 100000) contacts into a list through the operator CLI, then times the lookups the
  * issue names through the full HTTP stack: GET /v1/contacts?number=, a substring filter, and pages of
  * the N-member list (first and last page), printing p50/max over repeated requests and the query plans.
+ * Then the dashboard's contact search with `--search M` (default 1000000) contacts in one account
+ * (`--search 0` skips it; `--only-search` skips the rest).
  */
 async function main() {
   const count = argValue('contacts', 100_000);
+  const searchCount = argValue('search', 1_000_000);
   const bench = await startBenchApp();
   try {
+    if (process.argv.includes('--only-search')) {
+      await benchContactSearch(bench.app, searchCount);
+      return;
+    }
     const { accountId, auth } = await benchAccount(bench.app);
     const file = path.join(tmpdir(), `bench-contacts-${process.pid}.csv`);
     const lines = ['number,first_name,last_name,company,field_1'];
@@ -73,6 +81,7 @@ async function main() {
     };
     await plan('contacts by number', `SELECT id FROM contacts WHERE account_id = $1 AND number = $2`, [accountId, `61${probe.slice(1)}`]);
     await plan('list page', `SELECT c.id FROM list_members m JOIN contacts c ON c.id = m.contact_id WHERE m.list_id = $1 ORDER BY m.contact_id DESC LIMIT 200 OFFSET 0`, [listId]);
+    if (searchCount > 0) await benchContactSearch(bench.app, searchCount);
   } finally {
     await bench.drop();
   }

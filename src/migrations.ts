@@ -14,6 +14,7 @@ import { DispatchWrites1763702200000 } from './database/migrations/1763702200000
 import { MessageSendAccount1763702400000 } from './database/migrations/1763702400000-MessageSendAccount';
 import { ClaimWatermark1763702600000 } from './database/migrations/1763702600000-ClaimWatermark';
 import { AccountTimeZonePermissions1763702800000 } from './database/migrations/1763702800000-AccountTimeZonePermissions';
+import { ContactSearch1763703000000 } from './database/migrations/1763703000000-ContactSearch';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   MessageSendAccount1763702400000,
   ClaimWatermark1763702600000,
   AccountTimeZonePermissions1763702800000,
+  ContactSearch1763703000000,
 ];

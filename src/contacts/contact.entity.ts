@@ -8,6 +8,9 @@ import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGene
 @Index('contacts_account_number_idx', { synchronize: false })
 // (account_id, id DESC): TypeORM indexes have no DESC keys, so only the migration defines its columns.
 @Index('contacts_account_id_idx', { synchronize: false })
+// Trigram (GIN) indexes over expressions, led by account_id (contact-search.ts): only the migration can define them.
+@Index('contacts_search_number_idx', { synchronize: false })
+@Index('contacts_search_text_idx', { synchronize: false })
 export class Contact {
   @PrimaryGeneratedColumn({ name: 'id', type: 'bigint' })
   id: number;

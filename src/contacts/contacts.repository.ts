@@ -2,15 +2,35 @@ import { Injectable } from '@nestjs/common';
 import { Tx } from '../database/unit-of-work';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { KeysetCursor } from '../common/http/keyset';
 import type { Page } from '../common/http/pagination';
 import { paged, sql } from '../database/sql';
 import { CONTACT_TEXT_FIELDS, ContactRecord, ContactTextField } from './contact-fields';
+import { ContactSearch, NUMBER_SEARCH_EXPRESSION, TEXT_SEARCH_EXPRESSION } from './contact-search';
 
 const COLUMNS = `id, number, ${CONTACT_TEXT_FIELDS.join(', ')}`;
+
+/**
+ * How many of the account's contacts, newest first from the cursor, a search reads in order before it
+ * turns to the trigram indexes: a first window, then (when it held some matches but not a page) a wider
+ * one. A common search ("smith") finds its page in the first; one of middling frequency in the second; a
+ * rare one ("Kelly-42") finds nothing in the first and takes its few matches from the index at once. The
+ * windows decide because PostgreSQL's estimate of a substring's frequency (over the whole table, not one
+ * account) cannot be trusted to choose between reading in order and the index: past the windows the
+ * matches are known to be sparse (under 1 in 400), so the index's bitmap stays small.
+ */
+const SEARCH_WINDOWS = [2000, 18_000];
+/** A one- or two-character search reads this many contacts per page, and the page says it goes on. */
+const SHORT_SEARCH_WINDOW = 20_000;
 
 export interface ContactFilters {
   number?: string;
   text: Partial<Record<ContactTextField, string>>;
+}
+
+function stripEdge(row: ContactRecord & { edge: number | null; read: number }): ContactRecord {
+  const { edge: _edge, read: _read, ...contact } = row;
+  return contact;
 }
 
 function escapeLike(value: string): string {
@@ -44,6 +64,89 @@ export class ContactsRepository {
       ),
     ]);
     return { total: count.rows[0].total, rows: rows.rows };
+  }
+
+  /**
+   * Up to `limit` of the account's contacts beyond the cursor, in its direction (newest first for older
+   * pages), matching the search when there is one. `stoppedAt` is set when a short search (one or two
+   * characters: no trigram to look up) read its window without reaching the end: the next page goes on
+   * from there.
+   */
+  async page(accountId: number, search: ContactSearch | null, cursor: KeysetCursor, limit: number): Promise<{ rows: ContactRecord[]; stoppedAt?: number }> {
+    const older = cursor.direction === 'older';
+    const from = cursor.from ?? (older ? Number.MAX_SAFE_INTEGER : 0);
+    const op = older ? '<' : '>';
+    // The account as a range and ordered by it: only the (account_id, id) index gives that order, so
+    // PostgreSQL cannot walk the primary key instead, past other accounts' newer rows, when one account
+    // holds most of the table (its estimate for either walk is then the same).
+    const order = older ? 'account_id, id DESC' : 'account_id DESC, id';
+    if (!search) {
+      const { rows } = await sql<ContactRecord>(
+        this.dataSource,
+        `SELECT ${COLUMNS} FROM contacts WHERE account_id >= $1 AND account_id <= $1 AND id ${op} $2 ORDER BY ${order} LIMIT $3`,
+        [accountId, from, limit],
+      );
+      return { rows };
+    }
+    // $3 the text pattern, $4 the digits pattern when the search is a number.
+    const patterns = search.digits === null ? [search.text] : [search.text, search.digits];
+    const conditions = [`${TEXT_SEARCH_EXPRESSION} LIKE $3`, ...(search.digits === null ? [] : [`${NUMBER_SEARCH_EXPRESSION} LIKE $4`])];
+    const matches = `(${conditions.join(' OR ')})`;
+    const found: ContactRecord[] = [];
+    let edge = from;
+    for (const size of search.short ? [SHORT_SEARCH_WINDOW] : SEARCH_WINDOWS) {
+      const { rows, read, last } = await this.searchWindow(
+        `account_id >= $1 AND account_id <= $1 AND id ${op} $2`,
+        order,
+        matches,
+        [accountId, edge, ...patterns],
+        size,
+        limit - found.length,
+        older,
+      );
+      found.push(...rows);
+      if (found.length >= limit || read < size) return { rows: found };
+      edge = last;
+      // Nothing at all among the newest: the matches are rare, and the trigram index finds them at once.
+      if (rows.length === 0) break;
+    }
+    if (search.short) return { rows: found, stoppedAt: edge };
+    const rest = await this.dataSource.transaction(async (manager) => {
+      // Past the windows the matches are sparse: the trigram bitmap is the plan, whatever the estimate.
+      await sql(manager, `SELECT set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true)`);
+      return sql<ContactRecord>(
+        manager,
+        `SELECT ${COLUMNS} FROM contacts WHERE account_id = $1 AND id ${op} $2 AND ${matches} ORDER BY id ${older ? 'DESC' : 'ASC'} LIMIT $${3 + patterns.length}`,
+        [accountId, edge, ...patterns, limit - found.length],
+      );
+    });
+    return { rows: [...found, ...rest.rows] };
+  }
+
+  /** Up to `limit` matches among the next `size` contacts in order, how many were read and the last one's id. */
+  private async searchWindow(
+    scope: string,
+    order: string,
+    matches: string,
+    params: unknown[],
+    size: number,
+    limit: number,
+    older: boolean,
+  ): Promise<{ rows: ContactRecord[]; read: number; last: number }> {
+    const { rows } = await sql<ContactRecord & { edge: number | null; read: number }>(
+      this.dataSource,
+      `WITH w AS MATERIALIZED (SELECT * FROM contacts WHERE ${scope} ORDER BY ${order} LIMIT ${size}),
+            edge AS (SELECT count(*)::int AS read, ${older ? 'min' : 'max'}(id) AS edge FROM w)
+       SELECT ${COLUMNS}, edge.edge, edge.read FROM edge LEFT JOIN LATERAL (SELECT * FROM w WHERE ${matches} ORDER BY id ${older ? 'DESC' : 'ASC'} LIMIT $${params.length + 1}) m ON true`,
+      [...params, limit],
+    );
+    return { rows: rows.filter((r) => r.id !== null).map(stripEdge), read: rows[0].read, last: rows[0].edge ?? 0 };
+  }
+
+  /** How many contacts the account holds, counted up to `cap` (a million-contact account is not counted on every page). */
+  async countUpTo(accountId: number, cap: number): Promise<number> {
+    const { rows } = await sql<{ n: number }>(this.dataSource, `SELECT count(*)::int AS n FROM (SELECT 1 FROM contacts WHERE account_id = $1 LIMIT $2) c`, [accountId, cap]);
+    return rows[0].n;
   }
 
   async findById(accountId: number, contactId: number, tx?: Tx): Promise<ContactRecord | null> {

@@ -6,7 +6,9 @@ import { Page, PageResult, pageResult } from '../common/http/pagination';
 import { normaliseAuMobile } from '../common/phone';
 import { CONTACT_TEXT_FIELDS, ContactRecord, ContactTextField } from './contact-fields';
 import { isUniqueViolation } from '../database/pg-errors';
+import { KeysetCursor, KeysetPage, keysetPage } from '../common/http/keyset';
 import { ContactFilters, ContactsRepository } from './contacts.repository';
+import { contactSearchOf } from './contact-search';
 import { ContactCreated, ContactDeleted, ContactUpdated, ContactView, toContactCreated, toContactDeleted, toContactUpdated, toContactView } from './contacts.mapper';
 import { Tx } from '../database/unit-of-work';
 
@@ -49,6 +51,28 @@ export class ContactsService {
     for (const [field, value] of Object.entries(filters.text)) if (value === '') delete filters.text[field as ContactTextField];
     const { total, rows } = await this.contacts.search(accountId, filters, page);
     return pageResult(page, total, rows.map(toContactView));
+  }
+
+  /**
+   * A page of the account's contacts for people (the dashboard): newest first, matching a search box's
+   * text when given (contact-search.ts), by keyset from the cursor.
+   */
+  async browse(accountId: number, search: string, cursor: KeysetCursor, limit: number): Promise<KeysetPage<ContactView>> {
+    const { rows, stoppedAt } = await this.contacts.page(accountId, contactSearchOf(search), cursor, limit + 1);
+    const page = keysetPage(rows, cursor, limit, (r) => r.id, stoppedAt);
+    return { ...page, rows: page.rows.map(toContactView) };
+  }
+
+  /** How many contacts the account holds, up to `cap`. */
+  async countUpTo(accountId: number, cap: number): Promise<number> {
+    return this.contacts.countUpTo(accountId, cap);
+  }
+
+  /** One contact, or 404 Contact not found (also for another account's). */
+  async get(accountId: number, contactId: number): Promise<ContactView> {
+    const row = await this.contacts.findById(accountId, contactId);
+    if (!row) throw failure('contactNotFound');
+    return toContactView(row);
   }
 
   async create(accountId: number, command: CreateContactCommand): Promise<ContactCreated> {

@@ -8,6 +8,8 @@ import { NumbersModule } from '../numbers/numbers.module';
 import { SenderIdentityModule } from '../sender-identity/sender-identity.module';
 import { PaymentsModule } from '../payments/payments.module';
 import { PurchasesModule } from '../purchases/purchases.module';
+import { ContactsModule } from '../contacts/contacts.module';
+import { ListsModule } from '../lists/lists.module';
 import { BillingPageController } from './billing/billing-page.controller';
 import { BillingPageService } from './billing/billing-page.service';
 import { SenderConfirmPageController } from './senders/sender-confirm-page.controller';
@@ -28,13 +30,29 @@ import { UsersPageController } from './users/users-page.controller';
 import { UsersPageService } from './users/users-page.service';
 import { WebhooksPageController } from './settings-webhooks/webhooks-page.controller';
 import { WebhooksPageService } from './settings-webhooks/webhooks-page.service';
+import { ContactsPageController } from './contacts/contacts-page.controller';
+import { ContactsPageService } from './contacts/contacts-page.service';
+import { ListsPageController } from './contacts/lists-page.controller';
+import { ListsPageService } from './contacts/lists-page.service';
 
 /**
  * The self-service dashboard: one controller per page group (navigation.ts lists the groups and who
  * may open each). A new group is a folder here with its controller and page service, added below.
  */
 @Module({
-  imports: [UsersModule, AccountsModule, MessagingModule, WebhooksModule, MailModule, SenderIdentityModule, NumbersModule, PaymentsModule, PurchasesModule],
+  imports: [
+    UsersModule,
+    AccountsModule,
+    MessagingModule,
+    WebhooksModule,
+    MailModule,
+    SenderIdentityModule,
+    NumbersModule,
+    PaymentsModule,
+    PurchasesModule,
+    ContactsModule,
+    ListsModule,
+  ],
   controllers: [
     AuthPagesController,
     OverviewController,
@@ -47,6 +65,8 @@ import { WebhooksPageService } from './settings-webhooks/webhooks-page.service';
     UsersPageController,
     AuditPageController,
     ProfileController,
+    ContactsPageController,
+    ListsPageController,
   ],
   providers: [
     AuthPagesService,
@@ -60,6 +80,8 @@ import { WebhooksPageService } from './settings-webhooks/webhooks-page.service';
     UsersPageService,
     AuditPageService,
     ProfilePageService,
+    ContactsPageService,
+    ListsPageService,
   ],
 })
 export class DashboardModule {}

@@ -21,6 +21,17 @@ export const NOTICES = {
   card_removed: 'The card is removed. It will not be charged again.',
   billing_email_saved: 'Billing notification address saved.',
   registration_reactivated: 'This Sender ID was already approved for your account: it is active again.',
+  contact_added: 'Contact added.',
+  contact_saved: 'Contact saved.',
+  contact_deleted: 'Contact deleted. It is no longer in any list.',
+  list_created: 'List created.',
+  list_exists: 'A list with this name already exists: here it is.',
+  list_renamed: 'List renamed.',
+  list_deleted: 'List deleted.',
+  list_and_contacts_deleted: 'List deleted, and its contacts with it.',
+  member_added: 'Added to the list.',
+  member_already: 'That contact was already in the list.',
+  member_removed: 'Removed from the list. The contact itself is kept.',
 } as const;
 
 export type NoticeCode = keyof typeof NOTICES;

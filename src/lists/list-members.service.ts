@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { failure } from '../common/errors/error-catalogue';
 import { Page, pageResult } from '../common/http/pagination';
-import { toContactView } from '../contacts/contacts.mapper';
+import { KeysetCursor, KeysetPage, keysetPage } from '../common/http/keyset';
+import { ContactView, toContactView } from '../contacts/contacts.mapper';
 import { ContactsService, ContactTextInput, normaliseOrThrow } from '../contacts/contacts.service';
 import { ListsRepository } from './lists.repository';
 import { ListMembersPage, toListMembersPage, toMemberAdded, toMemberRemoved } from './lists.mapper';
@@ -27,6 +28,20 @@ export class ListMembersService {
     await this.lists.require(accountId, listId);
     const { total, rows } = await this.repo.memberPage(listId, page);
     return toListMembersPage(listId, pageResult(page, total, rows.map(toContactView)));
+  }
+
+  /** A page of a list's members for people: newest contact first, by keyset, with the member count. */
+  async browse(accountId: number, listId: number, cursor: KeysetCursor, limit: number): Promise<KeysetPage<ContactView> & { list: { id: number; name: string }; total: number }> {
+    const list = await this.lists.require(accountId, listId);
+    const [rows, total] = await Promise.all([this.repo.memberKeysetPage(listId, cursor, limit + 1), this.repo.memberCount(listId)]);
+    const page = keysetPage(rows, cursor, limit, (r) => r.id);
+    return { ...page, rows: page.rows.map(toContactView), list, total };
+  }
+
+  /** How many contacts a list of the account has (404 when the list is not the account's). */
+  async count(accountId: number, listId: number): Promise<number> {
+    await this.lists.require(accountId, listId);
+    return this.repo.memberCount(listId);
   }
 
   async add(accountId: number, command: ListMemberCommand): Promise<ReturnType<typeof toMemberAdded>> {

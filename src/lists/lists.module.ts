@@ -11,6 +11,6 @@ import { ListsService } from './lists.service';
   imports: [ContactsModule],
   controllers: [ListsController, ListContactsController],
   providers: [ListsRepository, ListsService, ListMembersService, ImportContactsService],
-  exports: [ListsService, ImportContactsService],
+  exports: [ListsService, ListMembersService, ImportContactsService],
 })
 export class ListsModule {}

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Tx } from '../database/unit-of-work';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { KeysetCursor } from '../common/http/keyset';
 import type { Page } from '../common/http/pagination';
 import { paged, sql } from '../database/sql';
 import { CONTACT_TEXT_FIELDS, ContactRecord } from '../contacts/contact-fields';
@@ -27,6 +28,60 @@ export class ListsRepository {
       [accountId],
     );
     return rows;
+  }
+
+  /** A page of the account's lists with their member counts, newest first (people page them; the API does not). */
+  async pageWithCounts(accountId: number, page: Page): Promise<{ total: number; rows: ListRow[] }> {
+    const pageParams = paged([accountId], page);
+    const [count, rows] = await Promise.all([
+      sql<{ total: number }>(this.dataSource, `SELECT count(*)::int AS total FROM contact_lists WHERE account_id = $1`, [accountId]),
+      sql<ListRow>(
+        this.dataSource,
+        `SELECT l.id, l.name, l.created_at AS "createdAt", (SELECT count(*) FROM list_members m WHERE m.list_id = l.id)::int AS "contactCount"
+           FROM contact_lists l WHERE l.account_id = $1 ORDER BY l.id DESC ${pageParams.clause}`,
+        pageParams.params,
+      ),
+    ]);
+    return { total: count.rows[0].total, rows: rows.rows };
+  }
+
+  /** Every list of the account by name (a form's choice of list), without counts. */
+  async names(accountId: number): Promise<Array<{ id: number; name: string }>> {
+    const { rows } = await sql<{ id: number; name: string }>(this.dataSource, `SELECT id, name FROM contact_lists WHERE account_id = $1 ORDER BY name, id`, [accountId]);
+    return rows;
+  }
+
+  /** The lists a contact is in, by name. */
+  async listsOfContact(accountId: number, contactId: number): Promise<Array<{ id: number; name: string }>> {
+    const { rows } = await sql<{ id: number; name: string }>(
+      this.dataSource,
+      `SELECT l.id, l.name FROM list_members m JOIN contact_lists l ON l.id = m.list_id WHERE m.contact_id = $2 AND l.account_id = $1 ORDER BY l.name, l.id`,
+      [accountId, contactId],
+    );
+    return rows;
+  }
+
+  /** Members of a list beyond the cursor, in its direction (newest contact first for older pages). */
+  async memberKeysetPage(listId: number, cursor: KeysetCursor, limit: number): Promise<ContactRecord[]> {
+    const older = cursor.direction === 'older';
+    const from = cursor.from ?? (older ? Number.MAX_SAFE_INTEGER : 0);
+    // The list as a range and ordered by it: only the primary key (list_id, contact_id) gives that order,
+    // so PostgreSQL cannot walk the contact_id index instead, past every other list's members.
+    const { rows } = await sql<ContactRecord>(
+      this.dataSource,
+      `SELECT ${CONTACT_COLUMNS}
+         FROM (SELECT contact_id FROM list_members WHERE list_id >= $1 AND list_id <= $1 AND contact_id ${older ? '<' : '>'} $2
+                ORDER BY ${older ? 'list_id DESC, contact_id DESC' : 'list_id, contact_id'} LIMIT $3) m
+         JOIN contacts c ON c.id = m.contact_id
+        ORDER BY m.contact_id ${older ? 'DESC' : 'ASC'}`,
+      [listId, from, limit],
+    );
+    return rows;
+  }
+
+  async memberCount(listId: number): Promise<number> {
+    const { rows } = await sql<{ n: number }>(this.dataSource, `SELECT count(*)::int AS n FROM list_members WHERE list_id = $1`, [listId]);
+    return rows[0].n;
   }
 
   async findById(accountId: number, listId: number, tx?: Tx): Promise<{ id: number; name: string } | null> {

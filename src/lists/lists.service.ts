@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { failure } from '../common/errors/error-catalogue';
-import { ListsRepository } from './lists.repository';
+import { Page } from '../common/http/pagination';
+import { ListRow, ListsRepository } from './lists.repository';
 import { toListCreated, toListDeleted, toListRenamed, toListsResult, toListView } from './lists.mapper';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 import { isUniqueViolation } from '../database/pg-errors';
@@ -20,6 +21,21 @@ export class ListsService {
 
   async list(accountId: number): Promise<ReturnType<typeof toListsResult>> {
     return toListsResult((await this.lists.findAllWithCounts(accountId)).map(toListView));
+  }
+
+  /** A page of the account's lists with member counts, newest first (the dashboard pages them). */
+  async page(accountId: number, page: Page): Promise<{ total: number; rows: ListRow[] }> {
+    return this.lists.pageWithCounts(accountId, page);
+  }
+
+  /** The account's lists by name, for choosing one in a form. */
+  async names(accountId: number): Promise<Array<{ id: number; name: string }>> {
+    return this.lists.names(accountId);
+  }
+
+  /** The lists a contact of the account is in. */
+  async listsOfContact(accountId: number, contactId: number): Promise<Array<{ id: number; name: string }>> {
+    return this.lists.listsOfContact(accountId, contactId);
   }
 
   async create(accountId: number, name: string): Promise<ReturnType<typeof toListCreated>> {

@@ -5,6 +5,7 @@ describe(navigationFor.name, () => {
   it('lists the pages a person may open, in order, marking the current one', () => {
     expect(navigationFor({ isOwner: true, permissions: [] }, '/settings/api/keys/3/revoke')).toEqual([
       { label: 'Overview', href: '/overview', current: false },
+      { label: 'Contacts', href: '/contacts', current: false },
       { label: 'Messages', href: '/messages', current: false },
       { label: 'API keys', href: '/settings/api', current: true },
       { label: 'Webhooks', href: '/settings/webhooks', current: false },
@@ -18,6 +19,16 @@ describe(navigationFor.name, () => {
       ['/overview', false],
       ['/messages', true],
     ]);
+  });
+
+  it('shows Contacts to holders of manage_contacts, marked current on its lists', () => {
+    expect(navigationFor({ isOwner: false, permissions: ['manage_contacts'] }, '/contacts/lists/4').map((l) => [l.href, l.current])).toEqual([
+      ['/overview', false],
+      ['/contacts', true],
+      ['/messages', false],
+    ]);
+    expect(mayOpen({ isOwner: false, permissions: ['manage_contacts'] }, PAGES.contactLists.access)).toBe(true);
+    expect(mayOpen({ isOwner: false, permissions: ['read_inbox', 'send_messages'] }, PAGES.contacts.access)).toBe(false);
   });
 
   it('gates each page by its access rule', () => {

@@ -42,6 +42,10 @@ export class AccountsRepository {
     return this.repo(tx).save(this.repo(tx).create({ ...fields, optoutCode: randomToken(10) }));
   }
 
+  async setTimeZone(accountId: number, timeZone: string, tx: Tx): Promise<void> {
+    await sql(tx, `UPDATE accounts SET time_zone = $2 WHERE id = $1`, [accountId, timeZone]);
+  }
+
   /** The billing notification address (null: the owner gets the invoices). */
   async setBillingEmail(accountId: number, email: string | null, tx?: Tx): Promise<void> {
     await sql(tx ?? this.dataSource, `UPDATE accounts SET billing_email = $2 WHERE id = $1`, [accountId, email]);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CreditsService } from '../billing/credits.service';
 import { failure } from '../common/errors/error-catalogue';
+import type { AustralianTimeZone } from '../common/time/australian-time-zones';
 import { SendersService } from '../senders/senders.service';
 import { Account } from './account.entity';
 import { AccountsRepository } from './accounts.repository';
@@ -58,6 +59,11 @@ export class AccountsService {
       const key = await this.apiKeys.issue(account.id, 'default', m);
       return { account, key };
     });
+  }
+
+  /** The zone its pages and exports show time in (an Australian zone; the caller checked it). */
+  async setTimeZone(accountId: number, timeZone: AustralianTimeZone, tx: Tx): Promise<void> {
+    await this.accounts.setTimeZone(accountId, timeZone, tx);
   }
 
   /** Where tax invoices go; null: to the owner. */

@@ -10,6 +10,8 @@ export interface DashboardUser extends Actor {
   name: string;
   accountName: string;
   accountIsTest: boolean;
+  /** The account's IANA zone: every time a page shows or reads is in it. */
+  timeZone: string;
 }
 
 export type DashboardRequest = FastifyRequest & { dashboardUser?: DashboardUser };
@@ -21,6 +23,7 @@ export function toDashboardUser(session: SignedInUser, ip: string): DashboardUse
     accountId: session.accountId,
     accountName: session.accountName,
     accountIsTest: session.accountIsTest,
+    timeZone: session.accountTimeZone,
     email: session.email,
     name: session.name,
     isOwner: session.isOwner,

@@ -34,6 +34,8 @@ import { ContactsPageController } from './contacts/contacts-page.controller';
 import { ContactsPageService } from './contacts/contacts-page.service';
 import { ListsPageController } from './contacts/lists-page.controller';
 import { ListsPageService } from './contacts/lists-page.service';
+import { TimeZonePageController } from './settings-time-zone/time-zone-page.controller';
+import { TimeZonePageService } from './settings-time-zone/time-zone-page.service';
 
 /**
  * The self-service dashboard: one controller per page group (navigation.ts lists the groups and who
@@ -67,6 +69,7 @@ import { ListsPageService } from './contacts/lists-page.service';
     ProfileController,
     ContactsPageController,
     ListsPageController,
+    TimeZonePageController,
   ],
   providers: [
     AuthPagesService,
@@ -82,6 +85,7 @@ import { ListsPageService } from './contacts/lists-page.service';
     ProfilePageService,
     ContactsPageService,
     ListsPageService,
+    TimeZonePageService,
   ],
 })
 export class DashboardModule {}

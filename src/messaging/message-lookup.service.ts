@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid } from '../common/validation/uuid';
 import { failure } from '../common/errors/error-catalogue';
-import { pageResult, parsePage } from '../common/http/pagination';
+import { Page, pageResult, parsePage } from '../common/http/pagination';
 import { parseDayRange } from '../common/time/date-range';
-import { HistoryFilter, MessagesRepository } from './messages.repository';
+import { HistoryFilter, MessageRow, MessagesRepository } from './messages.repository';
 import { MESSAGE_STATUSES, MessageStatus } from './message.entity';
 import { HistoryPage, LookupResult, toHistoryShape, toLookupResult } from './messages.mapper';
 
@@ -19,34 +19,46 @@ export interface MessagesQueryInput {
   offset?: string;
 }
 
+/** What a query found: messages by id or reference, or a page of the history. */
+export type FoundMessages = { kind: 'lookup'; rows: MessageRow[] } | { kind: 'history'; page: Page; total: number; rows: MessageRow[] };
+
+/** The days of a history query as instants: the API reads `YYYY-MM-DD` in UTC, the dashboard in the account's zone. */
+export type DayRangeReader = (from: string | undefined, to: string | undefined) => { from?: Date; toExclusive?: Date };
+
 @Injectable()
 export class MessageLookupService {
   constructor(private readonly messages: MessagesRepository) {}
 
   /** message_id wins over custom_ref; with neither it is the history. A malformed id is simply not found. */
   async query(accountId: number, input: MessagesQueryInput): Promise<LookupResult | HistoryPage> {
+    const found = await this.find(accountId, input, parseDayRange);
+    return found.kind === 'lookup' ? toLookupResult(found.rows) : pageResult(found.page, found.total, found.rows.map(toHistoryShape));
+  }
+
+  /** The rows behind query(), for pages that show them their own way (times in the account's zone). */
+  async find(accountId: number, input: MessagesQueryInput, readDays: DayRangeReader): Promise<FoundMessages> {
     if (input.message_id !== undefined && input.message_id !== '') {
       const row = isUuid(input.message_id) ? await this.messages.findById(accountId, input.message_id.toLowerCase()) : null;
       if (!row) throw failure('noMessagesFound');
-      return toLookupResult([row]);
+      return { kind: 'lookup', rows: [row] };
     }
     if (input.custom_ref !== undefined && input.custom_ref !== '') {
       const rows = await this.messages.findRecentByCustomRef(accountId, input.custom_ref, CUSTOM_REF_LOOKUP_LIMIT);
       if (rows.length === 0) throw failure('noMessagesFound');
-      return toLookupResult(rows);
+      return { kind: 'lookup', rows };
     }
-    const filter = this.historyFilter(input);
+    const filter = this.historyFilter(input, readDays);
     const page = parsePage(input);
     const { total, rows } = await this.messages.history(accountId, filter, page);
-    return pageResult(page, total, rows.map(toHistoryShape));
+    return { kind: 'history', page, total, rows };
   }
 
-  private historyFilter(input: MessagesQueryInput): HistoryFilter {
+  private historyFilter(input: MessagesQueryInput, readDays: DayRangeReader): HistoryFilter {
     const filter: HistoryFilter = {};
     if (input.status !== undefined && input.status !== '') {
       if (!(MESSAGE_STATUSES as readonly string[]).includes(input.status)) throw failure('invalidStatusFilter');
       filter.status = input.status as MessageStatus;
     }
-    return { ...filter, ...parseDayRange(input.from, input.to) };
+    return { ...filter, ...readDays(input.from, input.to) };
   }
 }

@@ -1,3 +1,4 @@
+import { localDayOf } from '../common/time/local-time';
 import { Injectable } from '@nestjs/common';
 import { AccountsService } from '../accounts/accounts.service';
 import { failure } from '../common/errors/error-catalogue';
@@ -48,7 +49,8 @@ export class InvoicesService {
       sellerName: this.config.sellerName,
       sellerAbn: this.config.sellerAbn,
       invoiceNumber: purchase.invoiceNumber,
-      date: purchase.chargedAt.toISOString().slice(0, 10),
+      // The buyer's calendar day (the account's zone), as every page and export shows dates.
+      date: localDayOf(purchase.chargedAt, account.timeZone),
       buyerName: account.name,
       buyerEmail: account.billingEmail ?? '',
       apiKeyLabel: purchase.apiKeyLabel,

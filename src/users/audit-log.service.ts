@@ -38,7 +38,8 @@ export type AuditAction =
   | 'dedicated_number.free_claimed'
   | 'billing.card_added'
   | 'billing.card_removed'
-  | 'billing.email_changed';
+  | 'billing.email_changed'
+  | 'account.time_zone_changed';
 
 @Injectable()
 export class AuditLogService {

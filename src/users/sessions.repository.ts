@@ -12,6 +12,8 @@ export interface SessionRecord {
   accountId: number;
   accountName: string;
   accountIsTest: boolean;
+  /** The account's IANA zone: how its pages show time. */
+  accountTimeZone: string;
   email: string;
   name: string;
   isOwner: boolean;
@@ -41,13 +43,14 @@ export class SessionsRepository {
       account_id: number;
       account_name: string;
       account_is_test: boolean;
+      account_time_zone: string;
       email: string;
       name: string;
       is_owner: boolean;
       permissions: string[];
     }>(
       this.dataSource,
-      `SELECT s.id, s.created_at, s.last_seen_at, u.id AS user_id, u.account_id, a.name AS account_name, a.is_test AS account_is_test,
+      `SELECT s.id, s.created_at, s.last_seen_at, u.id AS user_id, u.account_id, a.name AS account_name, a.is_test AS account_is_test, a.time_zone AS account_time_zone,
               u.email, u.name, u.is_owner, u.permissions
          FROM user_sessions s JOIN users u ON u.id = s.user_id JOIN accounts a ON a.id = u.account_id
         WHERE s.token_sha256 = $1`,
@@ -63,6 +66,7 @@ export class SessionsRepository {
       accountId: r.account_id,
       accountName: r.account_name,
       accountIsTest: r.account_is_test,
+      accountTimeZone: r.account_time_zone,
       email: r.email,
       name: r.name,
       isOwner: r.is_owner,

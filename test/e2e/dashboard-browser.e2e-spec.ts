@@ -83,7 +83,10 @@ describe('Dashboard in a browser', () => {
     await check('overview');
     await nav('Messages');
     await check('messages');
-    await page.getByRole('link', { name: /UTC/ }).first().click();
+    await page
+      .getByRole('link', { name: /AE[DS]T/ })
+      .first()
+      .click();
     await page.waitForURL(`**/messages/${sent.results[0].message_id}`);
     await check('message');
 

@@ -76,8 +76,9 @@ describe('Dashboard pages', () => {
     expect(detail).toContain('Encoding GSM-7, 2 parts');
     expect(detail).toContain('Custom ref order-7');
     // Test accounts' receipts are simulated: the part records when it settled, with no carrier receipt behind it.
-    expect(detail).toMatch(/1 of 2 delivered \S+ \S+ UTC delivered \S+ \S+ UTC 2 of 2/);
-    expect(detail).toMatch(/2 of 2 delivered \S+ \S+ UTC delivered \S+ \S+ UTC/);
+    // Times in the account's zone (Sydney by default), with its abbreviation.
+    expect(detail).toMatch(/1 of 2 delivered \S+ \S+ AE[DS]T delivered \S+ \S+ AE[DS]T 2 of 2/);
+    expect(detail).toMatch(/2 of 2 delivered \S+ \S+ AE[DS]T delivered \S+ \S+ AE[DS]T/);
 
     expect((await owner.get('/messages/00000000-0000-0000-0000-000000000000')).status).toBe(404);
     expect((await owner.get('/messages/not-a-uuid')).status).toBe(404);
@@ -126,6 +127,6 @@ describe('Dashboard pages', () => {
     const aged = await lastUsed();
     await t.api.get('/v1/account', { auth: acct.auth });
     expect((await lastUsed())!.getTime()).toBeGreaterThan(aged!.getTime());
-    expect(textOf((await owner.get('/settings/api')).html)).toMatch(/Last used \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+    expect(textOf((await owner.get('/settings/api')).html)).toMatch(/Last used \d{4}-\d\d-\d\d \d\d:\d\d:\d\d AE[DS]T/);
   });
 });

@@ -1,3 +1,4 @@
+import { localDayOf } from '../../src/common/time/local-time';
 import { DataSource } from 'typeorm';
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { accountWithOwner } from '../support/dashboard';
@@ -32,7 +33,8 @@ describe('Tax invoices', () => {
     const mail = await smtp.mailTo(acct.ownerEmail, /^Tax invoice/);
     expect(mail.attachments).toHaveLength(1);
     const text = pdfText(res.body.invoice_number, mail.attachments[0].content);
-    const today = new Date().toISOString().slice(0, 10);
+    // The account's day (Australia/Sydney by default), not UTC's.
+    const today = localDayOf(new Date(), 'Australia/Sydney');
     for (const expected of [
       /^\s*Tax invoice/,
       /Example Messaging Pty Ltd/,

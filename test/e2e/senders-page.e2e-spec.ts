@@ -51,7 +51,7 @@ describe('Dashboard: Sender IDs', () => {
     const page = await browser.get(posted.location!);
     expect(textOf(page.html)).toContain('We texted a confirmation link to the number.');
     expect(textOf(page.html)).toMatch(
-      new RegExp(`Waiting for confirmation ${normalised} Label Front desk Link texted \\S+ \\S+ UTC Text message (being sent|sent, awaiting delivery|delivered)`),
+      new RegExp(`Waiting for confirmation ${normalised} Label Front desk Link texted \\S+ \\S+ AE[DS]T Text message (being sent|sent, awaiting delivery|delivered)`),
     );
     await until(async () => textOf((await browser.get('/senders')).html).includes('Text message delivered'), 'the text’s receipt on the page');
 

@@ -189,6 +189,8 @@ export const CATALOGUE = {
   purchaseNotHeld: entry('conflict', (id: number, state: string) => `Purchase ${id} is ${state}, not held for review`),
   billingEmailInvalid: entry('invalid', 'Enter a valid email address, or leave it empty to email the owner'),
   invoiceNotFound: entry('not_found', 'Invoice not found'),
+  // The dashboard's time zone, send, campaign and report pages
+  timeZoneInvalid: entry('invalid', 'Choose one of the Australian time zones listed'),
   // Idempotency
   idempotencyKeyTooLong: entry('invalid', 'Idempotency-Key must be at most 255 characters'),
   idempotencyKeyReused: entry('unprocessable', 'Idempotency-Key was reused with a different request payload'),

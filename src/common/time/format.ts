@@ -3,6 +3,11 @@ export function formatUtc(date: Date): string {
   return date.toISOString().slice(0, 19).replace('T', ' ');
 }
 
+/** The moment an interface timestamp (formatUtc's `YYYY-MM-DD HH:MM:SS`, UTC) names. */
+export function parseUtcTimestamp(text: string): Date {
+  return new Date(`${text.replace(' ', 'T')}Z`);
+}
+
 const localFormats = new Map<string, Intl.DateTimeFormat>();
 
 function localFormat(timeZone: string): Intl.DateTimeFormat {

@@ -21,7 +21,7 @@ export class AuditPageService {
     return view('dashboard/views/audit', {
       title: 'Audit log',
       entries: rows.map((r) => ({
-        when: show.time(r.created_at),
+        when: show.time(r.created_at, user.timeZone),
         actor: r.actor,
         action: AUDIT_LABELS[r.action as keyof typeof AUDIT_LABELS] ?? r.action,
         detail: r.detail,

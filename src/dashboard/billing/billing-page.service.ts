@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccountsService } from '../../accounts/accounts.service';
 import { failure } from '../../common/errors/error-catalogue';
-import { formatUtc } from '../../common/time/format';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { formText, type FormBody } from '../../pages/form-body';
 import { withFormErrors } from '../../pages/form-error';
@@ -15,6 +14,7 @@ import { AuditLogService } from '../../users/audit-log.service';
 import { normaliseEmail } from '../../users/email';
 import { can } from '../../users/permissions';
 import type { DashboardUser } from '../dashboard-user';
+import { show } from '../format';
 import { PAGES } from '../navigation';
 import { noticeFor, withNotice } from '../notices';
 
@@ -54,7 +54,7 @@ export class BillingPageService {
         cards: cards.map((c) => ({ id: c.id, brand: c.brand, last4: c.last4, expiry: `${String(c.expMonth).padStart(2, '0')}/${c.expYear}` })),
         invoices: invoices.map((p) => ({
           number: p.invoiceNumber,
-          date: p.chargedAt ? formatUtc(p.chargedAt).slice(0, 10) : '',
+          date: show.day(p.chargedAt, user.timeZone),
           item: p.kind === 'credits' ? `${p.credits} SMS credits` : `${p.kind === 'renewal' ? 'Renewal of ' : 'Dedicated number '}${p.number}`,
           total: dollars(p.amountIncGstCents),
           key: p.apiKeyLabel,

@@ -45,7 +45,7 @@ export class ListsPageService {
         notice: noticeFor(query.notice),
         error: error?.message,
         name: typedName ?? '',
-        rows: rows.map((l) => ({ id: l.id, name: l.name, count: l.contactCount, createdAt: show.time(l.createdAt) })),
+        rows: rows.map((l) => ({ id: l.id, name: l.name, count: l.contactCount, createdAt: show.time(l.createdAt, user.timeZone) })),
         pager: pager(PAGES.contactLists.path, {}, page, total, rows.length),
       },
       error?.status ?? 200,

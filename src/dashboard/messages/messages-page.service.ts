@@ -2,25 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { MessageActivityService } from '../../messaging/message-activity.service';
 import { MessageLookupService } from '../../messaging/message-lookup.service';
 import { MESSAGE_STATUSES } from '../../messaging/message.entity';
+import type { MessageRow } from '../../messaging/messages.repository';
+import { parseLocalDayRange } from '../../common/time/local-time';
 import { withFormErrors } from '../../pages/form-error';
 import { PageResult, view } from '../../pages/page-result';
 import type { DashboardUser } from '../dashboard-user';
-import { pager, show } from '../format';
+import { pager, show, zoneLabel } from '../format';
 
 /** Rows a page of history shows (the API's filters and paging, a page size for people). */
 export const MESSAGES_PER_PAGE = 50;
 const FILTERS = ['status', 'from', 'to', 'custom_ref', 'message_id'] as const;
-
-interface HistoryLike {
-  message_id: string;
-  to: string;
-  sender: string;
-  message: string;
-  status: string;
-  cost: string;
-  requested_at: string;
-  scheduled_for: string | null;
-}
 
 @Injectable()
 export class MessagesPageService {
@@ -29,29 +20,28 @@ export class MessagesPageService {
     private readonly activity: MessageActivityService,
   ) {}
 
-  /** The history with the API's filters (status, dates, custom_ref, message_id) and paging, through the API's own service. */
+  /** The history with the API's filters (status, days read in the account's zone, custom_ref, message_id) and paging, through the API's own service. */
   async list(user: DashboardUser, query: Record<string, unknown>): Promise<PageResult> {
     const filters = Object.fromEntries(FILTERS.map((name) => [name, queryText(query[name])])) as Record<(typeof FILTERS)[number], string>;
     const offset = queryText(query.offset) || '0';
-    const base = { title: 'Messages', filters, statuses: MESSAGE_STATUSES };
+    const base = { title: 'Messages', filters, statuses: MESSAGE_STATUSES, zone: zoneLabel(user.timeZone) };
+    const toRow = (r: MessageRow) => ({
+      id: r.id,
+      to: r.to_number,
+      sender: r.sender,
+      message: r.body,
+      status: r.status,
+      cost: show.credits(Number(r.cost)),
+      requestedAt: show.time(r.created_at, user.timeZone),
+      scheduledFor: show.time(r.scheduled_for, user.timeZone),
+    });
     return withFormErrors<PageResult>(
       async () => {
-        const result = await this.lookup.query(user.accountId, { ...filters, limit: String(MESSAGES_PER_PAGE), offset });
-        if (!('total' in result)) {
-          const rows = result.results.map((r) => ({ ...r }) as HistoryLike);
-          return view('dashboard/views/messages', { ...base, rows: rows.map(toRow), lookup: true });
-        }
-        const rows = result.results.map((r) => ({
-          message_id: r.message_id,
-          to: r.recipient_number,
-          sender: r.sender_id,
-          message: r.message_content,
-          status: r.status,
-          cost: r.cost,
-          requested_at: r.requested_at,
-          scheduled_for: r.scheduled_for,
-        }));
-        return view('dashboard/views/messages', { ...base, rows: rows.map(toRow), pager: pager('/messages', filters, result, result.total, rows.length) });
+        const found = await this.lookup.find(user.accountId, { ...filters, limit: String(MESSAGES_PER_PAGE), offset }, (from, to) =>
+          parseLocalDayRange(from ?? '', to ?? '', user.timeZone),
+        );
+        if (found.kind === 'lookup') return view('dashboard/views/messages', { ...base, rows: found.rows.map(toRow), lookup: true });
+        return view('dashboard/views/messages', { ...base, rows: found.rows.map(toRow), pager: pager('/messages', filters, found.page, found.total, found.rows.length) });
       },
       (error) => view('dashboard/views/messages', { ...base, rows: [], error: error.message }, error.status),
     );
@@ -72,19 +62,19 @@ export class MessagesPageService {
         cost: show.credits(message.cost),
         encoding: message.encoding === 'ucs2' ? 'Unicode (UCS-2)' : 'GSM-7',
         parts: message.parts,
-        requestedAt: show.time(message.created_at),
-        scheduledFor: show.time(message.scheduled_for),
+        requestedAt: show.time(message.created_at, user.timeZone),
+        scheduledFor: show.time(message.scheduled_for, user.timeZone),
       },
       parts: parts.map((p) => ({
         number: `${p.part_number} of ${p.total_parts}`,
         status: p.status,
         error: p.error ?? '',
-        submittedAt: show.time(p.submitted_at),
-        receiptAt: show.time(p.receipt_at),
+        submittedAt: show.time(p.submitted_at, user.timeZone),
+        receiptAt: show.time(p.receipt_at, user.timeZone),
         // When the part settled, and what the carrier's receipt said (test accounts' receipts are simulated: no carrier receipt).
-        receipt: p.receipt_at ? `${p.status} ${show.time(p.receipt_at)}` : '',
+        receipt: p.receipt_at ? `${p.status} ${show.time(p.receipt_at, user.timeZone)}` : '',
         carrier: p.receipt_stat
-          ? `carrier: ${p.receipt_stat}${p.receipt_err && p.receipt_err !== '000' ? `, error ${p.receipt_err}` : ''}, done ${show.time(p.receipt_done_at)}`
+          ? `carrier: ${p.receipt_stat}${p.receipt_err && p.receipt_err !== '000' ? `, error ${p.receipt_err}` : ''}, done ${show.time(p.receipt_done_at, user.timeZone)}`
           : '',
       })),
     });
@@ -94,17 +84,4 @@ export class MessagesPageService {
 /** A query parameter as text; a repeated one (an array) counts as absent. */
 function queryText(value: unknown): string {
   return typeof value === 'string' ? value.trim() : '';
-}
-
-function toRow(r: HistoryLike) {
-  return {
-    id: r.message_id,
-    to: r.to,
-    sender: r.sender,
-    message: r.message,
-    status: r.status,
-    cost: r.cost,
-    requestedAt: `${r.requested_at} UTC`,
-    scheduledFor: r.scheduled_for ? `${r.scheduled_for} UTC` : '',
-  };
 }

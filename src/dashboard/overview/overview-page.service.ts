@@ -23,8 +23,8 @@ export class OverviewPageService {
       sends: sends.map((s) => ({
         id: s.id,
         kind: s.kind === 'list' ? 'List send' : 'Batch',
-        createdAt: show.time(s.created_at),
-        scheduledFor: show.time(s.scheduled_for),
+        createdAt: show.time(s.created_at, user.timeZone),
+        scheduledFor: show.time(s.scheduled_for, user.timeZone),
         messages: s.message_count,
         cost: show.credits(s.total_cost),
         counts: MESSAGE_STATUSES.filter((status) => s.counts[status] > 0).map((status) => ({ status, count: s.counts[status] })),

@@ -35,7 +35,9 @@ export function sendersPageModel(input: {
   registrations: RegistrationView[];
   forms: Partial<SenderForms>;
   error?: { message: string; form: keyof SenderForms };
+  timeZone: string;
 }) {
+  const zone = input.timeZone;
   const active = input.senders.filter((s) => s.sender.status === 'active');
   const pending = input.senders.filter((s) => s.sender.status === 'pending');
   const address = input.forms.address ?? { street: '', suburb: '', state: '', postcode: '' };
@@ -53,8 +55,8 @@ export function sendersPageModel(input: {
       id: sender.id,
       value: sender.value,
       label: sender.label,
-      sentAt: confirmation ? show.time(confirmation.sentAt) : '',
-      expiresAt: confirmation ? show.time(confirmation.expiresAt) : '',
+      sentAt: confirmation ? show.time(confirmation.sentAt, zone) : '',
+      expiresAt: confirmation ? show.time(confirmation.expiresAt, zone) : '',
       textStatus: confirmation ? TEXT_STATUS[confirmation.textStatus] : '',
     })),
     own: input.forms.own ?? { number: '', label: '' },
@@ -63,7 +65,7 @@ export function sendersPageModel(input: {
           claimed: true,
           number: input.claim.number,
           address: formatServiceAddress({ street: input.claim.street, suburb: input.claim.suburb, state: input.claim.state as AuState, postcode: input.claim.postcode }),
-          claimedAt: show.time(input.claim.claimedAt),
+          claimedAt: show.time(input.claim.claimedAt, zone),
         }
       : { claimed: false, available: input.freeNumbersAvailable },
     address,
@@ -76,8 +78,8 @@ export function sendersPageModel(input: {
       state: r.state,
       stateLabel: STATE_LABELS[r.state],
       rejectionReason: r.rejection_reason,
-      submittedAt: `${r.submitted_at} UTC`,
-      decidedAt: r.decided_at ? `${r.decided_at} UTC` : '',
+      submittedAt: show.apiTime(r.submitted_at, zone),
+      decidedAt: show.apiTime(r.decided_at, zone),
     })),
   };
 }

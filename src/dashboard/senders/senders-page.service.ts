@@ -45,7 +45,7 @@ export class SendersPageService {
       this.freeNumber.available(),
       this.registrations.page(user.accountId, undefined, { limit: REGISTRATIONS_SHOWN, offset: 0 }),
     ]);
-    const model = sendersPageModel({ senders, claim, freeNumbersAvailable: available > 0, registrations: registrations.results, forms, error });
+    const model = sendersPageModel({ senders, claim, freeNumbersAvailable: available > 0, registrations: registrations.results, forms, error, timeZone: user.timeZone });
     return view(VIEWS.page, { title: 'Sender IDs', notice: noticeFor(notice), ...model }, error?.status ?? 200);
   }
 

@@ -44,8 +44,8 @@ export class ApiKeysPageService {
           id: k.id,
           label: k.label,
           username: k.username,
-          createdAt: show.time(k.createdAt),
-          lastUsedAt: show.time(k.lastUsedAt) || 'never',
+          createdAt: show.time(k.createdAt, user.timeZone),
+          lastUsedAt: show.time(k.lastUsedAt, user.timeZone) || 'never',
           purchasesEnabled: k.purchasesEnabled,
           dailyLimit: show.dollars(k.dailyLimitCents),
           // Who sees which controls; the server checks the same rules whatever is posted.

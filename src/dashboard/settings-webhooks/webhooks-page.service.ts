@@ -9,6 +9,7 @@ import { AuditLogService } from '../../users/audit-log.service';
 import { can } from '../../users/permissions';
 import { WebhookSettingsService } from '../../webhooks/webhook-settings.service';
 import type { DashboardUser } from '../dashboard-user';
+import { show } from '../format';
 import { PAGES } from '../navigation';
 import { noticeFor, withNotice } from '../notices';
 
@@ -41,7 +42,7 @@ export class WebhooksPageService {
         error: error?.message,
         urls: typed ?? current.webhooks,
         hasSecret: current.has_signing_secret,
-        deliveries: deliveries.results.map((d) => ({ ...d, createdAt: `${d.created_at} UTC`, result: d.delivered ? 'delivered' : 'failed' })),
+        deliveries: deliveries.results.map((d) => ({ ...d, createdAt: show.apiTime(d.created_at, user.timeZone), result: d.delivered ? 'delivered' : 'failed' })),
       },
       error?.status ?? 200,
     );

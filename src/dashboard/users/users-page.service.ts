@@ -49,7 +49,7 @@ export class UsersPageService {
           role: roleOf(u),
           isOwner: u.isOwner,
           pending: !u.hasPassword,
-          since: show.time(u.createdAt),
+          since: show.time(u.createdAt, user.timeZone),
           isYou: u.id === user.userId,
         })),
         invite: { email: typed?.email ?? '', name: typed?.name ?? '', permissions: permissionChoices(typed?.permissions ?? []) },

@@ -9,6 +9,7 @@ describe(navigationFor.name, () => {
       { label: 'Messages', href: '/messages', current: false },
       { label: 'API keys', href: '/settings/api', current: true },
       { label: 'Webhooks', href: '/settings/webhooks', current: false },
+      { label: 'Time zone', href: '/settings/time-zone', current: false },
       { label: 'Sender IDs', href: '/senders', current: false },
       { label: 'Billing', href: '/billing', current: false },
       { label: 'Users', href: '/users', current: false },
@@ -40,6 +41,8 @@ describe(navigationFor.name, () => {
     expect(mayOpen({ isOwner: false, permissions: ['manage_senders'] }, PAGES.senders.access)).toBe(true);
     expect(mayOpen({ isOwner: false, permissions: ['manage_api_keys', 'manage_billing', 'manage_settings'] }, PAGES.senders.access)).toBe(false);
     expect(mayOpen({ isOwner: false, permissions: ['manage_billing'] }, PAGES.billing.access)).toBe(true);
+    expect(mayOpen({ isOwner: false, permissions: ['manage_settings'] }, PAGES.timeZone.access)).toBe(true);
+    expect(mayOpen({ isOwner: false, permissions: ['manage_api_keys', 'manage_billing', 'send_messages'] }, PAGES.timeZone.access)).toBe(false);
     expect(mayOpen({ isOwner: false, permissions: ['manage_api_keys', 'manage_senders', 'manage_settings'] }, PAGES.billing.access)).toBe(false);
     expect(navigationFor({ isOwner: false, permissions: ['manage_senders'] }, '/senders/3/deactivate').map((l) => [l.href, l.current])).toEqual([
       ['/overview', false],

@@ -15,6 +15,7 @@ function session(lastSeenAt: Date): SessionRecord {
     accountId: 3,
     accountName: 'Acme',
     accountIsTest: false,
+    accountTimeZone: 'Australia/Sydney',
     email: 'pat@example.com.au',
     name: '',
     isOwner: false,

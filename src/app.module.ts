@@ -24,7 +24,6 @@ import { SendersModule } from './senders/senders.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { SenderIdentityModule } from './sender-identity/sender-identity.module';
 import { NumbersModule } from './numbers/numbers.module';
-import { PurchaseJobsModule } from './purchases/purchase-jobs.module';
 
 /** The HTTP API. Guards run in order: Basic auth, then the per-account in-flight limit. */
 @Module({})
@@ -50,7 +49,6 @@ export class AppModule {
         WebhooksModule,
         SenderIdentityModule,
         NumbersModule,
-        PurchaseJobsModule,
         DashboardModule,
         // APP_ROLE=all runs the delivery workers in this process too.
         ...(runsWorkers ? [DeliveryWorkerModule] : []),

@@ -2,16 +2,17 @@ import { Module } from '@nestjs/common';
 import { CarrierEventsRouter } from './carrier-events.router';
 import { DispatchWorkerModule } from './dispatch/dispatch-worker.module';
 import { InboundModule } from './inbound/inbound.module';
+import { PeriodicWorkModule } from './periodic-work.module';
 import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
 
 /**
  * Everything a delivery worker runs (APP_ROLE all or worker): dispatch, carriers, receipts, the
- * sweeper, webhook delivery, and the routing of what the carrier receives. Exports the dispatch worker,
+ * sweeper, webhook delivery, the routing of what the carrier receives, and the role's periodic work. Exports the dispatch worker,
  * which provides CARRIER_STATUS for /health.
  */
 @Module({
-  imports: [DispatchWorkerModule, InboundModule, WebhookWorkerModule],
+  imports: [DispatchWorkerModule, InboundModule, WebhookWorkerModule, PeriodicWorkModule],
   providers: [CarrierEventsRouter],
-  exports: [DispatchWorkerModule],
+  exports: [DispatchWorkerModule, PeriodicWorkModule],
 })
 export class DeliveryWorkerModule {}

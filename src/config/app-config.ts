@@ -51,6 +51,7 @@ export const SETTINGS = {
   bodyLimitBytes: integer({ default: 32 * 1024 * 1024, min: 1024, max: 256 * 1024 * 1024, why: 'Largest request body; 32 MB admits a 10000-message batch' }),
   dependencyTimeoutMs: integer({ default: 3000, min: 100, max: 60_000, why: 'A PostgreSQL or Redis call slower than this answers 503' }),
   idempotencyTtlMs: integer({ default: 24 * 60 * 60 * 1000, min: 1000, why: 'How long a response is replayed for its Idempotency-Key (interface: 24 hours)' }),
+  idempotencyPurgeIntervalMs: integer({ default: 10 * 60 * 1000, min: 0, max: 86_400_000, why: 'How often expired Idempotency-Key records are deleted (0: never)' }),
 
   // --- Links and opt-out pages ---
   shortLinkBase: text({

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { DispatchStatusService } from '../health/dispatch-status.service';
 import { DispatchQueue } from '../queues/dispatch-queue';
@@ -14,10 +14,8 @@ const ORPHANED_SENDS_PER_SWEEP = 1000;
  * simulated receipts. Every step is idempotent, so any number of workers may sweep at once.
  */
 @Injectable()
-export class SweeperService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class SweeperService {
   private readonly logger = new Logger(SweeperService.name);
-  private timer?: NodeJS.Timeout;
-  private sweeping?: Promise<void>;
 
   constructor(
     private readonly repo: DispatchRepository,
@@ -26,20 +24,6 @@ export class SweeperService implements OnApplicationBootstrap, OnApplicationShut
     private readonly status: DispatchStatusService,
     private readonly config: AppConfig,
   ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.sweeping ??= this.sweep()
-        .catch((err: Error) => this.logger.warn({ msg: 'sweep failed', err: err.message }))
-        .finally(() => (this.sweeping = undefined));
-    }, this.config.sweepIntervalMs);
-    this.timer.unref();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.sweeping;
-  }
 
   async sweep(): Promise<void> {
     await this.repo.forgetDeadLeases();

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { failure } from '../common/errors/error-catalogue';
 import { digestsEqual } from '../accounts/secrets';
 import { AppConfig } from '../config/app-config';
@@ -7,7 +7,6 @@ import { IdempotencyRepository, StoredResponse } from './idempotency.repository'
 import { Tx } from '../database/unit-of-work';
 
 export const IDEMPOTENCY_KEY_MAX = 255;
-const PURGE_EVERY_MS = 10 * 60 * 1000;
 
 /** An Idempotency-Key in play for one request: scoped by API key, with the body's fingerprint. */
 export interface IdempotencyClaim {
@@ -31,23 +30,11 @@ export type Replay = Omit<StoredResponse, 'fingerprint'>;
  * never leave a send without its record or a record without its send.
  */
 @Injectable()
-export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
-  private readonly logger = new Logger(IdempotencyService.name);
-  private purgeTimer?: NodeJS.Timeout;
-
+export class IdempotencyService {
   constructor(
     private readonly repo: IdempotencyRepository,
     private readonly config: AppConfig,
   ) {}
-
-  onModuleInit(): void {
-    this.purgeTimer = setInterval(() => void this.purgeExpired().catch((err: Error) => this.logger.warn({ msg: 'idempotency purge failed', err: err.message })), PURGE_EVERY_MS);
-    this.purgeTimer.unref();
-  }
-
-  onModuleDestroy(): void {
-    clearInterval(this.purgeTimer);
-  }
 
   /** `operation` names the endpoint (controller and handler), so a key's fingerprint is per operation. */
   prepare(apiKeyId: number, key: string, operation: string, body: unknown): IdempotencyClaim {

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { ClickFolder } from './click-folder.service';
 import { LinkClicksController } from './link-clicks.controller';
 import { LinkClicksService } from './link-clicks.service';
 import { LinkStore } from './link-store.service';
@@ -9,7 +8,7 @@ import { ShortLinkController } from './short-link.controller';
 /** Short links and per-recipient opt-out links: stored with their messages, followed, clicks reported. */
 @Module({
   controllers: [LinkClicksController, ShortLinkController],
-  providers: [LinksRepository, LinkStore, LinkClicksService, ClickFolder],
+  providers: [LinksRepository, LinkStore, LinkClicksService],
   exports: [LinkStore, LinkClicksService],
 })
 export class LinksModule {}

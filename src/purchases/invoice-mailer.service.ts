@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '../common/time/clock';
 import { MailService } from '../mail/mail.service';
 import { MailTemplates } from '../mail/mail-templates';
@@ -13,7 +13,7 @@ import { PurchasesRepository } from './purchases.repository';
  * processes never both send it.
  */
 @Injectable()
-export class InvoiceMailer {
+export class InvoiceMailer implements OnApplicationShutdown {
   private readonly logger = new Logger(InvoiceMailer.name);
   private readonly pending = new Set<Promise<unknown>>();
 
@@ -34,6 +34,10 @@ export class InvoiceMailer {
   /** Waits for mails in flight (shutdown, tests). */
   async drain(): Promise<void> {
     await Promise.all([...this.pending]);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.drain();
   }
 
   async send(purchaseId: number): Promise<boolean> {

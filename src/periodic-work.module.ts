@@ -1,0 +1,55 @@
+import { Module } from '@nestjs/common';
+import { AppConfig } from './config/app-config';
+import { DispatchWorkerModule } from './dispatch/dispatch-worker.module';
+import { SweeperService } from './dispatch/sweeper.service';
+import { IdempotencyModule } from './idempotency/idempotency.module';
+import { IdempotencyService } from './idempotency/idempotency.service';
+import { LinkClicksService } from './links/link-clicks.service';
+import { LinksModule } from './links/links.module';
+import { PeriodicRunner } from './periodic/periodic-runner';
+import { PERIODIC_WORK, type PeriodicWork } from './periodic/periodic-work';
+import { PurchaseReconciler } from './purchases/purchase-reconciler.service';
+import { PurchasesModule } from './purchases/purchases.module';
+import { RenewalsService } from './purchases/renewals.service';
+import { WebhookDeliveryService } from './webhooks/webhook-delivery.service';
+import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
+
+/**
+ * The worker role's periodic work (APP_ROLE worker, and all), declared here and nowhere else: an API-only
+ * process and the operator CLI run none. Every item is safe to run in many workers at once (row locks,
+ * conditional updates, idempotent steps). Add new work as one entry.
+ */
+@Module({
+  imports: [DispatchWorkerModule, WebhookWorkerModule, PurchasesModule, LinksModule, IdempotencyModule],
+  providers: [
+    {
+      provide: PERIODIC_WORK,
+      inject: [AppConfig, SweeperService, WebhookDeliveryService, PurchaseReconciler, RenewalsService, LinkClicksService, IdempotencyService],
+      useFactory: (
+        config: AppConfig,
+        sweeper: SweeperService,
+        webhooks: WebhookDeliveryService,
+        reconciler: PurchaseReconciler,
+        renewals: RenewalsService,
+        clicks: LinkClicksService,
+        idempotency: IdempotencyService,
+      ): PeriodicWork[] => [
+        // Re-enqueues orphaned sends, takes back dead dispatchers' claims, applies late and simulated receipts.
+        { name: 'dispatch-sweep', everyMs: config.sweepIntervalMs, run: () => sweeper.sweep() },
+        // Delivers webhook events that are due but whose wake-up job was lost.
+        { name: 'webhook-sweep', everyMs: config.sweepIntervalMs, run: () => webhooks.deliverDue() },
+        // Settles purchases a crash or a lost provider answer left unsettled.
+        { name: 'purchase-reconciliation', everyMs: config.purchaseJobsIntervalMs, run: () => reconciler.run() },
+        // Charges due renewals of bought numbers; releases those past their grace period.
+        { name: 'number-renewals', everyMs: config.purchaseJobsIntervalMs, run: () => renewals.runDue() },
+        // Folds appended link clicks into their links' counters.
+        { name: 'click-folding', everyMs: config.clickFoldIntervalMs, run: () => clicks.foldAll() },
+        // Deletes expired Idempotency-Key records.
+        { name: 'idempotency-purge', everyMs: config.idempotencyPurgeIntervalMs, run: () => idempotency.purgeExpired() },
+      ],
+    },
+    PeriodicRunner,
+  ],
+  exports: [PeriodicRunner],
+})
+export class PeriodicWorkModule {}

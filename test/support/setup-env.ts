@@ -1,4 +1,5 @@
 import 'reflect-metadata';
 
-// e2e tests share the run's database; give slow machines room without hiding hangs forever.
-jest.setTimeout(30_000);
+// e2e tests start processes (the CLI, workers) and share two cores with whatever else runs: give a loaded
+// machine room without hiding hangs forever.
+jest.setTimeout(90_000);

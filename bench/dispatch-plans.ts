@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import type { DataSource } from 'typeorm';
 import { Tx } from '../src/database/unit-of-work';
-import { DispatchRepository } from '../src/dispatch/dispatch.repository';
-import { OutcomesRepository } from '../src/dispatch/outcomes.repository';
-import { ReceiptsRepository } from '../src/dispatch/receipts.repository';
+import { ClaimsRepository } from '../src/delivery/state/claims.repository';
+import { SweepRepository } from '../src/delivery/state/sweep.repository';
+import { OutcomesRepository } from '../src/delivery/state/outcomes.repository';
+import { ReceiptsRepository } from '../src/delivery/state/receipts.repository';
 
 /**
  * `--explain`: runs the dispatch path's own statements (the repository's methods, not copies of their
@@ -55,14 +56,15 @@ export async function explainDispatchPath(ds: DataSource, accountId: number, n: 
       [accountId, sendId, n],
     );
     const tx = new Tx(runner.manager);
-    // The repository on this transaction's connection (its pool-level statements run here too).
-    const repo = new DispatchRepository(runner.manager as unknown as DataSource);
+    // The repositories on this transaction's connection (their pool-level statements run here too).
+    const claims = new ClaimsRepository(runner.manager as unknown as DataSource);
+    const sweep = new SweepRepository(runner.manager as unknown as DataSource);
     const outcomes = new OutcomesRepository();
     const receipts = new ReceiptsRepository();
     // The sweeper's statement first: the later ones pin this transaction to index lookups, as in production.
-    await step('sweeper: sends with unclaimed due messages', () => repo.sendsWithUnclaimedDue(0, 1000));
+    await step('sweeper: sends with unclaimed due messages', () => sweep.sendsWithUnclaimedDue(0, 1000));
     const batchId = randomUUID();
-    const { messages: claimed } = await step('claim a batch', () => repo.claimDue(sendId, batch, batchId));
+    const { messages: claimed } = await step('claim a batch', () => claims.claimDue(sendId, batch, batchId));
     const smscId = (i: number) => `explain-${sendId}-${i}`;
     await step('record the outcomes', async () => {
       await outcomes.recordOutcomes(
@@ -78,7 +80,7 @@ export async function explainDispatchPath(ds: DataSource, accountId: number, n: 
       ),
     );
     await step('sweeper: receipts that overtook their part', () => receipts.applyLateReceipts(tx));
-    await step('sweeper: take back stale claims', () => repo.releaseStaleClaims(30_000));
+    await step('sweeper: take back stale claims', () => sweep.releaseStaleClaims(30_000));
   } finally {
     client.removeAllListeners('notice');
     if (runner.isTransactionActive) await runner.rollbackTransaction();

@@ -3,7 +3,7 @@ import inspector from 'node:inspector';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
-import { MESSAGE_STATUS, WITH_PART_STATUS } from '../src/messaging/message-status';
+import { MESSAGE_STATUS, WITH_PART_STATUS } from '../src/delivery/state/message-status';
 import { explainDispatchPath } from './dispatch-plans';
 import { activityBetween, cpuBetween, cpuSnapshot, insertBacklog, loadAverages, startWorkers, STATS_SETTLE_MS, tableActivity } from './dispatch-measures';
 import { startSimulatorProcess } from './simulator-process';

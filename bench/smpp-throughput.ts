@@ -5,8 +5,8 @@
  *        [--receipt-delay-ms 60000]              (in-process simulator only; receipts sent while submitting load both ends)
  */
 import { parseArgs } from 'node:util';
-import type { OutboundMessage } from '../src/dispatch/carriers/carrier';
-import { SmppCarrier } from '../src/dispatch/carriers/smpp/smpp-carrier';
+import type { OutboundMessage } from '../src/delivery/worker/carriers/carrier';
+import { SmppCarrier } from '../src/delivery/worker/carriers/smpp/smpp-carrier';
 import { SmscSimulator } from '../src/smsc-sim/smsc-simulator';
 
 async function main(): Promise<void> {

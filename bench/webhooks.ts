@@ -2,7 +2,7 @@ import { ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
 import { UnitOfWork } from '../src/database/unit-of-work';
-import type { MessageOfChange, PartStatusChange } from '../src/webhooks/webhook-events.service';
+import type { PartStatusChange } from '../src/webhooks/webhook-events.service';
 import { WebhookEventsService } from '../src/webhooks/webhook-events.service';
 import { argValue, benchAccount, fmt, ms, startBenchApp } from './support';
 
@@ -57,10 +57,14 @@ function changes(accountId: number, count: number, tag: string): PartStatusChang
   }));
 }
 
-/** The messages the changes are of, as the dispatch side reads them (only those reported). */
-async function messagesOf(messages: Array<{ messageId: string }>): Promise<Map<string, MessageOfChange>> {
-  return new Map(
-    messages.map(({ messageId: id }) => [id, { to: `614${id.slice(-8)}`, sender: 'BenchBrand', body: 'Your parcel is on its way', customRef: `bench-${id.slice(-6)}` }]),
+/** The messages the changes are of, stored as a send stores them (the events read their texts by key). */
+async function storeMessages(ds: DataSource, accountId: number, changed: PartStatusChange[]): Promise<void> {
+  const [{ id: sendId }] = await ds.query(`INSERT INTO sends (account_id, kind) VALUES ($1, 'batch') RETURNING id`, [accountId]);
+  await ds.query(
+    `INSERT INTO messages (id, account_id, send_id, to_number, sender, sender_type, body, custom_ref, status, encoding, parts, cost, is_test, dispatch_at)
+     SELECT id, $1, $2, '614' || right(id::text, 8), 'BenchBrand', 'alphanumeric', 'Your parcel is on its way', 'bench-' || right(id::text, 6), 'pending', 'gsm7', 1, 0, true, now()
+       FROM unnest($3::uuid[]) AS t(id)`,
+    [accountId, sendId, changed.map((c) => c.messageId)],
   );
 }
 
@@ -75,9 +79,13 @@ async function main() {
     let receiver = await startReceiver();
     await ds.query(`UPDATE accounts SET webhook_status_url = $2, webhook_secret = 'whsec_bench' WHERE id = $1`, [accountId, `http://127.0.0.1:${receiver.port}/status`]);
 
+    const first = changes(accountId, total, 'a');
+    const second = changes(accountId, total, 'b');
+    await storeMessages(ds, accountId, [...first, ...second]);
+
     // Run 1: receiver up.
     let start = process.hrtime.bigint();
-    await uow.run((tx) => events.partsChanged(changes(accountId, total, 'a'), messagesOf, tx));
+    await uow.run((tx) => events.partsChanged(first, tx));
     while (receiver.counts.distinct < total) await new Promise((r) => setTimeout(r, 50));
     const upMs = ms(start);
     console.log(
@@ -88,7 +96,7 @@ async function main() {
     const port = receiver.port;
     await stopReceiver(receiver);
     start = process.hrtime.bigint();
-    await uow.run((tx) => events.partsChanged(changes(accountId, total, 'b'), messagesOf, tx));
+    await uow.run((tx) => events.partsChanged(second, tx));
     await new Promise((r) => setTimeout(r, upMs));
     const [{ failedAttempts }] = await ds.query(`SELECT count(*)::int AS "failedAttempts" FROM webhook_attempts WHERE NOT delivered`);
     receiver = await startReceiver(port);

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { CarriersService } from './dispatch/carriers.service';
-import { ReceiptIntakeService } from './dispatch/receipt-intake.service';
+import { CarriersService } from './delivery/worker/carriers.service';
+import { ReceiptIntakeService } from './delivery/worker/receipt-intake.service';
 import { InboundService } from './inbound/inbound.service';
 
 /**

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CarrierEventsRouter } from './carrier-events.router';
-import { DispatchWorkerModule } from './dispatch/dispatch-worker.module';
+import { DispatchWorkerModule } from './delivery/worker/dispatch-worker.module';
 import { InboundModule } from './inbound/inbound.module';
 import { PeriodicWorkModule } from './periodic-work.module';
 import { WebhookWorkerModule } from './webhooks/webhook-worker.module';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from './config/app-config';
-import { DispatchWorkerModule } from './dispatch/dispatch-worker.module';
-import { SweeperService } from './dispatch/sweeper.service';
+import { DispatchWorkerModule } from './delivery/worker/dispatch-worker.module';
+import { SweeperService } from './delivery/worker/sweeper.service';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { IdempotencyService } from './idempotency/idempotency.service';
 import { LinkClicksService } from './links/link-clicks.service';

@@ -3,7 +3,7 @@ import { AccountsService } from '../accounts/accounts.service';
 import { classifyDependencyFailure } from '../common/errors/dependency-errors';
 import { failure, failureBecause } from '../common/errors/error-catalogue';
 import { Page, PageResult, pageResult } from '../common/http/pagination';
-import { normaliseAuMobile } from '../common/phone';
+import { normaliseOrThrow } from '../common/phone';
 import { CONTACT_TEXT_FIELDS, ContactRecord, ContactTextField } from './contact-fields';
 import { isUniqueViolation } from '../database/pg-errors';
 import { KeysetCursor, KeysetPage, keysetPage } from '../common/http/keyset';
@@ -24,12 +24,6 @@ export interface UpdateContactCommand {
   contactId: number;
   number?: string;
   fields: ContactTextInput;
-}
-
-export function normaliseOrThrow(number: string): string {
-  const normalised = normaliseAuMobile(number);
-  if (!normalised) throw failure('invalidPhoneNumber');
-  return normalised;
 }
 
 function textFieldsOf(input: ContactTextInput): ContactTextInput {

@@ -1,6 +1,6 @@
 import type { QueueDepth } from '../queues/queue-depth';
-import type { CarrierStatus } from './carrier-state';
-import type { DispatchStatus } from './dispatch-status.service';
+import type { CarrierStatus } from '../delivery/status/carrier-state';
+import type { DispatchStatus } from '../delivery/status/dispatch-status.service';
 
 export interface HealthReport {
   status: 'ok' | 'degraded';

@@ -1,5 +1,5 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
-import { DispatchStatusModule } from './dispatch-status.module';
+import { DispatchStatusModule } from '../delivery/status/dispatch-status.module';
 import { HealthController } from './health.controller';
 import { HealthService } from './health.service';
 

@@ -2,8 +2,8 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { failure } from '../common/errors/error-catalogue';
 import { RedisService } from '../common/redis/redis.service';
 import { UnitOfWork } from '../database/unit-of-work';
-import { CARRIER_STATUS, type CarrierStatusReader } from './carrier-state';
-import { DispatchStatusService } from './dispatch-status.service';
+import { CARRIER_STATUS, type CarrierStatusReader } from '../delivery/status/carrier-state';
+import { DispatchStatusService } from '../delivery/status/dispatch-status.service';
 import { HealthReport, toHealthReport } from './health.mapper';
 
 @Injectable()

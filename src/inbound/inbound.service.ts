@@ -6,7 +6,7 @@ import { Page, PageResult, pageResult } from '../common/http/pagination';
 import { normaliseAuMobile } from '../common/phone';
 import { Clock } from '../common/time/clock';
 import { parseDayRange } from '../common/time/date-range';
-import { normaliseOrThrow } from '../contacts/contacts.service';
+import { isAuMobile, normaliseOrThrow } from '../common/phone';
 import { WebhookEventsService } from '../webhooks/webhook-events.service';
 import { InboundFilter, InboundRepository, InboundType } from './inbound.repository';
 import { InboundView, toInboundView, toTestInboundResult } from './inbound.mapper';
@@ -61,7 +61,7 @@ export class InboundService {
     const original = { originalMessageId: last?.id ?? null, originalCustomRef: last?.custom_ref ?? null };
     await this.uow.run(async (tx) => {
       await this.repo.insert({ id, accountId, from: mobile, to, body: sms.text, type, ...original, receivedAt: sms.receivedAt }, tx);
-      if (type === 'unsubscribe' && /^614\d{8}$/.test(mobile)) {
+      if (type === 'unsubscribe' && isAuMobile(mobile)) {
         await this.optOuts.apply(accountId, mobile, 'reply', tx);
       }
       await this.webhooks.inboundReceived(accountId, { to, sender: mobile, message: sms.text, receivedAt: sms.receivedAt, type, ...original }, tx);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AccountsService } from '../accounts/accounts.service';
 import { failure } from '../common/errors/error-catalogue';
-import { normaliseAuMobile } from '../common/phone';
+import { isAuMobile, normaliseAuMobile } from '../common/phone';
 import { RedisService } from '../common/redis/redis.service';
 import { AppConfig } from '../config/app-config';
 import { LinkClicksService } from '../links/link-clicks.service';
@@ -56,7 +56,7 @@ export class OptOutPageService {
       async () => {
         await this.throttle(ip);
         const number = target.recipient ?? normaliseAuMobile(formText(form, 'number'));
-        if (!number || !/^614\d{8}$/.test(number)) throw failure('optoutNumberInvalid');
+        if (!number || !isAuMobile(number)) throw failure('optoutNumberInvalid');
         await this.optOuts.byLink(target.accountId, number, target.messageId);
         return view(VIEW, { title: 'You are unsubscribed', done: true, accountName: target.accountName });
       },

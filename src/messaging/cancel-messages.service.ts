@@ -9,7 +9,9 @@ import { Tx, UnitOfWork } from '../database/unit-of-work';
 import { WebhookEventsService } from '../webhooks/webhook-events.service';
 import { isUuid } from '../common/validation/uuid';
 import { CancelByCustomRefResult, CancelByMessageResult, CancelBySendResult, toCancelByCustomRefResult, toCancelByMessageResult, toCancelBySendResult } from './messages.mapper';
-import { CancelledMessageRecord, MessagesRepository } from './messages.repository';
+import type { CancelledMessageRecord, CancelMatch } from '../delivery/state/cancels.repository';
+import { UnclaimedCancellation } from '../delivery/state/unclaimed-cancellation.service';
+import { MessagesRepository } from './messages.repository';
 
 /** What a cancellation did: messages cancelled and hundredths refunded. */
 export interface CancelOutcome {
@@ -38,6 +40,7 @@ export class CancelMessagesService {
     private readonly uow: UnitOfWork,
     private readonly accounts: AccountsService,
     private readonly messages: MessagesRepository,
+    private readonly unclaimed: UnclaimedCancellation,
     private readonly credits: CreditsService,
     private readonly webhooks: WebhookEventsService,
     private readonly clock: Clock,
@@ -56,7 +59,7 @@ export class CancelMessagesService {
    * taken yet are cancelled and refunded, inside the caller's transaction.
    */
   async cancelForRecipient(accountId: number, number: string, tx: Tx): Promise<CancelOutcome> {
-    const cancelled = await this.messages.cancelUnsentToRecipient(accountId, number, tx);
+    const cancelled = await this.unclaimed.cancelUnsentToRecipient(accountId, number, tx);
     return this.refundAndNotify(accountId, cancelled, 'recipient opted out', `stop:${number}`, tx);
   }
 
@@ -92,8 +95,8 @@ export class CancelMessagesService {
     return toCancelByCustomRefResult(customRef, outcome);
   }
 
-  private async cancelAndRefund(accountId: number, match: Parameters<MessagesRepository['cancelScheduled']>[1], reference: string, tx: Tx): Promise<CancelOutcome> {
-    const cancelled = await this.messages.cancelScheduled(accountId, match, tx);
+  private async cancelAndRefund(accountId: number, match: CancelMatch, reference: string, tx: Tx): Promise<CancelOutcome> {
+    const cancelled = await this.unclaimed.cancelScheduled(accountId, match, tx);
     return this.refundAndNotify(accountId, cancelled, 'cancelled scheduled messages', reference, tx);
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { sql } from '../database/sql';
-import { MESSAGE_STATUS, WITH_PART_STATUS } from './message-status';
+import { MESSAGE_STATUS, WITH_PART_STATUS } from '../delivery/state/message-status';
 import type { MessageStatus } from './message.entity';
 
 export interface SendSummaryRow {

@@ -8,7 +8,7 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 @Check('messages_encoding_check', "encoding IN ('gsm7', 'ucs2')")
 @Check('messages_parts_check', 'parts BETWEEN 1 AND 99')
 @Check('messages_cost_check', 'cost >= 0')
-// A send's messages in dispatch order: claims walk it after the send's watermark (sends.claimed_through_*),
+// A send's messages in dispatch order: claims walk it after the send's watermark (DispatchWatermark),
 // and every per-send lookup (cancel by send, counts, the cascade from a send) uses it. Once accepted, a
 // message's row is not written on its way to the carrier and back (its parts are), so its indexes are
 // entered once.

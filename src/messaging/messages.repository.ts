@@ -4,10 +4,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Page } from '../common/http/pagination';
 import { keyLookupsOnly, paged, sql } from '../database/sql';
-import type { CancelledMessage } from '../webhooks/webhook-events.service';
 import type { MessageStatus } from './message.entity';
-import { inBatch, NO_PART, unclaimed, UNDISPATCHED } from './dispatch-order';
-import { IN_RELEASED_BATCH, MESSAGE_STATUS, WITH_PART_STATUS } from './message-status';
+import { MESSAGE_STATUS, WITH_PART_STATUS } from '../delivery/state/message-status';
 
 export interface NewMessage {
   id: string;
@@ -45,15 +43,6 @@ export interface HistoryFilter {
 }
 
 const ROW = `m.id, m.send_id, m.to_number, m.sender, m.body, m.custom_ref, ${MESSAGE_STATUS} AS status, m.cost, m.scheduled_for, m.created_at`;
-
-/** A cancelled message: its refund and what its `cancelled` webhooks say. */
-export interface CancelledMessageRecord extends CancelledMessage {
-  cost: number;
-}
-
-const CANCELLED = `m.id, m.cost, m.parts, m.to_number AS "to", m.sender, m.body, m.custom_ref AS "customRef"`;
-const UNCLAIMED = unclaimed('s');
-const IN_BATCH = inBatch('b');
 
 @Injectable()
 export class MessagesRepository {
@@ -157,66 +146,6 @@ export class MessagesRepository {
   async sendExists(accountId: number, sendId: number, tx: Tx): Promise<boolean> {
     const { rows } = await sql(tx, `SELECT 1 FROM sends WHERE account_id = $1 AND id = $2`, [accountId, sendId]);
     return rows.length > 0;
-  }
-
-  /** Cancels a recipient's messages not yet taken by a dispatcher (an opt-out). */
-  async cancelUnsentToRecipient(accountId: number, number: string, tx: Tx): Promise<CancelledMessageRecord[]> {
-    const matching = `m.to_number = $2 AND m.status IN ('pending', 'scheduled')`;
-    return this.cancelUnclaimed(
-      `SELECT m.id, m.send_id FROM sends s JOIN messages m ON m.send_id = s.id AND ${UNCLAIMED} WHERE s.account_id = $1 AND ${UNDISPATCHED} AND ${matching}
-       UNION
-       SELECT m.id, m.send_id FROM dispatch_batches b JOIN sends s ON s.id = b.send_id AND s.account_id = $1 JOIN messages m ON ${IN_BATCH}
-        WHERE b.released_at IS NOT NULL AND ${matching} AND ${NO_PART}`,
-      [accountId, number],
-      tx,
-    );
-  }
-
-  /**
-   * Cancels the matching messages that are still scheduled and that no dispatcher has taken. Returns what
-   * was cancelled, with the credits to refund.
-   */
-  async cancelScheduled(accountId: number, match: { messageId: string } | { sendId: number } | { customRef: string }, tx: Tx): Promise<CancelledMessageRecord[]> {
-    const [column, value] = 'messageId' in match ? ['id', match.messageId] : 'sendId' in match ? ['send_id', match.sendId] : ['custom_ref', match.customRef];
-    const matching = `m.account_id = $1 AND m.${column} = $2 AND m.status = 'scheduled'`;
-    return this.cancelUnclaimed(
-      `SELECT m.id, m.send_id FROM messages m JOIN sends s ON s.id = m.send_id AND ${UNDISPATCHED} WHERE ${matching} AND ${UNCLAIMED}
-       UNION
-       SELECT m.id, m.send_id FROM messages m JOIN dispatch_batches b ON b.send_id = m.send_id AND b.released_at IS NOT NULL AND ${IN_BATCH}
-        WHERE ${matching} AND ${NO_PART}`,
-      [accountId, value],
-      tx,
-    );
-  }
-
-  /**
-   * Cancels the candidates `find` lists (id and send_id of messages no dispatcher holds: after their send's
-   * watermark, or in a batch taken back from a dispatcher that died), so that a dispatch racing for one of
-   * them cannot also win: the candidates are found without locks, then their sends' rows are held (a claim
-   * of those sends, which moves the watermark or takes a released batch, waits until this transaction
-   * ends; one that went first shows in what follows), then the candidates' rows in id order (two cancels
-   * of the same messages queue instead of deadlocking), then one conditional UPDATE, a statement of its
-   * own, takes those still not held by a dispatcher. A message becomes a candidate only by being stored: a
-   * send committed after the candidates were found (one that checked the number's opt-out before it was
-   * recorded) is not seen here, as before this cancel had candidates.
-   */
-  private async cancelUnclaimed(find: string, params: unknown[], tx: Tx): Promise<CancelledMessageRecord[]> {
-    const { rows: candidates } = await sql<{ id: string; send_id: string }>(tx, find, params);
-    if (candidates.length === 0) return [];
-    const sends = [...new Set(candidates.map((c) => String(c.send_id)))];
-    const ids = candidates.map((c) => c.id);
-    await sql(tx, `SELECT 1 FROM sends WHERE id = ANY($1::bigint[]) ORDER BY id FOR SHARE`, [sends]);
-    await sql(tx, `SELECT 1 FROM messages WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`, [ids]);
-    const { rows } = await sql<CancelledMessageRecord>(
-      tx,
-      `UPDATE messages m SET status = 'cancelled', updated_at = now()
-         FROM sends s
-        WHERE m.id = ANY($1::uuid[]) AND s.id = m.send_id AND m.status IN ('pending', 'scheduled')
-          AND (${UNCLAIMED} OR (${IN_RELEASED_BATCH} AND ${NO_PART}))
-        RETURNING ${CANCELLED}`,
-      [ids],
-    );
-    return rows;
   }
 
   /** Replaces a secret in a stored message's text (a used confirmation link), so the table keeps no live secret. */

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
+import { DeliveryStateModule } from '../delivery/state/delivery-state.module';
 import { BillingModule } from '../billing/billing.module';
 import { ContactsModule } from '../contacts/contacts.module';
 import { QueuesModule } from '../queues/queues.module';
@@ -24,7 +25,19 @@ import { SendWriter } from './send-writer.service';
 import { SystemMessagesService } from './system-messages.service';
 
 @Module({
-  imports: [AccountsModule, SendersModule, ContactsModule, ListsModule, LinksModule, UnsubscribesModule, BillingModule, IdempotencyModule, QueuesModule, WebhooksModule],
+  imports: [
+    DeliveryStateModule,
+    AccountsModule,
+    SendersModule,
+    ContactsModule,
+    ListsModule,
+    LinksModule,
+    UnsubscribesModule,
+    BillingModule,
+    IdempotencyModule,
+    QueuesModule,
+    WebhooksModule,
+  ],
   controllers: [MessagesController, ListSendController, SimpleSendController],
   providers: [
     MessagesRepository,

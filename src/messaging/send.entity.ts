@@ -1,4 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { UNDISPATCHED_INDEX_WHERE } from '../delivery/state/dispatch-order';
+import { DispatchWatermark } from '../delivery/state/dispatch-watermark.entity';
 
 export type SendKind = 'batch' | 'list' | 'system';
 
@@ -8,7 +10,7 @@ export type SendKind = 'batch' | 'list' | 'system';
 // An account's sends; unique so that messages' one foreign key (account and send together) can name it.
 @Index('sends_account_idx', ['accountId', 'id'], { unique: true })
 // Sends with messages no dispatcher has taken yet (the sweeper's and the health check's starting point).
-@Index('sends_undispatched_idx', ['id'], { where: 'last_seq IS NOT NULL AND (claimed_through_at, claimed_through_seq) < (last_at, last_seq)' })
+@Index('sends_undispatched_idx', ['id'], { where: UNDISPATCHED_INDEX_WHERE })
 export class Send {
   @PrimaryGeneratedColumn({ name: 'id', type: 'bigint' })
   id: number;
@@ -52,23 +54,9 @@ export class Send {
   @Column({ name: 'request_id', type: 'text', nullable: true })
   requestId: string | null;
 
-  /**
-   * The dispatch watermark: the last of the send's messages, in (dispatch_at, seq) order, that a claim
-   * has taken (or walked past, cancelled). Messages after it are unclaimed; a claim moves it under this
-   * row's lock, and a cancel reads it under the same lock.
-   */
-  @Column({ name: 'claimed_through_at', type: 'timestamptz', default: () => "'-infinity'" })
-  claimedThroughAt: Date;
-
-  @Column({ name: 'claimed_through_seq', type: 'bigint', default: 0 })
-  claimedThroughSeq: number;
-
-  /** The send's last message in dispatch order (null: no messages); set when its messages are stored. */
-  @Column({ name: 'last_at', type: 'timestamptz', nullable: true })
-  lastAt: Date | null;
-
-  @Column({ name: 'last_seq', type: 'bigint', nullable: true })
-  lastSeq: number | null;
+  /** Where dispatch has got to in the send's messages (the claim protocol's, src/delivery/state). */
+  @Column(() => DispatchWatermark, { prefix: false })
+  dispatch: DispatchWatermark;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

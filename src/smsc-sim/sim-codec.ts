@@ -5,9 +5,9 @@
  * per-field filters and GSM coder lookups, which were most of the simulator's CPU in a campaign (the
  * benchmarks run it on the same two cores as the gateway they measure).
  */
-import { DELIVER_SM, HEADER_LENGTH, SUBMIT_SM_RESP } from '../dispatch/carriers/smpp/pdu-reader';
-import { shortMessageBodyLength, writeHeader, writeShortMessageBody } from '../dispatch/carriers/smpp/submit-sm-codec';
-import type { ShortMessageBody } from '../dispatch/carriers/smpp/submit-sm-codec';
+import { DELIVER_SM, HEADER_LENGTH, SUBMIT_SM_RESP } from '../delivery/worker/carriers/smpp/pdu-reader';
+import { shortMessageBodyLength, writeHeader, writeShortMessageBody } from '../delivery/worker/carriers/smpp/submit-sm-codec';
+import type { ShortMessageBody } from '../delivery/worker/carriers/smpp/submit-sm-codec';
 
 const TLV_RECEIPTED_MESSAGE_ID = 0x001e;
 const TLV_MESSAGE_STATE = 0x0427;

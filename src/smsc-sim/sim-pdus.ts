@@ -1,10 +1,10 @@
 /** The PDU contents the SMSC simulator reads and writes: submit records, receipts, mobile-originated messages. */
 import type { PDU } from 'smpp';
 import { encodeGsm7Unpacked, gsm7CharCost, isGsm7 } from '../common/sms';
-import { parseShortMessageBody, splitUserData } from '../dispatch/carriers/smpp/raw-pdu';
-import { formatReceiptText } from '../dispatch/carriers/smpp/receipt';
-import { decodeSmsBytes, encodeUcs2 } from '../dispatch/carriers/smpp/sms-bytes';
-import { sourceAddressing } from '../dispatch/carriers/smpp/submit-parts';
+import { parseShortMessageBody, splitUserData } from '../delivery/worker/carriers/smpp/raw-pdu';
+import { formatReceiptText } from '../delivery/worker/carriers/smpp/receipt';
+import { decodeSmsBytes, encodeUcs2 } from '../delivery/worker/carriers/smpp/sms-bytes';
+import { sourceAddressing } from '../delivery/worker/carriers/smpp/submit-parts';
 import type { ReceiptDeliverSm } from './sim-codec';
 import type { MoRequest, SubmitRecord } from './sim-types';
 

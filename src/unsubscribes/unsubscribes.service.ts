@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Page, PageResult, pageResult } from '../common/http/pagination';
-import { normaliseOrThrow } from '../contacts/contacts.service';
+import { normaliseOrThrow } from '../common/phone';
 import { ListsService } from '../lists/lists.service';
 import type { UnsubscribeSource } from './unsubscribe.entity';
 import { UnsubscribesRepository } from './unsubscribes.repository';

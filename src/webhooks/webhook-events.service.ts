@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { formatUtc } from '../common/time/format';
 import { Tx } from '../database/unit-of-work';
 import { WebhookQueue } from '../queues/webhook-queue';
-import { NewWebhookEvent, WebhooksRepository } from './webhooks.repository';
+import { MessageOfChange, NewWebhookEvent, WebhooksRepository } from './webhooks.repository';
 
 /** A message part whose delivery status changed (a receipt, or a refusal at submission). */
 export interface PartStatusChange {
@@ -14,17 +14,6 @@ export interface PartStatusChange {
   /** When the receipt said the part reached its state, in epoch milliseconds (a Date only for the events written). */
   atMs: number;
 }
-
-/** What a status webhook repeats of the part's message. */
-export interface MessageOfChange {
-  to: string;
-  sender: string;
-  body: string;
-  customRef: string | null;
-}
-
-/** Reads the messages of changed parts (each with its account, in the caller's transaction): only those a webhook will report are asked for. */
-export type MessagesOfChanges = (messages: Array<{ accountId: number; messageId: string }>) => Promise<Map<string, MessageOfChange>>;
 
 /** A message cancelled before it was sent: every one of its parts gets a `cancelled` status webhook. */
 export interface CancelledMessage {
@@ -66,13 +55,13 @@ export class WebhookEventsService {
    * URL. Most receipts are for accounts without one, so the messages' texts are read only for the parts
    * an event is written for.
    */
-  async partsChanged(changes: readonly PartStatusChange[], messagesOf: MessagesOfChanges, tx: Tx): Promise<number> {
+  async partsChanged(changes: readonly PartStatusChange[], tx: Tx): Promise<number> {
     if (changes.length === 0) return 0;
     const wanted = await this.repo.accountsWithUrl([...new Set(changes.map((c) => c.accountId))], 'status', tx);
     const reported = changes.filter((c) => wanted.has(c.accountId));
     if (reported.length === 0) return 0;
     const distinct = new Map(reported.map((c) => [c.messageId, { accountId: c.accountId, messageId: c.messageId }]));
-    const messages = await messagesOf([...distinct.values()]);
+    const messages = await this.repo.messagesOfChanges([...distinct.values()], tx);
     const events = reported.flatMap((c) => {
       const m = messages.get(c.messageId);
       return m ? [{ accountId: c.accountId, kind: 'status' as const, body: receiptBody(m, c.status, c.messageId, new Date(c.atMs), c.partNumber, c.totalParts) }] : [];

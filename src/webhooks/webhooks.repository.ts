@@ -7,6 +7,14 @@ import { paged, sql } from '../database/sql';
 
 export type WebhookKind = 'status' | 'inbound';
 
+/** What a status webhook repeats of the part's message. */
+export interface MessageOfChange {
+  to: string;
+  sender: string;
+  body: string;
+  customRef: string | null;
+}
+
 export interface ClaimedEvent {
   id: number;
   account_id: number;
@@ -68,6 +76,17 @@ export class WebhooksRepository {
     const column = kind === 'status' ? 'webhook_status_url' : 'webhook_inbound_url';
     const { rows } = await sql<{ id: number }>(tx, `SELECT id FROM accounts WHERE id = ANY($1::int[]) AND ${column} <> ''`, [accountIds]);
     return new Set(rows.map((r) => r.id));
+  }
+
+  /** The texts status webhooks repeat, of these messages of these accounts (pairs, by position), read by key. */
+  async messagesOfChanges(messages: Array<{ accountId: number; messageId: string }>, tx: Tx): Promise<Map<string, MessageOfChange>> {
+    const { rows } = await sql<MessageOfChange & { id: string }>(
+      tx,
+      `SELECT m.id, m.to_number AS "to", m.sender, m.body, m.custom_ref AS "customRef"
+         FROM unnest($1::uuid[], $2::int[]) AS k(id, account_id) JOIN messages m ON m.id = k.id AND m.account_id = k.account_id`,
+      [messages.map((m) => m.messageId), messages.map((m) => m.accountId)],
+    );
+    return new Map(rows.map(({ id, ...message }) => [id, message]));
   }
 
   async insertEvents(events: NewWebhookEvent[], tx: Tx): Promise<number> {

@@ -1,8 +1,8 @@
 import { DataSource } from 'typeorm';
 import { deleteRedisKeys } from '../support/test-env';
-import { DeliveryRecordsService } from '../../src/dispatch/delivery-records.service';
-import { DispatcherService } from '../../src/dispatch/dispatcher.service';
-import { SweeperService } from '../../src/dispatch/sweeper.service';
+import { DeliveryRecordsService } from '../../src/delivery/worker/delivery-records.service';
+import { DispatcherService } from '../../src/delivery/worker/dispatcher.service';
+import { SweeperService } from '../../src/delivery/worker/sweeper.service';
 import { SmscSimulator } from '../../src/smsc-sim/smsc-simulator';
 import { startSmsc, smppSettings, statusCounts, submitsByDestination } from '../support/delivery';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { SweeperService } from '../../src/dispatch/sweeper.service';
+import { SweeperService } from '../../src/delivery/worker/sweeper.service';
 import { SmscSimulator } from '../../src/smsc-sim/smsc-simulator';
 import { startSmsc, smppSettings, statusCounts } from '../support/delivery';
 import { createAccount, startTestApp, TestApp } from '../support/test-app';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { DispatchRepository } from '../../src/dispatch/dispatch.repository';
-import { BacklogRepository } from '../../src/health/backlog.repository';
+import { ClaimsRepository } from '../../src/delivery/state/claims.repository';
+import { SweepRepository } from '../../src/delivery/state/sweep.repository';
+import { BacklogRepository } from '../../src/delivery/state/backlog.repository';
 import { OptOutService } from '../../src/inbound/opt-out.service';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
 
@@ -13,13 +14,15 @@ import { createAccount, startTestApp, TestAccount, TestApp } from '../support/te
 describe('Dispatch claims', () => {
   let t: TestApp;
   let db: DataSource;
-  let repo: DispatchRepository;
+  let claims: ClaimsRepository;
+  let sweep: SweepRepository;
   let acct: TestAccount;
 
   beforeAll(async () => {
     t = await startTestApp({ appRole: 'api' });
     db = t.app.get(DataSource);
-    repo = new DispatchRepository(db);
+    claims = new ClaimsRepository(db);
+    sweep = new SweepRepository(db);
     acct = await createAccount(t.app, { credits: 10_000, senders: ['Brand'] });
   });
   afterAll(() => t.close());
@@ -39,11 +42,11 @@ describe('Dispatch claims', () => {
   it('takes a send in batches, in order, each message once, and writes no message row', async () => {
     const { sendId, ids: all } = await send(Array.from({ length: 5 }, (_, i) => ({ to: `0000${i}` })));
     const before = await db.query(`SELECT id, xmin::text FROM messages WHERE send_id = $1 ORDER BY id`, [sendId]);
-    const first = await repo.claimDue(sendId, 2, randomUUID());
-    const second = await repo.claimDue(sendId, 2, randomUUID());
-    const third = await repo.claimDue(sendId, 2, randomUUID());
+    const first = await claims.claimDue(sendId, 2, randomUUID());
+    const second = await claims.claimDue(sendId, 2, randomUUID());
+    const third = await claims.claimDue(sendId, 2, randomUUID());
     expect([ids(first), ids(second), ids(third)]).toEqual([all.slice(0, 2), all.slice(2, 4), all.slice(4)]);
-    expect(await repo.claimDue(sendId, 2, randomUUID())).toEqual({ messages: [], moved: false });
+    expect(await claims.claimDue(sendId, 2, randomUUID())).toEqual({ messages: [], moved: false });
     // The rows are the versions the send wrote: a claim is the send's watermark and a batch row, not an update of its messages.
     expect(await db.query(`SELECT id, xmin::text FROM messages WHERE send_id = $1 ORDER BY id`, [sendId])).toEqual(before);
     expect((await db.query(`SELECT count(*)::int AS n FROM dispatch_batches WHERE send_id = $1`, [sendId]))[0].n).toBe(3);
@@ -51,11 +54,11 @@ describe('Dispatch claims', () => {
 
   it('takes messages in dispatch order: one scheduled later does not hold back one due now, and is not taken before its time', async () => {
     const { sendId, ids: all } = await send([{ to: '10001', at: new Date(Date.now() + 3_600_000) }, { to: '10002' }]);
-    expect(ids(await repo.claimDue(sendId, 10, randomUUID()))).toEqual([all[1]]);
-    expect(await repo.claimDue(sendId, 10, randomUUID())).toEqual({ messages: [], moved: false });
+    expect(ids(await claims.claimDue(sendId, 10, randomUUID()))).toEqual([all[1]]);
+    expect(await claims.claimDue(sendId, 10, randomUUID())).toEqual({ messages: [], moved: false });
     // Its time comes (later than the watermark's message: dispatch times of a send never move back).
     await db.query(`UPDATE messages SET dispatch_at = now() WHERE id = $1`, [all[0]]);
-    expect(ids(await repo.claimDue(sendId, 10, randomUUID()))).toEqual([all[0]]);
+    expect(ids(await claims.claimDue(sendId, 10, randomUUID()))).toEqual([all[0]]);
   });
 
   it('walks past cancelled messages: a claim of only cancelled ones takes nothing and the next goes on', async () => {
@@ -68,8 +71,8 @@ describe('Dispatch claims', () => {
     expect((await cancel({ message_id: all[0] })).status).toBe(200);
     expect((await cancel({ message_id: all[1] })).status).toBe(200);
     await db.query(`UPDATE messages SET dispatch_at = now() - interval '1 second' WHERE send_id = $1`, [sendId]);
-    expect(await repo.claimDue(sendId, 2, randomUUID())).toEqual({ messages: [], moved: true });
-    expect(ids(await repo.claimDue(sendId, 2, randomUUID()))).toEqual([all[2]]);
+    expect(await claims.claimDue(sendId, 2, randomUUID())).toEqual({ messages: [], moved: true });
+    expect(ids(await claims.claimDue(sendId, 2, randomUUID()))).toEqual([all[2]]);
     // Only the batch that took a message was written.
     expect((await db.query(`SELECT count(*)::int AS n FROM dispatch_batches WHERE send_id = $1`, [sendId]))[0].n).toBe(1);
   });
@@ -82,7 +85,7 @@ describe('Dispatch claims', () => {
       { to: '30003', at },
     ]);
     await db.query(`UPDATE messages SET dispatch_at = now() - interval '1 second' WHERE id = ANY($1::uuid[])`, [all.slice(0, 2)]);
-    expect(ids(await repo.claimDue(sendId, 10, randomUUID()))).toEqual(all.slice(0, 2));
+    expect(ids(await claims.claimDue(sendId, 10, randomUUID()))).toEqual(all.slice(0, 2));
     const held = await cancel({ message_id: all[0] });
     expect([held.status, held.body]).toEqual([409, { error: 'Message is not in a scheduled state' }]);
     // What a reader sees agrees: a claimed message is sent (with the carrier, or about to be), the rest scheduled.
@@ -130,7 +133,7 @@ describe('Dispatch claims', () => {
     await opting.startTransaction();
     await opting.query(`SELECT 1 FROM sends WHERE id = $1 FOR SHARE`, [sendId]);
     await opting.query(`UPDATE messages SET status = 'cancelled' WHERE id = $1`, [all[0]]);
-    const claiming = repo.claimDue(sendId, 10, randomUUID());
+    const claiming = claims.claimDue(sendId, 10, randomUUID());
     await waitForLockWait();
     await opting.commitTransaction();
     await opting.release();
@@ -139,7 +142,7 @@ describe('Dispatch claims', () => {
 
   it('an opt-out cancels the number’s waiting messages, not one a dispatcher holds', async () => {
     const { sendId, ids: all } = await send([{ to: '60001' }, { to: '60001' }]);
-    expect(ids(await repo.claimDue(sendId, 1, randomUUID()))).toEqual([all[0]]);
+    expect(ids(await claims.claimDue(sendId, 1, randomUUID()))).toEqual([all[0]]);
     await t.app.get(OptOutService).byLink(acct.accountId, '61412360001', null);
     expect(await db.query(`SELECT id, status FROM messages WHERE send_id = $1 ORDER BY seq`, [sendId])).toEqual([
       { id: all[0], status: 'pending' },
@@ -150,14 +153,14 @@ describe('Dispatch claims', () => {
   it('lets an opt-out cancel a message of a batch taken back from a dead dispatcher, which reads pending again', async () => {
     const { sendId, ids: all } = await send([{ to: '80001' }, { to: '80002' }]);
     const batch = randomUUID();
-    expect(ids(await repo.claimDue(sendId, 10, batch))).toEqual(all);
+    expect(ids(await claims.claimDue(sendId, 10, batch))).toEqual(all);
     const lookup = async (id: string) => (await t.api.get('/v1/messages', { auth: acct.auth, query: { message_id: id } })).body.results[0].status;
     expect(await lookup(all[0])).toBe('sent');
     await db.query(`UPDATE dispatch_batches SET released_at = now() WHERE batch_id = $1`, [batch]);
     expect(await lookup(all[0])).toBe('pending');
     await t.app.get(OptOutService).byLink(acct.accountId, '61412380001', null);
     // The next claim takes the batch back and sends only what was not cancelled.
-    expect(ids(await repo.claimDue(sendId, 10, randomUUID()))).toEqual([all[1]]);
+    expect(ids(await claims.claimDue(sendId, 10, randomUUID()))).toEqual([all[1]]);
     expect(await db.query(`SELECT id, status FROM messages WHERE send_id = $1 ORDER BY seq`, [sendId])).toEqual([
       { id: all[0], status: 'cancelled' },
       { id: all[1], status: 'pending' },
@@ -167,15 +170,15 @@ describe('Dispatch claims', () => {
   it('shows the sweeper and the health check what waits unclaimed: the first message after each watermark, and released batches', async () => {
     const { sendId, ids: all } = await send([{ to: '70001' }, { to: '70002' }]);
     await db.query(`UPDATE messages SET dispatch_at = now() - interval '10 minutes' WHERE send_id = $1`, [sendId]);
-    expect(await repo.sendsWithUnclaimedDue(1000, 1000)).toContainEqual(expect.objectContaining({ sendId }));
+    expect(await sweep.sendsWithUnclaimedDue(1000, 1000)).toContainEqual(expect.objectContaining({ sendId }));
     expect(await t.app.get(BacklogRepository).oldestUnclaimedDueAgeMs()).toBeGreaterThanOrEqual(600_000);
     const batch = randomUUID();
-    expect(ids(await repo.claimDue(sendId, 10, batch))).toEqual(all);
-    expect(await repo.sendsWithUnclaimedDue(1000, 1000)).not.toContainEqual(expect.objectContaining({ sendId }));
+    expect(ids(await claims.claimDue(sendId, 10, batch))).toEqual(all);
+    expect(await sweep.sendsWithUnclaimedDue(1000, 1000)).not.toContainEqual(expect.objectContaining({ sendId }));
     await db.query(`UPDATE dispatch_batches SET released_at = now() - interval '1 minute' WHERE batch_id = $1`, [batch]);
-    expect(await repo.sendsWithUnclaimedDue(1000, 1000)).toContainEqual(expect.objectContaining({ sendId }));
-    expect(ids(await repo.claimDue(sendId, 10, randomUUID()))).toEqual(all);
-    expect(await repo.sendsWithUnclaimedDue(1000, 1000)).not.toContainEqual(expect.objectContaining({ sendId }));
+    expect(await sweep.sendsWithUnclaimedDue(1000, 1000)).toContainEqual(expect.objectContaining({ sendId }));
+    expect(ids(await claims.claimDue(sendId, 10, randomUUID()))).toEqual(all);
+    expect(await sweep.sendsWithUnclaimedDue(1000, 1000)).not.toContainEqual(expect.objectContaining({ sendId }));
   });
 
   /** Until some session of this database waits on a row lock (the other side of the race is blocked). */

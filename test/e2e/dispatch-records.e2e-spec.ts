@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { UnitOfWork } from '../../src/database/unit-of-work';
-import type { DeliveryReceipt } from '../../src/dispatch/carriers/carrier';
-import { DispatchRepository } from '../../src/dispatch/dispatch.repository';
-import { OutcomesRepository } from '../../src/dispatch/outcomes.repository';
-import type { PartOutcome } from '../../src/dispatch/part-changes';
-import { ReceiptsRepository } from '../../src/dispatch/receipts.repository';
+import type { DeliveryReceipt } from '../../src/delivery/worker/carriers/carrier';
+import { ClaimsRepository } from '../../src/delivery/state/claims.repository';
+import { OutcomesRepository } from '../../src/delivery/state/outcomes.repository';
+import type { PartOutcome } from '../../src/delivery/state/part-changes';
+import { ReceiptsRepository } from '../../src/delivery/state/receipts.repository';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
 
 /**
@@ -31,7 +31,7 @@ describe('Dispatch records', () => {
   async function claimed(text: string) {
     const res = await t.api.post('/v1/messages', { auth: acct.auth, body: { messages: [{ to: '0412345678', message: text, sender: 'Brand' }] } });
     const batchId = randomUUID();
-    const [message] = (await new DispatchRepository(db).claimDue(res.body.send_id as number, 10, batchId)).messages;
+    const [message] = (await new ClaimsRepository(db).claimDue(res.body.send_id as number, 10, batchId)).messages;
     return { id: message.id, batchId };
   }
   const record = (list: PartOutcome[]) => t.app.get(UnitOfWork).run((tx) => outcomes.recordOutcomes(list, tx));

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { keyLookupsOnly } from '../../src/database/sql';
 import { UnitOfWork } from '../../src/database/unit-of-work';
-import { DispatchRepository, STALE_BATCHES } from '../../src/dispatch/dispatch.repository';
-import { OutcomesRepository } from '../../src/dispatch/outcomes.repository';
+import { ClaimsRepository } from '../../src/delivery/state/claims.repository';
+import { LeasesRepository } from '../../src/delivery/state/leases.repository';
+import { STALE_BATCHES, SweepRepository } from '../../src/delivery/state/sweep.repository';
+import { OutcomesRepository } from '../../src/delivery/state/outcomes.repository';
 import { createAccount, startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -14,13 +16,17 @@ import { createAccount, startTestApp, TestApp } from '../support/test-app';
 describe('Dispatcher leases', () => {
   let t: TestApp;
   let db: DataSource;
-  let repo: DispatchRepository;
+  let claims: ClaimsRepository;
+  let leases: LeasesRepository;
+  let sweep: SweepRepository;
   const outcomes = new OutcomesRepository();
 
   beforeAll(async () => {
     t = await startTestApp({ appRole: 'api' });
     db = t.app.get(DataSource);
-    repo = new DispatchRepository(db);
+    claims = new ClaimsRepository(db);
+    leases = new LeasesRepository(db);
+    sweep = new SweepRepository(db);
   });
   afterAll(() => t.close());
 
@@ -33,7 +39,7 @@ describe('Dispatcher leases', () => {
     });
     const sendId = res.body.send_id as number;
     const batch = randomUUID();
-    expect((await repo.claimDue(sendId, 100, batch)).messages).toHaveLength(n);
+    expect((await claims.claimDue(sendId, 100, batch)).messages).toHaveLength(n);
     await db.query(`UPDATE dispatch_batches SET claimed_at = now() - interval '1 hour' WHERE batch_id = $1`, [batch]);
     return { sendId, batch, dispatcherId: randomUUID(), accountId: acct.accountId };
   }
@@ -49,34 +55,34 @@ describe('Dispatcher leases', () => {
 
   it('never takes back the claims of a live dispatcher that lists the batch, however old they are', async () => {
     const { sendId, batch, dispatcherId } = await oldClaim(3);
-    await repo.renewLease(dispatcherId, [randomUUID(), batch]);
-    expect(await repo.releaseStaleClaims(1000)).not.toContain(sendId);
+    await leases.renewLease(dispatcherId, [randomUUID(), batch]);
+    expect(await sweep.releaseStaleClaims(1000)).not.toContain(sendId);
     expect(await batches(sendId)).toEqual({ held: 1, released: 0 });
   });
 
   it('takes them back once the lease is older than the timeout (the dispatcher died)', async () => {
     const { sendId, batch, dispatcherId } = await oldClaim(3);
-    await repo.renewLease(dispatcherId, [batch]);
+    await leases.renewLease(dispatcherId, [batch]);
     await db.query(`UPDATE dispatcher_leases SET heartbeat_at = now() - interval '2 seconds' WHERE dispatcher_id = $1`, [dispatcherId]);
-    expect(await repo.releaseStaleClaims(1000)).toContain(sendId);
+    expect(await sweep.releaseStaleClaims(1000)).toContain(sendId);
     expect(await batches(sendId)).toEqual({ held: 0, released: 1 });
     // The send's next claim takes the released batch's messages, all three, before anything else.
     const again = randomUUID();
-    expect((await repo.claimDue(sendId, 100, again)).messages).toHaveLength(3);
+    expect((await claims.claimDue(sendId, 100, again)).messages).toHaveLength(3);
     expect(await db.query(`SELECT batch_id FROM dispatch_batches WHERE send_id = $1 AND released_at IS NULL`, [sendId])).toEqual([{ batch_id: again }]);
-    expect(await repo.claimDue(sendId, 100, randomUUID())).toEqual({ messages: [], moved: false });
+    expect(await claims.claimDue(sendId, 100, randomUUID())).toEqual({ messages: [], moved: false });
   });
 
   it('takes back the claims of a batch its live dispatcher no longer lists (it ended without recording them)', async () => {
     const { sendId, dispatcherId } = await oldClaim(2);
-    await repo.renewLease(dispatcherId, [randomUUID()]);
-    expect(await repo.releaseStaleClaims(1000)).toContain(sendId);
+    await leases.renewLease(dispatcherId, [randomUUID()]);
+    expect(await sweep.releaseStaleClaims(1000)).toContain(sendId);
   });
 
   it('leaves young claims alone whatever the lease says, and forgets recorded ones for good', async () => {
     const { sendId, batch } = await oldClaim(2);
     await db.query(`UPDATE dispatch_batches SET claimed_at = now() WHERE batch_id = $1`, [batch]);
-    expect(await repo.releaseStaleClaims(60_000)).not.toContain(sendId);
+    expect(await sweep.releaseStaleClaims(60_000)).not.toContain(sendId);
     expect(await batches(sendId)).toEqual({ held: 1, released: 0 });
     const recorded = await oldClaim(1);
     const [{ id }] = await db.query(`SELECT id FROM messages WHERE send_id = $1`, [recorded.sendId]);
@@ -88,7 +94,7 @@ describe('Dispatcher leases', () => {
           tx,
         ),
       );
-    expect(await repo.releaseStaleClaims(1000)).not.toContain(recorded.sendId);
+    expect(await sweep.releaseStaleClaims(1000)).not.toContain(recorded.sendId);
     expect(await batches(recorded.sendId)).toEqual({ held: 0, released: 0 });
   });
 
@@ -96,10 +102,10 @@ describe('Dispatcher leases', () => {
     const { sendId, batch } = await oldClaim(2);
     // Unlisted (no lease names it) but claimed just now: in flight, so its messages are not walked.
     await db.query(`UPDATE dispatch_batches SET claimed_at = now() WHERE batch_id = $1`, [batch]);
-    expect(await repo.releaseStaleClaims(60_000)).not.toContain(sendId);
+    expect(await sweep.releaseStaleClaims(60_000)).not.toContain(sendId);
     expect(await batches(sendId)).toEqual({ held: 1, released: 0 });
     await db.query(`UPDATE dispatch_batches SET claimed_at = now() - interval '2 minutes' WHERE batch_id = $1`, [batch]);
-    expect(await repo.releaseStaleClaims(60_000)).toContain(sendId);
+    expect(await sweep.releaseStaleClaims(60_000)).toContain(sendId);
     expect(await batches(sendId)).toEqual({ held: 0, released: 1 });
   });
 
@@ -135,7 +141,7 @@ describe('Dispatcher leases', () => {
   it('never takes back a claim whose outcome is being recorded: the batch is held by the recording transaction and skipped', async () => {
     // The dispatcher's lease is stale (a long outage, say) while it still records what the carrier answered.
     const { sendId, batch, dispatcherId, accountId } = await oldClaim(2);
-    await repo.renewLease(dispatcherId, [batch]);
+    await leases.renewLease(dispatcherId, [batch]);
     await db.query(`UPDATE dispatcher_leases SET heartbeat_at = now() - interval '2 seconds' WHERE dispatcher_id = $1`, [dispatcherId]);
     const [first, second] = (await db.query(`SELECT id FROM messages WHERE send_id = $1 ORDER BY to_number`, [sendId])) as Array<{ id: string }>;
     let commit!: () => void;
@@ -152,13 +158,13 @@ describe('Dispatcher leases', () => {
     });
     await partWritten;
     // The outcome is written but not committed: a sweep now would see the message as unrecorded.
-    expect(await repo.releaseStaleClaims(1000)).not.toContain(sendId);
+    expect(await sweep.releaseStaleClaims(1000)).not.toContain(sendId);
     expect(await batches(sendId)).toEqual({ held: 1, released: 0 });
     commit();
     await recording;
     // Once committed, the next sweep takes the batch back, and the next claim takes only the message without an outcome.
-    expect(await repo.releaseStaleClaims(1000)).toContain(sendId);
-    expect((await repo.claimDue(sendId, 100, randomUUID())).messages.map((m) => m.id)).toEqual([second.id]);
+    expect(await sweep.releaseStaleClaims(1000)).toContain(sendId);
+    expect((await claims.claimDue(sendId, 100, randomUUID())).messages.map((m) => m.id)).toEqual([second.id]);
     expect(await db.query(`SELECT smsc_id FROM message_parts WHERE message_id = $1`, [first.id])).toEqual([{ smsc_id: `held-${sendId}` }]);
   });
 
@@ -191,7 +197,7 @@ describe('Dispatcher leases', () => {
     await recording;
     // Sent after all (it was), with its SMSC id: the send's next claim finds nothing of the released batch to send again.
     expect(await db.query(`SELECT smsc_id, status FROM message_parts WHERE message_id = $1`, [id])).toEqual([{ smsc_id: `late-${sendId}`, status: 'submitted' }]);
-    expect(await repo.claimDue(sendId, 100, randomUUID())).toEqual({ messages: [], moved: false });
+    expect(await claims.claimDue(sendId, 100, randomUUID())).toEqual({ messages: [], moved: false });
     expect(await batches(sendId)).toEqual({ held: 0, released: 0 });
   });
 
@@ -205,11 +211,11 @@ describe('Dispatcher leases', () => {
 
   it('forgets leases unheard of for an hour, and a dropped lease at once', async () => {
     const [old, gone] = [randomUUID(), randomUUID()];
-    await repo.renewLease(old, []);
-    await repo.renewLease(gone, []);
+    await leases.renewLease(old, []);
+    await leases.renewLease(gone, []);
     await db.query(`UPDATE dispatcher_leases SET heartbeat_at = now() - interval '61 minutes' WHERE dispatcher_id = $1`, [old]);
-    await repo.forgetDeadLeases();
-    await repo.dropLease(gone);
+    await leases.forgetDeadLeases();
+    await leases.dropLease(gone);
     expect((await db.query(`SELECT dispatcher_id FROM dispatcher_leases WHERE dispatcher_id = ANY($1)`, [[old, gone]])).length).toBe(0);
   });
 });

@@ -2,7 +2,7 @@ import { DataSource, QueryRunner } from 'typeorm';
 import { loadConfig } from '../../src/config/app-config';
 import { ClaimWatermark1763702600000 } from '../../src/database/migrations/1763702600000-ClaimWatermark';
 import { typeormOptions } from '../../src/database/typeorm-options';
-import { MESSAGE_STATUS, WITH_PART_STATUS } from '../../src/messaging/message-status';
+import { MESSAGE_STATUS, WITH_PART_STATUS } from '../../src/delivery/state/message-status';
 
 /**
  * The claim-watermark migration on data in every state the layout before it could hold: run down to that

@@ -6,7 +6,7 @@ import { LogCapture } from '../support/log-capture';
 import { PageClient, textOf } from '../support/page-client';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { until } from '../support/wait';
-import { MESSAGE_STATUS, WITH_PART_STATUS } from '../../src/messaging/message-status';
+import { MESSAGE_STATUS, WITH_PART_STATUS } from '../../src/delivery/state/message-status';
 
 const HOUR = 3_600_000;
 const LINK = /https:\/\/dash\.example\.com\.au\/senders\/confirm\/([A-Za-z0-9_-]{22})/;

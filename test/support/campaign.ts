@@ -1,7 +1,7 @@
 import { Pool } from 'pg';
 import { runCli } from './run-cli';
 import { basicAuth } from './test-app';
-import { MESSAGE_STATUS, WITH_PART_STATUS } from '../../src/messaging/message-status';
+import { MESSAGE_STATUS, WITH_PART_STATUS } from '../../src/delivery/state/message-status';
 
 /** What multi-process tests share: a live account made by the CLI, HTTP calls to a process, the file's database. */
 export interface LiveAccount {

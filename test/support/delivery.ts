@@ -3,7 +3,7 @@ import { SmscSimulator } from '../../src/smsc-sim/smsc-simulator';
 import type { SmscSimulatorOptions } from '../../src/smsc-sim/sim-types';
 import type { AppConfig } from '../../src/config/app-config';
 import type { TestApp } from './test-app';
-import { MESSAGE_STATUS, WITH_PART_STATUS } from '../../src/messaging/message-status';
+import { MESSAGE_STATUS, WITH_PART_STATUS } from '../../src/delivery/state/message-status';
 
 export const SMSC_CREDENTIALS = { systemId: 'esme-test', password: 'secret12' };
 

@@ -1,3 +1,4 @@
+import { WAIT_SCALE } from './wait';
 import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -32,7 +33,7 @@ export class ServiceProcess {
   /** Resolves with the first JSON log line that matches (or rejects if the process exits first). */
   waitForLine(match: (line: Record<string, unknown>) => boolean, timeoutMs = 30_000): Promise<Record<string, unknown>> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${this.name}: no matching log line in ${timeoutMs} ms\n${this.tail.join('\n')}`)), timeoutMs);
+      const timer = setTimeout(() => reject(new Error(`${this.name}: no matching log line in ${timeoutMs} ms\n${this.tail.join('\n')}`)), timeoutMs * WAIT_SCALE);
       void this.exited.then((exit) => reject(new Error(`${this.name} exited (${JSON.stringify(exit)}) before it was ready\n${this.tail.join('\n')}`)));
       this.lineWaiters.push({
         match,

@@ -1,6 +1,8 @@
 import type { Tx } from '../../../src/database/unit-of-work';
 import type { MessageStatus } from '../../../src/messaging/message.entity';
-import type { CancelledMessageRecord, MessagesRepository, NewMessage } from '../../../src/messaging/messages.repository';
+import type { CancelledMessageRecord, CancelMatch } from '../../../src/delivery/state/cancels.repository';
+import type { UnclaimedCancellation } from '../../../src/delivery/state/unclaimed-cancellation.service';
+import type { MessagesRepository, NewMessage } from '../../../src/messaging/messages.repository';
 import { openTx } from './fake-unit-of-work';
 import { Journal } from './journal';
 import { UnexpectedCall } from './strict';
@@ -21,14 +23,17 @@ export interface StoredMessage {
   dispatched: boolean;
 }
 
-type Match = Parameters<MessagesRepository['cancelScheduled']>[1];
+type Match = CancelMatch;
 
 /**
- * The messages table in memory, with the repository methods the messaging services call. Writes happen
+ * The messages table in memory, with the repository methods the messaging services call (and the claim
+ * protocol's cancels, UnclaimedCancellation, over the same rows). Writes happen
  * inside the open FakeTx and are undone if it rolls back; the cancel methods keep the real conditions
  * (scheduled or pending, not yet dispatched).
  */
-export class FakeMessagesRepository implements Pick<MessagesRepository, 'insertMany' | 'statusOf' | 'sendExists' | 'cancelScheduled' | 'cancelUnsentToRecipient'> {
+export class FakeMessagesRepository
+  implements Pick<MessagesRepository, 'insertMany' | 'statusOf' | 'sendExists'>, Pick<UnclaimedCancellation, 'cancelScheduled' | 'cancelUnsentToRecipient'>
+{
   readonly messages: StoredMessage[] = [];
   /** Each insertMany call as made. */
   readonly inserts: Array<{ accountId: number; sendId: number; isTest: boolean; rows: NewMessage[] }> = [];

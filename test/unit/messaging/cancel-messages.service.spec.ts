@@ -2,6 +2,7 @@ import type { Account } from '../../../src/accounts/account.entity';
 import type { AccountsService } from '../../../src/accounts/accounts.service';
 import type { CreditsService } from '../../../src/billing/credits.service';
 import type { UnitOfWork } from '../../../src/database/unit-of-work';
+import type { UnclaimedCancellation } from '../../../src/delivery/state/unclaimed-cancellation.service';
 import { CancelMessagesService } from '../../../src/messaging/cancel-messages.service';
 import type { MessagesRepository } from '../../../src/messaging/messages.repository';
 import type { WebhookEventsService } from '../../../src/webhooks/webhook-events.service';
@@ -34,6 +35,7 @@ function setup(account: Account = anAccount()) {
     uow as unknown as UnitOfWork,
     accounts as unknown as AccountsService,
     messages as unknown as MessagesRepository,
+    messages as unknown as UnclaimedCancellation,
     credits as unknown as CreditsService,
     webhooks as unknown as WebhookEventsService,
     new FakeClock(NOW),

@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import { keyLookupsOnly, sql } from '../../database/sql';
+import type { Tx } from '../../database/unit-of-work';
+import type { DeliveryReceipt } from '../worker/carriers/carrier';
+import { PART_CHANGE, PartChange } from './part-changes';
+
+/**
+ * Receipts ($1..$6: SMSC ids, states, stats, errs, done and received times in epoch ms) written straight
+ * onto their submitted parts; those whose part is not recorded yet are stored in `delivery_receipts`.
+ */
+export const RECORD_RECEIPTS = `WITH input AS (
+    SELECT smsc_id, state, stat, err, to_timestamp(done_ms / 1000.0) AS done_at, to_timestamp(received_ms / 1000.0) AS received_at
+      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::float8[]) AS t(smsc_id, state, stat, err, done_ms, received_ms)
+  ), applied AS (
+    UPDATE message_parts p SET status = i.state, receipt_at = i.done_at, receipt_stat = i.stat, receipt_err = i.err
+      FROM input i WHERE p.smsc_id = i.smsc_id AND p.status = 'submitted'
+    RETURNING ${PART_CHANGE}
+  ), early AS (
+    INSERT INTO delivery_receipts (smsc_id, state, stat, err, done_at, received_at)
+    SELECT smsc_id, state, stat, err, done_at, received_at FROM input i
+     WHERE NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.smsc_id = i.smsc_id)
+    ON CONFLICT (smsc_id) DO NOTHING
+  )
+  SELECT * FROM applied`;
+
+/** Stored receipts older than a second whose part is recorded by now, applied to it. */
+export const APPLY_LATE_RECEIPTS = `WITH matched AS (
+    UPDATE delivery_receipts r SET applied_at = now()
+     WHERE r.received_at < now() - interval '1 second' AND r.applied_at IS NULL
+       AND EXISTS (SELECT 1 FROM message_parts p WHERE p.smsc_id = r.smsc_id)
+    RETURNING r.smsc_id, r.state, r.stat, r.err, r.done_at
+  )
+  UPDATE message_parts p SET status = matched.state, receipt_at = matched.done_at, receipt_stat = matched.stat, receipt_err = matched.err
+    FROM matched WHERE p.smsc_id = matched.smsc_id AND p.status = 'submitted'
+  RETURNING ${PART_CHANGE}`;
+
+/** Up to $2 simulated parts whose receipt is due, settled: failed when the number ends in $1, else delivered. */
+export const APPLY_SIMULATED_RECEIPTS = `WITH due AS MATERIALIZED (
+    SELECT message_id, part_number FROM message_parts
+     WHERE status = 'submitted' AND receipt_due_at <= now()
+     ORDER BY receipt_due_at LIMIT $2 FOR UPDATE SKIP LOCKED
+  )
+  UPDATE message_parts p SET status = CASE WHEN right(msg.to_number, length($1)) = $1 THEN 'failed' ELSE 'delivered' END, receipt_at = now(), receipt_due_at = NULL
+    FROM due, messages msg
+   WHERE p.message_id = due.message_id AND p.part_number = due.part_number AND msg.id = p.message_id
+  RETURNING ${PART_CHANGE}`;
+
+/**
+ * Receipts, in the caller's transaction (which also writes the status webhooks): each is written
+ * straight onto the part it settles, one write, which is also what settles the part's message (a
+ * message's status is its parts': message-status.ts). Every statement looks rows up by key
+ * (keyLookupsOnly), however stale the statistics of the growing tables.
+ */
+@Injectable()
+export class ReceiptsRepository {
+  /**
+   * Writes receipts straight onto their parts (status, done date, stat and err). A receipt whose part is
+   * not recorded yet (it overtook its submit_sm_resp) is stored in `delivery_receipts` instead and applied
+   * when the part is; a duplicate of an applied receipt changes nothing.
+   */
+  async recordReceipts(receipts: DeliveryReceipt[], tx: Tx): Promise<PartChange[]> {
+    if (receipts.length === 0) return [];
+    await keyLookupsOnly(tx);
+    const { rows } = await sql<PartChange>(
+      tx,
+      RECORD_RECEIPTS,
+      [
+        receipts.map((r) => r.smscId),
+        receipts.map((r) => r.state),
+        receipts.map((r) => r.stat),
+        receipts.map((r) => r.err),
+        // Epoch milliseconds: cheaper to write than ISO texts, and exact to the millisecond as a Date is.
+        receipts.map((r) => r.doneAt.getTime()),
+        receipts.map((r) => r.receivedAt.getTime()),
+      ],
+      { prepared: true },
+    );
+    return rows;
+  }
+
+  /**
+   * Applies stored receipts (ones that overtook their part's submit_sm_resp) whose part is recorded by
+   * now. A part's recording applies the ones already stored; this catches a receipt stored while its part
+   * was being recorded (the sweeper's step, for receipts older than a second).
+   */
+  async applyLateReceipts(tx: Tx): Promise<PartChange[]> {
+    await keyLookupsOnly(tx);
+    const { rows } = await sql<PartChange>(tx, APPLY_LATE_RECEIPTS, [], { prepared: true });
+    return rows;
+  }
+
+  /** Simulated carrier: every part whose receipt is due gets one (failed for numbers ending in the fail suffix). */
+  async applyDueSimulatedReceipts(failSuffix: string, limit: number, tx: Tx): Promise<PartChange[]> {
+    await keyLookupsOnly(tx);
+    const { rows } = await sql<PartChange>(tx, APPLY_SIMULATED_RECEIPTS, [failSuffix, limit]);
+    return rows;
+  }
+}

@@ -1,0 +1,43 @@
+import { Module } from '@nestjs/common';
+import { CARRIER_STATUS, CarrierStatusReader } from '../status/carrier-state';
+import { DispatchStatusModule } from '../status/dispatch-status.module';
+import { QueuesModule } from '../../queues/queues.module';
+import { WebhooksModule } from '../../webhooks/webhooks.module';
+import { CarriersService } from './carriers.service';
+import { DeliveryMetrics } from './delivery-metrics';
+import { DeliveryRecordsService } from './delivery-records.service';
+import { DispatchProcessor } from './dispatch.processor';
+import { DispatcherService } from './dispatcher.service';
+import { ClaimsRepository } from '../state/claims.repository';
+import { LeasesRepository } from '../state/leases.repository';
+import { SweepRepository } from '../state/sweep.repository';
+import { OutcomesRepository } from '../state/outcomes.repository';
+import { ReceiptsRepository } from '../state/receipts.repository';
+import { ReceiptIntakeService } from './receipt-intake.service';
+import { SweeperService } from './sweeper.service';
+
+/** The dispatch worker: dispatch jobs, carriers, receipts and the sweeper. */
+@Module({
+  imports: [QueuesModule, WebhooksModule, DispatchStatusModule],
+  providers: [
+    ClaimsRepository,
+    LeasesRepository,
+    SweepRepository,
+    OutcomesRepository,
+    ReceiptsRepository,
+    CarriersService,
+    DeliveryMetrics,
+    DeliveryRecordsService,
+    DispatcherService,
+    ReceiptIntakeService,
+    SweeperService,
+    DispatchProcessor,
+    {
+      provide: CARRIER_STATUS,
+      inject: [CarriersService],
+      useFactory: (carriers: CarriersService): CarrierStatusReader => ({ status: () => carriers.liveStatus() }),
+    },
+  ],
+  exports: [CarriersService, DispatcherService, SweeperService, ReceiptIntakeService, CARRIER_STATUS],
+})
+export class DispatchWorkerModule {}

@@ -1,0 +1,1 @@
+DELETE FROM dispatch_batches WHERE batch_id = $1;

@@ -6,6 +6,19 @@ import { DataSource } from 'typeorm';
 import { Account } from './account.entity';
 import { randomToken } from './secrets';
 
+/** An account as the operator's list shows it. */
+export interface AccountSummary {
+  id: number;
+  name: string;
+  isTest: boolean;
+  /** Hundredths of a credit. */
+  creditBalance: number;
+  createdAt: Date;
+  ownerEmail: string | null;
+  users: number;
+  activeApiKeys: number;
+}
+
 @Injectable()
 export class AccountsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -44,6 +57,28 @@ export class AccountsRepository {
 
   async setTimeZone(accountId: number, timeZone: string, tx: Tx): Promise<void> {
     await sql(tx, `UPDATE accounts SET time_zone = $2 WHERE id = $1`, [accountId, timeZone]);
+  }
+
+  /**
+   * Operator listing: accounts by id after `afterId` (the platform's own account is not a customer),
+   * optionally those whose name contains `nameContains` (any case), each with its owner's email, its
+   * user count and its active API keys, in one statement.
+   */
+  async listForOperator(filter: { nameContains?: string; afterId: number; limit: number }): Promise<AccountSummary[]> {
+    const pattern = filter.nameContains === undefined ? null : `%${filter.nameContains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const { rows } = await sql<AccountSummary>(
+      this.dataSource,
+      `SELECT a.id, a.name, a.is_test AS "isTest", a.credit_balance AS "creditBalance", a.created_at AS "createdAt",
+              (SELECT u.email FROM users u WHERE u.account_id = a.id AND u.is_owner) AS "ownerEmail",
+              (SELECT count(*)::int FROM users u WHERE u.account_id = a.id) AS users,
+              (SELECT count(*)::int FROM api_keys k WHERE k.account_id = a.id AND k.revoked_at IS NULL) AS "activeApiKeys"
+         FROM accounts a
+        WHERE NOT a.is_system AND a.id > $1 AND ($2::text IS NULL OR a.name ILIKE $2)
+        ORDER BY a.id
+        LIMIT $3`,
+      [filter.afterId, pattern, filter.limit],
+    );
+    return rows;
   }
 
   /** The billing notification address (null: the owner gets the invoices). */

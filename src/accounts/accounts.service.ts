@@ -4,7 +4,7 @@ import { failure } from '../common/errors/error-catalogue';
 import type { AustralianTimeZone } from '../common/time/australian-time-zones';
 import { SendersService } from '../senders/senders.service';
 import { Account } from './account.entity';
-import { AccountsRepository } from './accounts.repository';
+import { AccountSummary, AccountsRepository } from './accounts.repository';
 import { toAccountView } from './accounts.mapper';
 import { ApiKeysService, IssuedApiKey } from './api-keys.service';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
@@ -64,6 +64,12 @@ export class AccountsService {
   /** The zone its pages and exports show time in (an Australian zone; the caller checked it). */
   async setTimeZone(accountId: number, timeZone: AustralianTimeZone, tx: Tx): Promise<void> {
     await this.accounts.setTimeZone(accountId, timeZone, tx);
+  }
+
+  /** Operator CLI: a page of accounts in id order (`limit` + 1 read, so the caller knows whether more follow). */
+  async listForOperator(filter: { nameContains?: string; afterId: number; limit: number }): Promise<{ accounts: AccountSummary[]; more: boolean }> {
+    const rows = await this.accounts.listForOperator({ ...filter, limit: filter.limit + 1 });
+    return { accounts: rows.slice(0, filter.limit), more: rows.length > filter.limit };
   }
 
   /** Where tax invoices go; null: to the owner. */

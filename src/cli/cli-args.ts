@@ -1,17 +1,50 @@
 import { parseArgs } from 'node:util';
 import { UsageText } from '../common/errors/error-catalogue';
+import type { OptionSpecs, Values } from './command';
 
 export class UsageError extends Error {}
 
-type OptionSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
+/** `-5`, `-0.25`: a value, not a flag, when it follows a flag that takes one. */
+const NEGATIVE_NUMBER = /^-\d+(\.\d+)?$/;
 
-/** Parses a command's flags strictly: unknown flags and missing values are usage errors. */
-export function parseCommandArgs<T extends OptionSpec>(argv: string[], options: T) {
+/** `--help` or `-h` anywhere before a `--`. */
+export function wantsHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}
+
+/**
+ * node:util's parseArgs refuses `--credits -5` as ambiguous (the value looks like a flag); a negative
+ * number after a flag that takes a value is that flag's value, so it is joined as `--credits=-5`.
+ */
+function joinNegativeValues(argv: readonly string[], options: OptionSpecs): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i].startsWith('--') ? options[argv[i].slice(2)] : undefined;
+    if (flag?.type === 'string' && i + 1 < argv.length && NEGATIVE_NUMBER.test(argv[i + 1])) {
+      out.push(`${argv[i]}=${argv[i + 1]}`);
+      i++;
+    } else out.push(argv[i]);
+  }
+  return out;
+}
+
+/** Parses a command's flags strictly: unknown flags, missing values and missing required flags are usage errors. */
+export function parseCommandArgs<O extends OptionSpecs>(argv: readonly string[], options: O): Values<O> {
+  const specs = Object.fromEntries(Object.entries(options).map(([name, o]) => [name, { type: o.type, multiple: o.multiple === true }]));
+  let parsed: Record<string, string | boolean | (string | boolean)[] | undefined>;
   try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+    parsed = parseArgs({ args: joinNegativeValues(argv, options), options: specs, strict: true, allowPositionals: false }).values;
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+  const values: Record<string, unknown> = {};
+  for (const [name, option] of Object.entries(options)) {
+    if (option.type === 'boolean') values[name] = parsed[name] === true;
+    else if (option.required) values[name] = requireString(parsed, name);
+    else values[name] = parsed[name];
+  }
+  return values as Values<O>;
 }
 
 export function requireString(values: Record<string, unknown>, name: string): string {
@@ -20,8 +53,12 @@ export function requireString(values: Record<string, unknown>, name: string): st
   return value.trim();
 }
 
-export function requireId(values: Record<string, unknown>, name: string): number {
-  const text = requireString(values, name);
-  if (!/^\d{1,9}$/.test(text) || Number(text) < 1) throw new UsageError(UsageText.flagPositiveInteger(name));
+/** A flag's value as a positive id (`--account 12`). */
+export function positiveId(text: string, flag: string): number {
+  if (!/^\d{1,9}$/.test(text.trim()) || Number(text) < 1) throw new UsageError(UsageText.flagPositiveInteger(flag));
   return Number(text);
+}
+
+export function requireId(values: Record<string, unknown>, name: string): number {
+  return positiveId(requireString(values, name), name);
 }

@@ -16,6 +16,7 @@ export type AuditAction =
   | 'user.created'
   | 'user.invited'
   | 'user.invitation_resent'
+  | 'user.link_issued'
   | 'user.permissions_changed'
   | 'user.removed'
   | 'ownership.transferred'

@@ -14,6 +14,7 @@ import { checkNewPassword } from './password-policy';
 import { isPermission, Permission, PERMISSIONS } from './permissions';
 import { SessionsService } from './sessions.service';
 import { LINK_LIFETIME_MS, UserLinksService } from './user-links.service';
+import type { UserTokenPurpose } from './user-token.entity';
 import { UserRecord, UsersRepository } from './users.repository';
 
 export const MAX_NAME_LENGTH = 100;
@@ -180,6 +181,24 @@ export class UsersService {
     });
   }
 
+  /**
+   * Operator CLI (user:reset-link): a new single-use link for the user, emailed and returned; their older
+   * links stop working. An invitation (24 h) while they have never set a password, else a reset (1 h).
+   */
+  async issueLinkByOperator(emailText: string): Promise<CreatedUser & { purpose: UserTokenPurpose }> {
+    const email = normaliseEmail(emailText);
+    if (!email) throw failure('emailInvalid');
+    return this.uow.run(async (tx) => {
+      const user = await this.users.findByEmail(email, tx);
+      if (!user) throw failure('userEmailNotFound', email);
+      const account = await this.accounts.get(user.accountId, tx);
+      const purpose: UserTokenPurpose = user.hasPassword ? 'password_reset' : 'invitation';
+      const link = purpose === 'invitation' ? await this.sendInvitation(account, user, tx) : await this.sendReset(user, tx);
+      await this.audit.record(operatorActor(user.accountId), 'user.link_issued', `${email} (${purpose === 'invitation' ? 'invitation' : 'password reset'})`, tx);
+      return { user, link, purpose };
+    });
+  }
+
   private async addUser(actor: Actor, account: Account, input: NewUser, action: 'user.created' | 'user.invited', tx: Tx): Promise<CreatedUser> {
     const email = normaliseEmail(input.email);
     if (!email) throw failure('emailInvalid');
@@ -195,6 +214,13 @@ export class UsersService {
     const link = await this.sendInvitation(account, user, tx);
     await this.audit.record(actor, action, `${email}${owner ? ' (owner)' : permissions.length ? `: ${permissions.join(', ')}` : ''}`, tx);
     return { user, link };
+  }
+
+  private async sendReset(user: UserRecord, tx: Tx): Promise<string> {
+    const link = await this.links.issue(user.id, 'password_reset', tx);
+    const mail = MailTemplates.passwordReset(user.email, { link, validMinutes: LINK_LIFETIME_MS.password_reset / 60_000 });
+    tx.afterCommit(() => this.mail.send(mail));
+    return link;
   }
 
   private async sendInvitation(account: Account, user: UserRecord, tx: Tx): Promise<string> {

@@ -2,6 +2,9 @@ import { CreditsService } from '../../src/billing/credits.service';
 import { runCli } from '../support/run-cli';
 import { basicAuth, startTestApp, TestApp } from '../support/test-app';
 
+// Each CLI call is a process of its own; on a loaded machine ten of them in a row take more than the default 30 s.
+jest.setTimeout(180_000);
+
 describe('Operator CLI', () => {
   let t: TestApp;
 
@@ -43,6 +46,7 @@ describe('Operator CLI', () => {
   it.each([
     [['account:create'], '--name is required', 2],
     [['account:create', '--name', 'X', '--credits=-5'], '--credits must be a non-negative number with at most two decimals', 2],
+    [['account:create', '--name', 'X', '--credits', '-5'], '--credits must be a non-negative number with at most two decimals', 2],
     [['account:create', '--name', 'X', '--credits', '1.234'], '--credits must be a non-negative number with at most two decimals', 2],
     [['account:create', '--name', 'X', '--sender', 'A!'], 'Sender ID "A!" must be 3-11 letters, digits or spaces with at least one letter', 1],
     [['account:show', '--account', '99999999'], 'Account 99999999 not found', 1],

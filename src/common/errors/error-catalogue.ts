@@ -116,6 +116,7 @@ export const CATALOGUE = {
   nameTooLong: entry('invalid', 'Names must be at most 100 characters'),
   unknownPermission: entry('invalid', (value: string, valid: string) => `Unknown permission ${value}. Valid values: ${valid}`),
   userNotFound: entry('not_found', 'User not found'),
+  userEmailNotFound: entry('not_found', (email: string) => `No user with email ${email}`),
   ownerOnly: entry('forbidden', 'Only the account owner can do this'),
   permissionRequired: entry('forbidden', 'You do not have permission to do this'),
   ownerCannotBeRemoved: entry('conflict', 'The owner cannot be removed; transfer ownership to another user first'),
@@ -228,8 +229,11 @@ export const UsageText = {
   exactlyOneOf: (a: string, b: string) => `exactly one of --${a} or --${b} is required`,
   cannotReadFile: (file: string, reason: string) => `cannot read --file ${file}: ${reason}`,
   flagEmail: (flag: string) => `--${flag} must be an email address`,
+  flagBetween: (flag: string, min: number, max: number) => `--${flag} must be a whole number from ${min} to ${max}`,
   ownerTakesNoPermission: '--permission does not apply with --owner (the owner can do everything)',
   ledgerViolations: (count: number) => `ledger:verify found ${count} violation(s)`,
+  databaseNotMigrated: (database: string) => `database ${database} does not exist or was never migrated: run db:migrate first`,
+  migrationsPending: (count: number) => `the database schema is older than this build (${count} migration(s) pending): run db:migrate first`,
 } as const;
 
 /** `ledger:verify` findings, one text per check (amounts in credits with two decimals). */

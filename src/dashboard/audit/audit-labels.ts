@@ -11,6 +11,7 @@ export const AUDIT_LABELS: Record<AuditAction, string> = {
   'user.created': 'Created user',
   'user.invited': 'Invited user',
   'user.invitation_resent': 'Sent a new invitation',
+  'user.link_issued': 'Issued a new set-password link',
   'user.permissions_changed': 'Changed permissions',
   'user.removed': 'Removed user',
   'ownership.transferred': 'Transferred ownership',

@@ -1,5 +1,6 @@
 import { AccountsService } from '../../accounts/accounts.service';
 import { UsageText } from '../../common/errors/error-catalogue';
+import { PERMISSIONS } from '../../users/permissions';
 import { LINK_LIFETIME_MS } from '../../users/user-links.service';
 import { UsersModule } from '../../users/users.module';
 import { UsersService } from '../../users/users.service';
@@ -18,7 +19,7 @@ export const COMMANDS = [
       email: { type: 'string', value: 'EMAIL', required: true, help: 'where they sign in and get the link' },
       name: { type: 'string', value: 'NAME', help: 'their name' },
       owner: { type: 'boolean', help: 'the account owner' },
-      permission: { type: 'string', value: 'P', multiple: true, help: 'manage_api_keys, manage_billing, manage_senders or manage_settings' },
+      permission: { type: 'string', value: 'P', multiple: true, help: PERMISSIONS.join(', ') },
     },
     examples: ['--account 1 --email owner@example.com.au --owner', '--account 1 --email staff@example.com.au --permission manage_senders'],
     modules: [UsersModule],

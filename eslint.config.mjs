@@ -28,7 +28,9 @@ const DOMAINS = [
 /** Worker code: the delivery worker (dispatch, carriers, recording, sweeper); no domain imports it (they may import delivery/state and delivery/status). */
 const WORKER = ['delivery/worker'];
 /** Folders above the low layers: common/, queues/, config/, database/, metrics/ and pages/ import none of them. */
-const ABOVE_LOW_LAYERS = ['delivery', 'periodic', 'health', 'cli', 'bootstrap'];
+const ABOVE_LOW_LAYERS = ['delivery', 'periodic', 'health', 'cli', 'bootstrap', 'smpp', 'smsc-sim'];
+/** Everything but common/ (the SMPP wire in src/smpp/ sits just above it, below the carrier and the simulator). */
+const ABOVE_THE_WIRE = [...DOMAINS, ...ABOVE_LOW_LAYERS.filter((f) => f !== 'smpp'), 'queues', 'config', 'database', 'metrics', 'pages'];
 
 const importOf = (folders) => `^(\\.\\./)+(${folders.join('|')})/`;
 const TYPEORM = {
@@ -81,6 +83,22 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         { ...TYPEORM, patterns: [{ regex: importOf([...DOMAINS, ...ABOVE_LOW_LAYERS, 'pages']), message: 'common/ imports no domain and not pages/.' }] },
+      ],
+    },
+  },
+  {
+    files: ['src/smpp/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { ...TYPEORM, patterns: [{ regex: importOf(ABOVE_THE_WIRE), message: 'src/smpp/ is the SMPP wire: it imports only common/.' }] }],
+    },
+  },
+  {
+    // The simulator is an SMSC: it speaks through the wire and knows nothing of the gateway it serves.
+    files: ['src/smsc-sim/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { ...TYPEORM, patterns: [{ regex: importOf(ABOVE_THE_WIRE.filter((f) => f !== 'smsc-sim')), message: 'src/smsc-sim/ imports only src/smpp/ and common/.' }] },
       ],
     },
   },

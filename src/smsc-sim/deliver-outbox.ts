@@ -6,8 +6,8 @@
  */
 import { ESME_ROK, PDU } from 'smpp';
 import type { Session } from 'smpp';
-import { corkForThisTick } from '../delivery/worker/carriers/smpp/flow-control';
-import { MAX_SEQUENCE } from '../delivery/worker/carriers/smpp/pdu-reader';
+import { corkForThisTick } from '../smpp/cork';
+import { MAX_SEQUENCE } from '../smpp/pdu';
 import type { SimLogger, SimSession } from './sim-types';
 
 export interface OutboxItem {

@@ -1,11 +1,11 @@
 /** The PDU contents the SMSC simulator reads and writes: submit records, receipts, mobile-originated messages. */
 import type { PDU } from 'smpp';
 import { encodeGsm7Unpacked, gsm7CharCost, isGsm7 } from '../common/sms';
-import { parseShortMessageBody, splitUserData } from '../delivery/worker/carriers/smpp/raw-pdu';
-import { formatReceiptText } from '../delivery/worker/carriers/smpp/receipt';
-import { decodeSmsBytes, encodeUcs2 } from '../delivery/worker/carriers/smpp/sms-bytes';
-import { sourceAddressing } from '../delivery/worker/carriers/smpp/submit-parts';
-import type { ReceiptDeliverSm } from './sim-codec';
+import { parseShortMessageBody, splitUserData } from '../smpp/short-message-reader';
+import { formatReceiptText } from '../smpp/receipt-text';
+import { decodeSmsBytes, encodeUcs2 } from '../smpp/sms-bytes';
+import { sourceAddressing } from '../smpp/addressing';
+import type { ReceiptDeliverSm } from '../smpp/smsc-pdus';
 import type { MoRequest, SubmitRecord } from './sim-types';
 
 const MESSAGE_STATE_DELIVERED = 2;

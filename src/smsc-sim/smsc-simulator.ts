@@ -9,12 +9,12 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createServer, errors, ESME_RBINDFAIL, ESME_RINVBNDSTS, ESME_ROK, ESME_RTHROTTLED } from 'smpp';
 import type { PDU, Server, Session } from 'smpp';
-import { corkForThisTick } from '../delivery/worker/carriers/smpp/flow-control';
-import { bodyOf, tapPduBodies } from '../delivery/worker/carriers/smpp/raw-pdu';
+import { corkForThisTick } from '../smpp/cork';
+import { bodyOf, tapPduBodies } from './package-tap';
 import { DeliverOutbox } from './deliver-outbox';
 import type { OutboxItem } from './deliver-outbox';
-import { encodeReceiptDeliverSm, encodeSubmitSmResp } from './sim-codec';
-import type { ReceiptDeliverSm } from './sim-codec';
+import { encodeReceiptDeliverSm, encodeSubmitSmResp } from '../smpp/smsc-pdus';
+import type { ReceiptDeliverSm } from '../smpp/smsc-pdus';
 import { moFields, receiptDeliverSm, submitRecord } from './sim-pdus';
 import type { BindMode, MoRequest, SimCounters, SimLogger, SimSession, SimSessionStats, SmscSimulatorOptions, SubmitRecord } from './sim-types';
 

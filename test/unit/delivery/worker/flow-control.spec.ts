@@ -1,4 +1,5 @@
-import { backoffDelay, describeStatus, Fifo, TokenBucket } from '../../../../src/delivery/worker/carriers/smpp/flow-control';
+import { backoffDelay, Fifo, TokenBucket } from '../../../../src/delivery/worker/carriers/smpp/flow-control';
+import { describeStatus } from '../../../../src/smpp/commands';
 
 describe(TokenBucket.name, () => {
   it('allows a burst of a tenth of the rate, then one token per 1/rate seconds', () => {

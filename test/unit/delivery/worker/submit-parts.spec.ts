@@ -1,5 +1,6 @@
 import { encodeGsm7Unpacked } from '../../../../src/common/sms';
-import { concatenationUdh, encodeParts, sourceAddressing } from '../../../../src/delivery/worker/carriers/smpp/submit-parts';
+import { sourceAddressing } from '../../../../src/smpp/addressing';
+import { concatenationUdh, encodeParts } from '../../../../src/delivery/worker/carriers/smpp/submit-parts';
 import type { OutboundMessage } from '../../../../src/delivery/worker/carriers/carrier';
 
 const base: OutboundMessage = { messageId: 'm1', from: 'MyBrand', to: '61412345678', text: 'Hi', encoding: 'gsm7' };

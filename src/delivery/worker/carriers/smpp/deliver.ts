@@ -4,12 +4,12 @@
  * text's id may be formatted differently, e.g. decimal instead of hex) and their state from the text's
  * stat, falling back to the message_state TLV.
  */
-import { ESME_ROK, ESME_RX_T_APPN } from 'smpp';
+import { STATUS } from '../../../../smpp/commands';
 import type { DeliveryReceipt, InboundSms } from '../carrier';
-import { parseShortMessageBody, splitUserData } from './raw-pdu';
-import type { ShortMessageFields } from './raw-pdu';
-import { parseReceiptText, receiptOutcome, statFromMessageState } from './receipt';
-import { decodeSmsBytes } from './sms-bytes';
+import { parseShortMessageBody, splitUserData } from '../../../../smpp/short-message-reader';
+import type { ShortMessageFields } from '../../../../smpp/short-message-reader';
+import { parseReceiptText, receiptOutcome, statFromMessageState } from '../../../../smpp/receipt-text';
+import { decodeSmsBytes } from '../../../../smpp/sms-bytes';
 import type { CarrierLogger } from './smpp-options';
 
 const ESM_CLASS_DELIVERY_RECEIPT = 0x04;
@@ -68,7 +68,7 @@ export interface DeliverHandlers {
 export function handleDeliver(delivered: DeliverKind, handlers: DeliverHandlers, respond: (status: number) => void, logger: CarrierLogger, meta: Record<string, unknown>): void {
   if (delivered.kind === 'unreadable' || delivered.kind === 'intermediate') {
     if (delivered.kind === 'unreadable') logger.warn('smpp deliver_sm not understood', { ...meta, reason: delivered.reason });
-    respond(ESME_ROK);
+    respond(STATUS.ESME_ROK);
     return;
   }
   let run: (() => void | Promise<void>) | null = null;
@@ -81,16 +81,16 @@ export function handleDeliver(delivered: DeliverKind, handlers: DeliverHandlers,
   }
   if (!run) {
     logger.warn('smpp deliver_sm before a handler was registered', { ...meta, kind: delivered.kind });
-    respond(ESME_RX_T_APPN);
+    respond(STATUS.ESME_RX_T_APPN);
     return;
   }
   Promise.resolve()
     .then(run)
     .then(
-      () => respond(ESME_ROK),
+      () => respond(STATUS.ESME_ROK),
       (err: unknown) => {
         logger.error('smpp deliver_sm handler failed; the SMSC will redeliver', { ...meta, kind: delivered.kind, err: String(err) });
-        respond(ESME_RX_T_APPN);
+        respond(STATUS.ESME_RX_T_APPN);
       },
     );
 }

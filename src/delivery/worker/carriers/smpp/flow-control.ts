@@ -1,7 +1,4 @@
-/** Rate cap, backoff, write batching and status naming shared by the binds (and the simulator). */
-import type { Socket } from 'node:net';
-import { errors } from 'smpp';
-
+/** Rate cap, backoff and queueing of the binds. */
 /**
  * Token bucket: `ratePerSecond` tokens a second, holding at most `burst`. A rate of 0 or less (or
  * Infinity) means no cap. The burst is small by default so a bind never sends much above its rate in any
@@ -54,15 +51,6 @@ export function backoffDelay(attempt: number, baseMs: number, maxMs: number, ran
   return Math.max(0, Math.round(exponential * (1 - 0.2 * random())));
 }
 
-const NAME_BY_STATUS = new Map<number, string>(Object.entries(errors).map(([name, code]) => [code, name]));
-
-/** 'ESME_RTHROTTLED (0x00000058)', or 'status 0x…' for a code the package does not name. */
-export function describeStatus(status: number): string {
-  const hex = `0x${status.toString(16).toUpperCase().padStart(8, '0')}`;
-  const name = NAME_BY_STATUS.get(status);
-  return name ? `${name} (${hex})` : `status ${hex}`;
-}
-
 /** A simple FIFO with O(1) push and shift (arrays shift in O(n)). */
 export class Fifo<T> {
   private items: (T | undefined)[] = [];
@@ -94,20 +82,4 @@ export class Fifo<T> {
     this.head = 0;
     return all;
   }
-}
-
-const corked = new WeakSet<Socket>();
-
-/**
- * Holds the socket's writes until the end of this tick. The `smpp` package writes every PDU with its own
- * socket.write(), i.e. one syscall per PDU; corking turns the PDUs sent in one tick into one writev.
- */
-export function corkForThisTick(socket: Socket): void {
-  if (corked.has(socket)) return;
-  corked.add(socket);
-  socket.cork();
-  process.nextTick(() => {
-    corked.delete(socket);
-    socket.uncork();
-  });
 }

@@ -4,7 +4,7 @@
  */
 import type { OutboundMessage, PartSubmission, SubmissionResult } from '../carrier';
 import { encodeParts } from './submit-parts';
-import type { SubmitSmParams } from './submit-parts';
+import type { SubmitSmParams } from '../../../../smpp/short-message';
 
 interface MessageTracker {
   messageId: string;

@@ -9,11 +9,14 @@
  */
 import { connect, ESME_RMSGQFUL, ESME_ROK, ESME_RTHROTTLED, PDU } from 'smpp';
 import type { Session } from 'smpp';
-import { backoffDelay, corkForThisTick, describeStatus, TokenBucket } from './flow-control';
-import { DELIVER_SM, encodeDeliverSmResp, MAX_SEQUENCE, PduFramer, readHeader, RESPONSE_BIT, SUBMIT_SM_RESP, submitSmRespMessageId } from './pdu-reader';
-import { encodeSubmitSm } from './submit-sm-codec';
+import { backoffDelay, TokenBucket } from './flow-control';
+import { describeStatus } from '../../../../smpp/commands';
+import { corkForThisTick } from '../../../../smpp/cork';
+import { DELIVER_SM, RESPONSE_BIT, SUBMIT_SM_RESP } from '../../../../smpp/commands';
+import { encodeDeliverSmResp, MAX_SEQUENCE, PduFramer, readHeader, submitSmRespMessageId } from '../../../../smpp/pdu';
+import { encodeSubmitSm } from '../../../../smpp/short-message';
 import type { ResolvedSmppOptions } from './smpp-options';
-import type { SubmitSmParams } from './submit-parts';
+import type { SubmitSmParams } from '../../../../smpp/short-message';
 
 export type BindStatus = 'idle' | 'connecting' | 'bound' | 'waiting' | 'closed';
 

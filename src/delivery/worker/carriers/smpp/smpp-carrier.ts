@@ -13,10 +13,10 @@
  * Receipts and inbound messages are acknowledged (deliver_sm_resp) only after their handler resolves,
  * so the SMSC redelivers anything not yet stored; handlers must therefore be idempotent.
  */
-import { ESME_ROK } from 'smpp';
 import type { Carrier, CarrierState, DeliveryReceipt, InboundSms, OutboundMessage, SubmissionResult } from '../carrier';
 import { classifyDeliver, handleDeliver } from './deliver';
-import { describeStatus, Fifo } from './flow-control';
+import { Fifo } from './flow-control';
+import { describeStatus, ESME_ROK } from '../../../../smpp/commands';
 import { isThrottleStatus, SmppBind } from './smpp-bind';
 import type { BindListener } from './smpp-bind';
 import { resolveSmppOptions } from './smpp-options';

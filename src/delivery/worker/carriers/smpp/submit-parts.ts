@@ -8,29 +8,13 @@
  */
 import { encodeGsm7Unpacked, splitParts } from '../../../../common/sms';
 import type { OutboundMessage } from '../carrier';
-import { DATA_CODING_GSM7, DATA_CODING_UCS2, encodeUcs2 } from './sms-bytes';
+import { NPI_ISDN, sourceAddressing, TON_INTERNATIONAL } from '../../../../smpp/addressing';
+import type { SubmitSmParams } from '../../../../smpp/short-message';
+import { DATA_CODING_GSM7, DATA_CODING_UCS2, encodeUcs2 } from '../../../../smpp/sms-bytes';
 
-export const TON_INTERNATIONAL = 0x01;
-export const TON_ALPHANUMERIC = 0x05;
-export const NPI_UNKNOWN = 0x00;
-export const NPI_ISDN = 0x01;
 export const ESM_CLASS_DEFAULT = 0x00;
 export const ESM_CLASS_UDHI = 0x40;
 export const REGISTERED_DELIVERY_FINAL = 0x01;
-
-/** The submit_sm fields we set; the package fills the rest with their defaults. */
-export interface SubmitSmParams {
-  source_addr_ton: number;
-  source_addr_npi: number;
-  source_addr: string;
-  dest_addr_ton: number;
-  dest_addr_npi: number;
-  destination_addr: string;
-  esm_class: number;
-  registered_delivery: number;
-  data_coding: number;
-  short_message: Buffer;
-}
 
 export interface EncodedPart {
   partNumber: number;
@@ -41,11 +25,6 @@ export interface EncodedPart {
 /** 8-bit concatenation UDH: UDHL 5, IEI 0x00, IEDL 3, reference, total parts, this part (1-based). */
 export function concatenationUdh(ref: number, total: number, seq: number): Buffer {
   return Buffer.from([0x05, 0x00, 0x03, ref & 0xff, total, seq]);
-}
-
-/** Senders made only of digits are numbers (TON international, NPI ISDN); anything else is alphanumeric. */
-export function sourceAddressing(from: string): { ton: number; npi: number } {
-  return /^\d+$/.test(from) ? { ton: TON_INTERNATIONAL, npi: NPI_ISDN } : { ton: TON_ALPHANUMERIC, npi: NPI_UNKNOWN };
 }
 
 /**

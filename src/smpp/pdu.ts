@@ -1,23 +1,15 @@
 /**
- * The carrier's own reading of the PDUs an SMSC sends, for the two that arrive once per part:
- * submit_sm_resp and deliver_sm. The `smpp` package reads each PDU with two socket.read() calls, copies
- * it, decodes every field through its per-type filters (short_message through its GSM table, which we
- * then read again from the raw octets) and builds a response object per deliver_sm_resp; at campaign
- * rates that was the largest node-side cost left on the SMPP path. Everything else (bind responses,
- * enquire_link, unbind, generic_nack to a non-submit) still goes through the package's decoder.
+ * The SMPP 3.4 PDU frame (§3.2): a 16-octet header (command_length, command_id, command_status,
+ * sequence_number) then the body. The framer cuts a socket's byte stream into whole PDUs; the readers
+ * here take what the hot path needs straight from the octets, without building objects per PDU.
  */
+import { DELIVER_SM_RESP } from './commands';
 
-export const SUBMIT_SM = 0x00000004;
-export const SUBMIT_SM_RESP = 0x80000004;
-export const DELIVER_SM = 0x00000005;
-const DELIVER_SM_RESP = 0x80000005;
-/** A response's command_id has this bit set. */
-export const RESPONSE_BIT = 0x80000000;
 /** command_length, command_id, command_status, sequence_number. */
 export const HEADER_LENGTH = 16;
 /** The highest sequence number; the next after it is 1 (SMPP 3.4 §5.1.4: 0x00000001 to 0x7FFFFFFF). */
 export const MAX_SEQUENCE = 0x7fffffff;
-/** The package's limit (PDU.maxLength), kept so a peer sees the same behaviour. */
+/** The longest PDU we accept (as the widely used `smpp` package does), so a garbled length ends the session. */
 export const MAX_PDU_LENGTH = 16384;
 
 /**
@@ -58,6 +50,24 @@ export function readHeader(pdu: Buffer): PduHeader {
   return { commandId: pdu.readUInt32BE(4), status: pdu.readUInt32BE(8), sequence: pdu.readUInt32BE(12) };
 }
 
+/** A PDU's 16-octet header (SMPP 3.4 §3.2) at the start of `pdu`. */
+export function writeHeader(pdu: Buffer, commandId: number, status: number, sequence: number): void {
+  pdu.writeUInt32BE(pdu.length, 0);
+  pdu.writeUInt32BE(commandId >>> 0, 4);
+  pdu.writeUInt32BE(status >>> 0, 8);
+  pdu.writeUInt32BE(sequence, 12);
+}
+
+/**
+ * A PDU that is its header alone: enquire_link, unbind and their resps, generic_nack, and any resp with a
+ * non-zero command_status (SMPP 3.4 §3.3: an error resp carries no body).
+ */
+export function encodeHeaderOnly(commandId: number, status: number, sequence: number): Buffer {
+  const pdu = Buffer.allocUnsafe(HEADER_LENGTH);
+  writeHeader(pdu, commandId, status, sequence);
+  return pdu;
+}
+
 /** The message_id of a submit_sm_resp (a C-octet string after the header; '' when absent, as on an error). */
 export function submitSmRespMessageId(pdu: Buffer): string {
   return textUntilNul(pdu, HEADER_LENGTH, pdu.length);
@@ -72,15 +82,12 @@ export function textUntilNul(buffer: Buffer, start: number, end: number): string
 
 /**
  * A deliver_sm_resp: the header and an empty message_id (SMPP 3.4 §4.6.2), 17 octets; an error resp is
- * the header alone, as the package sends it.
+ * the header alone.
  */
 export function encodeDeliverSmResp(sequence: number, status: number): Buffer {
-  const length = status === 0 ? HEADER_LENGTH + 1 : HEADER_LENGTH;
-  const pdu = Buffer.allocUnsafe(length);
-  pdu.writeUInt32BE(length, 0);
-  pdu.writeUInt32BE(DELIVER_SM_RESP, 4);
-  pdu.writeUInt32BE(status >>> 0, 8);
-  pdu.writeUInt32BE(sequence, 12);
-  if (status === 0) pdu[HEADER_LENGTH] = 0;
+  if (status !== 0) return encodeHeaderOnly(DELIVER_SM_RESP, status, sequence);
+  const pdu = Buffer.allocUnsafe(HEADER_LENGTH + 1);
+  writeHeader(pdu, DELIVER_SM_RESP, 0, sequence);
+  pdu[HEADER_LENGTH] = 0;
   return pdu;
 }

@@ -1,4 +1,4 @@
-import { formatReceiptText, parseReceiptDate, parseReceiptText, receiptOutcome, statFromMessageState } from '../../../../src/delivery/worker/carriers/smpp/receipt';
+import { formatReceiptText, parseReceiptDate, parseReceiptText, receiptOutcome, statFromMessageState } from '../../../src/smpp/receipt-text';
 import fc from 'fast-check';
 
 describe(parseReceiptText.name, () => {

@@ -1,5 +1,5 @@
 import { PDU } from 'smpp';
-import { encodeDeliverSmResp, PduFramer, readHeader, submitSmRespMessageId } from '../../../../src/delivery/worker/carriers/smpp/pdu-reader';
+import { encodeDeliverSmResp, PduFramer, readHeader, submitSmRespMessageId } from '../../../src/smpp/pdu';
 
 function wire(command: string, sequence: number, options: Record<string, unknown> = {}): Buffer {
   const pdu = new PDU(command, options);

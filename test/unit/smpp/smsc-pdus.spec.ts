@@ -1,8 +1,8 @@
 import { PDU } from 'smpp';
-import { classifyDeliver } from '../../../../src/delivery/worker/carriers/smpp/deliver';
-import { encodeReceiptDeliverSm, encodeSubmitSmResp, ReceiptDeliverSm } from '../../../../src/smsc-sim/sim-codec';
-import { receiptDeliverSm } from '../../../../src/smsc-sim/sim-pdus';
-import type { SubmitRecord } from '../../../../src/smsc-sim/sim-types';
+import { classifyDeliver } from '../../../src/delivery/worker/carriers/smpp/deliver';
+import { encodeReceiptDeliverSm, encodeSubmitSmResp, ReceiptDeliverSm } from '../../../src/smpp/smsc-pdus';
+import { receiptDeliverSm } from '../../../src/smsc-sim/sim-pdus';
+import type { SubmitRecord } from '../../../src/smsc-sim/sim-types';
 
 /** A submit the simulator accepted, as it records it. */
 function record(overrides: Partial<SubmitRecord> = {}): SubmitRecord {

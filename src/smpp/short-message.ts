@@ -1,5 +1,20 @@
-import { HEADER_LENGTH, SUBMIT_SM } from './pdu-reader';
-import type { SubmitSmParams } from './submit-parts';
+/** submit_sm and deliver_sm bodies (SMPP 3.4 §4.4.1, §4.6.1): the mandatory parameters we set, written straight into one Buffer. */
+import { SUBMIT_SM } from './commands';
+import { HEADER_LENGTH, writeHeader } from './pdu';
+
+/** The submit_sm fields the carrier sets, named as in the specification; the rest keep their defaults. */
+export interface SubmitSmParams {
+  source_addr_ton: number;
+  source_addr_npi: number;
+  source_addr: string;
+  dest_addr_ton: number;
+  dest_addr_npi: number;
+  destination_addr: string;
+  esm_class: number;
+  registered_delivery: number;
+  data_coding: number;
+  short_message: Buffer;
+}
 
 /** The mandatory parameters a submit_sm and a deliver_sm share (SMPP 3.4 §4.4.1, §4.6.1), as this service sets them. */
 export interface ShortMessageBody {
@@ -50,18 +65,10 @@ export function writeShortMessageBody(pdu: Buffer, at: number, body: ShortMessag
   return at + body.shortMessage.copy(pdu, at);
 }
 
-/** A PDU's 16-octet header (SMPP 3.4 §3.2) at the start of `pdu`. */
-export function writeHeader(pdu: Buffer, commandId: number, status: number, sequence: number): void {
-  pdu.writeUInt32BE(pdu.length, 0);
-  pdu.writeUInt32BE(commandId, 4);
-  pdu.writeUInt32BE(status >>> 0, 8);
-  pdu.writeUInt32BE(sequence, 12);
-}
-
 /**
- * Encodes a submit_sm straight into one Buffer (SMPP 3.4 §4.4.1). Byte for byte what the `smpp` package's
- * PDU class writes for the same parameters (a unit test compares them), without its per-field filters,
- * encoder lookups and intermediate objects: it runs for every part sent.
+ * Encodes a submit_sm straight into one Buffer (SMPP 3.4 §4.4.1). Byte for byte what the `smpp` package
+ * writes for the same parameters (a unit test compares them, the package standing in as an independent
+ * peer), without per-field filters or intermediate PDU objects: it runs for every part sent.
  */
 export function encodeSubmitSm(sequence: number, p: SubmitSmParams): Buffer {
   const body: ShortMessageBody = {

@@ -1,8 +1,9 @@
 import { PDU } from 'smpp';
-import { encodeGsm7Unpacked } from '../../../../src/common/sms';
-import type { OutboundMessage } from '../../../../src/delivery/worker/carriers/carrier';
-import { encodeSubmitSm } from '../../../../src/delivery/worker/carriers/smpp/submit-sm-codec';
-import { encodeParts, SubmitSmParams } from '../../../../src/delivery/worker/carriers/smpp/submit-parts';
+import { encodeGsm7Unpacked } from '../../../src/common/sms';
+import type { OutboundMessage } from '../../../src/delivery/worker/carriers/carrier';
+import { encodeSubmitSm } from '../../../src/smpp/short-message';
+import { encodeParts } from '../../../src/delivery/worker/carriers/smpp/submit-parts';
+import type { SubmitSmParams } from '../../../src/smpp/short-message';
 
 /** What the `smpp` package writes for the same submit_sm: the codec must match it byte for byte. */
 const libraryBytes = (sequence: number, params: SubmitSmParams) => {

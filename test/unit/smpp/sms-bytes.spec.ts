@@ -1,7 +1,7 @@
 import { PDU } from 'smpp';
-import { encodeGsm7Unpacked, GSM7_BASIC_CHARS, GSM7_EXTENSION_CHARS } from '../../../../src/common/sms';
-import { parseShortMessageBody, splitUserData } from '../../../../src/delivery/worker/carriers/smpp/raw-pdu';
-import { decodeGsm7Unpacked, decodeSmsBytes, decodeUcs2, encodeUcs2 } from '../../../../src/delivery/worker/carriers/smpp/sms-bytes';
+import { encodeGsm7Unpacked, GSM7_BASIC_CHARS, GSM7_EXTENSION_CHARS } from '../../../src/common/sms';
+import { parseShortMessageBody, splitUserData } from '../../../src/smpp/short-message-reader';
+import { decodeGsm7Unpacked, decodeSmsBytes, decodeUcs2, encodeUcs2 } from '../../../src/smpp/sms-bytes';
 
 describe(decodeGsm7Unpacked.name, () => {
   it('reads back every GSM-7 character the encoder writes', () => {

@@ -2,7 +2,7 @@
  * Text ↔ short_message bytes for the data codings we send and accept. GSM-7 goes unpacked (one byte per
  * septet, 0x1B before extension characters) as SMPP carries it with data_coding 0; UCS-2 is UTF-16BE.
  */
-import { GSM7_BASIC_CHARS, GSM7_ESCAPE, GSM7_EXTENSION_CHARS, encodeGsm7Unpacked } from '../../../../common/sms';
+import { GSM7_BASIC_CHARS, GSM7_ESCAPE, GSM7_EXTENSION_CHARS, encodeGsm7Unpacked } from '../common/sms';
 
 export const DATA_CODING_GSM7 = 0x00;
 export const DATA_CODING_IA5 = 0x01;

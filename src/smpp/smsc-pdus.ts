@@ -1,16 +1,18 @@
 /**
- * The two PDUs the simulator sends for every message, encoded straight into one Buffer each: the
- * submit_sm_resp that accepts a submit_sm, and the deliver_sm carrying its receipt. Byte for byte what the
- * `smpp` package writes for the same fields (a unit test compares them), without its PDU objects,
- * per-field filters and GSM coder lookups, which were most of the simulator's CPU in a campaign (the
- * benchmarks run it on the same two cores as the gateway they measure).
+ * The PDUs an SMSC sends an ESME about its messages, encoded straight into one Buffer each: the
+ * submit_sm_resp that accepts a submit_sm, the deliver_sm carrying a receipt, and the deliver_sm of a
+ * mobile-originated message. Byte for byte what the `smpp` package writes for the same fields (unit tests
+ * compare them); the simulator sends the first two for every message, on the same two cores as the
+ * gateway the benchmarks measure.
  */
-import { DELIVER_SM, HEADER_LENGTH, SUBMIT_SM_RESP } from '../delivery/worker/carriers/smpp/pdu-reader';
-import { shortMessageBodyLength, writeHeader, writeShortMessageBody } from '../delivery/worker/carriers/smpp/submit-sm-codec';
-import type { ShortMessageBody } from '../delivery/worker/carriers/smpp/submit-sm-codec';
+import { DELIVER_SM, SUBMIT_SM_RESP } from './commands';
+import { HEADER_LENGTH, writeHeader } from './pdu';
+import { shortMessageBodyLength, writeShortMessageBody } from './short-message';
+import type { ShortMessageBody } from './short-message';
 
 const TLV_RECEIPTED_MESSAGE_ID = 0x001e;
 const TLV_MESSAGE_STATE = 0x0427;
+const TLV_MESSAGE_PAYLOAD = 0x0424;
 const ESM_CLASS_DELIVERY_RECEIPT = 0x04;
 
 /** An accepted submit_sm's resp (SMPP 3.4 §4.4.2): the header and the SMSC's message id. */
@@ -49,5 +51,25 @@ export function encodeReceiptDeliverSm(sequence: number, r: ReceiptDeliverSm): B
   pdu.writeUInt16BE(TLV_MESSAGE_STATE, at);
   pdu.writeUInt16BE(1, at + 2);
   pdu[at + 4] = r.messageState;
+  return pdu;
+}
+
+/** A mobile-originated message's deliver_sm: its text in short_message, or in message_payload when `payload` is set (short_message then empty). */
+export interface MoDeliverSm extends Omit<ShortMessageBody, 'esmClass' | 'registeredDelivery'> {
+  messagePayload: Buffer | null;
+}
+
+/** A mobile-originated deliver_sm (SMPP 3.4 §4.6.1, esm_class 0), with the message_payload TLV when given. */
+export function encodeMoDeliverSm(sequence: number, mo: MoDeliverSm): Buffer {
+  const body = { ...mo, esmClass: 0, registeredDelivery: 0 };
+  const payload = mo.messagePayload;
+  const pdu = Buffer.allocUnsafe(HEADER_LENGTH + shortMessageBodyLength(body) + (payload ? 4 + payload.length : 0));
+  writeHeader(pdu, DELIVER_SM, 0, sequence);
+  const at = writeShortMessageBody(pdu, HEADER_LENGTH, body);
+  if (payload) {
+    pdu.writeUInt16BE(TLV_MESSAGE_PAYLOAD, at);
+    pdu.writeUInt16BE(payload.length, at + 2);
+    payload.copy(pdu, at + 4);
+  }
   return pdu;
 }

@@ -1,39 +1,14 @@
 /**
- * Raw access to submit_sm / deliver_sm bodies.
- *
- * Why: the `smpp` package decodes short_message itself (data_coding 0 through its own GSM table, the UDH
- * split into a list) and keeps no raw bytes, and its decoded form cannot be encoded back. We want the
- * exact octets: the simulator records what was on the wire, and the carrier decodes inbound text with
- * the same GSM-7 tables it encodes with. The package reads every PDU with two socket.read() calls
- * (4-byte length, then the rest) and emits its events synchronously right after, so the last buffer read
- * is the body of the PDU being emitted; callers check the command id and sequence number match.
+ * Reads submit_sm / deliver_sm bodies as octets: the simulator records what was on the wire, and the
+ * carrier decodes inbound text with the same GSM-7 tables it encodes with (a generic decoder would read
+ * short_message through its own table and keep no raw bytes).
  */
-import type { PDU, Session } from 'smpp';
-import { textUntilNul } from './pdu-reader';
+import { textUntilNul } from './pdu';
 
 const TLV_MESSAGE_PAYLOAD = 0x0424;
 const TLV_RECEIPTED_MESSAGE_ID = 0x001e;
 const TLV_MESSAGE_STATE = 0x0427;
 const ESM_CLASS_UDHI = 0x40;
-
-/** Returns a function giving the body (from command_id on) of the PDU the session is emitting now. */
-export function tapPduBodies(session: Session): () => Buffer | null {
-  const socket = session.socket;
-  const read = socket.read.bind(socket);
-  let last: Buffer | null = null;
-  socket.read = (size?: number): unknown => {
-    const chunk: unknown = read(size);
-    if (Buffer.isBuffer(chunk)) last = chunk;
-    return chunk;
-  };
-  return () => last;
-}
-
-/** The body if it belongs to `pdu` (same command id and sequence number), else null. */
-export function bodyOf(pdu: PDU, body: Buffer | null): Buffer | null {
-  if (!body || body.length < 12) return null;
-  return body.readUInt32BE(0) === pdu.command_id && body.readUInt32BE(8) === pdu.sequence_number ? body : null;
-}
 
 export interface ShortMessageFields {
   sourceAddr: string;

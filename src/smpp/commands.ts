@@ -1,0 +1,124 @@
+/**
+ * SMPP 3.4 command ids (§5.1.2) and command_status codes (§5.1.3, with the v5.0 additions SMSCs also
+ * send), so every PDU we read or write is named here rather than by a library's tables.
+ */
+
+export const GENERIC_NACK = 0x80000000;
+export const BIND_RECEIVER = 0x00000001;
+export const BIND_RECEIVER_RESP = 0x80000001;
+export const BIND_TRANSMITTER = 0x00000002;
+export const BIND_TRANSMITTER_RESP = 0x80000002;
+export const SUBMIT_SM = 0x00000004;
+export const SUBMIT_SM_RESP = 0x80000004;
+export const DELIVER_SM = 0x00000005;
+export const DELIVER_SM_RESP = 0x80000005;
+export const UNBIND = 0x00000006;
+export const UNBIND_RESP = 0x80000006;
+export const BIND_TRANSCEIVER = 0x00000009;
+export const BIND_TRANSCEIVER_RESP = 0x80000009;
+export const ENQUIRE_LINK = 0x00000015;
+export const ENQUIRE_LINK_RESP = 0x80000015;
+
+const NAMES: Readonly<Record<number, string>> = {
+  [BIND_RECEIVER]: 'bind_receiver',
+  [BIND_TRANSMITTER]: 'bind_transmitter',
+  [BIND_TRANSCEIVER]: 'bind_transceiver',
+  [SUBMIT_SM]: 'submit_sm',
+  [DELIVER_SM]: 'deliver_sm',
+  [UNBIND]: 'unbind',
+  [ENQUIRE_LINK]: 'enquire_link',
+};
+
+/** The specification's name of a request's command_id ('command 0x…' for one we do not use). */
+export function commandName(commandId: number): string {
+  return NAMES[commandId] ?? `command 0x${commandId.toString(16).padStart(8, '0')}`;
+}
+
+/** A response's command_id has this bit set. */
+export const RESPONSE_BIT = 0x80000000;
+
+export function isResponse(commandId: number): boolean {
+  return (commandId & RESPONSE_BIT) !== 0;
+}
+
+/** command_status values by name. */
+export const STATUS = {
+  ESME_ROK: 0x00000000,
+  ESME_RINVMSGLEN: 0x00000001,
+  ESME_RINVCMDLEN: 0x00000002,
+  ESME_RINVCMDID: 0x00000003,
+  ESME_RINVBNDSTS: 0x00000004,
+  ESME_RALYBND: 0x00000005,
+  ESME_RINVPRTFLG: 0x00000006,
+  ESME_RINVREGDLVFLG: 0x00000007,
+  ESME_RSYSERR: 0x00000008,
+  ESME_RINVSRCADR: 0x0000000a,
+  ESME_RINVDSTADR: 0x0000000b,
+  ESME_RINVMSGID: 0x0000000c,
+  ESME_RBINDFAIL: 0x0000000d,
+  ESME_RINVPASWD: 0x0000000e,
+  ESME_RINVSYSID: 0x0000000f,
+  ESME_RCANCELFAIL: 0x00000011,
+  ESME_RREPLACEFAIL: 0x00000013,
+  ESME_RMSGQFUL: 0x00000014,
+  ESME_RINVSERTYP: 0x00000015,
+  ESME_RINVNUMDESTS: 0x00000033,
+  ESME_RINVDLNAME: 0x00000034,
+  ESME_RINVDESTFLAG: 0x00000040,
+  ESME_RINVSUBREP: 0x00000042,
+  ESME_RINVESMCLASS: 0x00000043,
+  ESME_RCNTSUBDL: 0x00000044,
+  ESME_RSUBMITFAIL: 0x00000045,
+  ESME_RINVSRCTON: 0x00000048,
+  ESME_RINVSRCNPI: 0x00000049,
+  ESME_RINVDSTTON: 0x00000050,
+  ESME_RINVDSTNPI: 0x00000051,
+  ESME_RINVSYSTYP: 0x00000053,
+  ESME_RINVREPFLAG: 0x00000054,
+  ESME_RINVNUMMSGS: 0x00000055,
+  ESME_RTHROTTLED: 0x00000058,
+  ESME_RINVSCHED: 0x00000061,
+  ESME_RINVEXPIRY: 0x00000062,
+  ESME_RINVDFTMSGID: 0x00000063,
+  ESME_RX_T_APPN: 0x00000064,
+  ESME_RX_P_APPN: 0x00000065,
+  ESME_RX_R_APPN: 0x00000066,
+  ESME_RQUERYFAIL: 0x00000067,
+  ESME_RINVTLVSTREAM: 0x000000c0,
+  ESME_RTLVNOTALLWD: 0x000000c1,
+  ESME_RINVTLVLEN: 0x000000c2,
+  ESME_RMISSINGTLV: 0x000000c3,
+  ESME_RINVTLVVAL: 0x000000c4,
+  ESME_RDELIVERYFAILURE: 0x000000fe,
+  ESME_RUNKNOWNERR: 0x000000ff,
+  ESME_RSERTYPUNAUTH: 0x00000100,
+  ESME_RPROHIBITED: 0x00000101,
+  ESME_RSERTYPUNAVAIL: 0x00000102,
+  ESME_RSERTYPDENIED: 0x00000103,
+  ESME_RINVDCS: 0x00000104,
+  ESME_RINVSRCADDRSUBUNIT: 0x00000105,
+  ESME_RINVDSTADDRSUBUNIT: 0x00000106,
+  ESME_RINVBCASTFREQINT: 0x00000107,
+  ESME_RINVBCASTALIAS_NAME: 0x00000108,
+  ESME_RINVBCASTAREAFMT: 0x00000109,
+  ESME_RINVNUMBCAST_AREAS: 0x0000010a,
+  ESME_RINVBCASTCNTTYPE: 0x0000010b,
+  ESME_RINVBCASTMSGCLASS: 0x0000010c,
+  ESME_RBCASTFAIL: 0x0000010d,
+  ESME_RBCASTQUERYFAIL: 0x0000010e,
+  ESME_RBCASTCANCELFAIL: 0x0000010f,
+  ESME_RINVBCAST_REP: 0x00000110,
+  ESME_RINVBCASTSRVGRP: 0x00000111,
+  ESME_RINVBCASTCHANIND: 0x00000112,
+} as const;
+
+export const { ESME_ROK, ESME_RTHROTTLED, ESME_RMSGQFUL } = STATUS;
+
+const NAME_BY_STATUS = new Map<number, string>(Object.entries(STATUS).map(([name, code]) => [code, name]));
+
+/** 'ESME_RTHROTTLED (0x00000058)', or 'status 0x…' for a code SMPP does not name. */
+export function describeStatus(status: number): string {
+  const hex = `0x${status.toString(16).toUpperCase().padStart(8, '0')}`;
+  const name = NAME_BY_STATUS.get(status);
+  return name ? `${name} (${hex})` : `status ${hex}`;
+}

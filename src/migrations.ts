@@ -15,6 +15,7 @@ import { MessageSendAccount1763702400000 } from './database/migrations/176370240
 import { ClaimWatermark1763702600000 } from './database/migrations/1763702600000-ClaimWatermark';
 import { AccountTimeZonePermissions1763702800000 } from './database/migrations/1763702800000-AccountTimeZonePermissions';
 import { ContactSearch1763703000000 } from './database/migrations/1763703000000-ContactSearch';
+import { WebhookLeaseHolder1763703200000 } from './database/migrations/1763703200000-WebhookLeaseHolder';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   ClaimWatermark1763702600000,
   AccountTimeZonePermissions1763702800000,
   ContactSearch1763703000000,
+  WebhookLeaseHolder1763703200000,
 ];

@@ -4,7 +4,8 @@ import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedCo
 @Entity({ name: 'webhook_attempts' })
 // (account_id, id DESC): TypeORM indexes have no DESC keys, so only the migration defines its columns.
 @Index('webhook_attempts_account_idx', { synchronize: false })
-@Index('webhook_attempts_event_idx', ['eventId'])
+// Each attempt number of an event once (it also serves the reads of one event's attempts).
+@Index('webhook_attempts_event_attempt_key', ['eventId', 'attempt'], { unique: true })
 export class WebhookAttempt {
   @PrimaryGeneratedColumn({ name: 'id', type: 'bigint' })
   id: number;

@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { MetricsRegistry } from '../metrics/metrics-registry';
 import { HostLimiter } from './host-limiter';
 import { WebhookQueue } from '../queues/webhook-queue';
+import { WebhookLeases } from './webhook-leases';
 import { WebhookSender } from './webhook-sender';
 import { ATTEMPT_RESULTS, AttemptOutcome, ClaimedEvent, WebhooksRepository } from './webhooks.repository';
 
@@ -25,7 +26,9 @@ export function retryDelayMs(retry: number, baseMs: number, maxMs: number, rando
  * A streaming deliverer: leases due events while it has room (MAX_IN_FLIGHT), POSTs them under a
  * per-host limit (WEBHOOK_HOST_CONCURRENCY, with a bounded queue per host; beyond it an event is put
  * back for a moment), and records outcomes with group commit. A slow receiver therefore uses only its
- * own slots, and nothing waits for a whole batch to finish before more work is taken.
+ * own slots, and nothing waits for a whole batch to finish before more work is taken. The leases are
+ * held (WebhookLeases) from claim until the outcome is recorded, so an event is never attempted again
+ * while an attempt of it is alive, and each attempt number is recorded once.
  */
 @Injectable()
 export class WebhookDeliveryService implements BeforeApplicationShutdown, OnApplicationShutdown {
@@ -33,6 +36,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
   private readonly sender: WebhookSender;
   private readonly hosts: HostLimiter;
   private readonly attempts: Counter;
+  private readonly leases: WebhookLeases;
   private inFlight = 0;
   private pending: AttemptOutcome[] = [];
   private flushTimer?: NodeJS.Timeout;
@@ -49,6 +53,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
   ) {
     this.sender = new WebhookSender({ timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivate, connectionsPerHost: config.webhookHostConcurrency });
     this.hosts = new HostLimiter(config.webhookHostConcurrency, config.webhookHostConcurrency * 8);
+    this.leases = new WebhookLeases(repo, config.webhookTimeoutMs * 4, (msg, meta) => this.logger.warn({ msg, ...meta }));
     this.attempts = registry.counter(
       'sms_webhook_attempts_total',
       'Webhook delivery attempts by outcome',
@@ -69,6 +74,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.leases.stop();
     await this.sender.close();
   }
 
@@ -81,7 +87,12 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
         await Promise.race(sends);
         continue;
       }
-      const events = await this.repo.claimDue(Math.min(CLAIM_BATCH, room), this.config.webhookTimeoutMs * 4);
+      const sentAt = this.leases.now();
+      const events = await this.repo.claimDue(Math.min(CLAIM_BATCH, room), this.leases.leaseMs, this.leases.holder, this.leases.heldIds());
+      this.leases.claimed(
+        events.map((e) => e.id),
+        sentAt,
+      );
       if (events.length === 0) {
         idle = this.inFlight === 0;
         if (!idle) await Promise.race(sends.length ? sends : [new Promise((r) => setTimeout(r, FLUSH_AFTER_MS))]);
@@ -110,13 +121,16 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     // The URL is read at attempt time: switched off means the event is dropped.
     if (!event.url) return Promise.resolve(outcome('discarded', null, 'webhook URL switched off', 0, null));
     this.inFlight++;
-    const run = this.hosts.tryRun(hostOf(event.url), () => this.sender.send(event.url, event.body, event.secret, this.clock.now(), event.id));
+    // Checked when the attempt starts, after any wait in the host's queue.
+    const send = () => (this.leases.mayAttempt(event.id) ? this.sender.send(event.url, event.body, event.secret, this.clock.now(), event.id) : Promise.resolve(null));
+    const run = this.hosts.tryRun(hostOf(event.url), send);
     if (!run) {
       this.inFlight--;
       return Promise.resolve(outcome('deferred', null, '', 0, new Date(now.getTime() + DEFER_MS)));
     }
     return run
       .then((sent) => {
+        if (!sent) return outcome('deferred', null, '', 0, this.clock.now());
         if (sent.ok) return outcome('delivered', sent.status, '', sent.durationMs, null);
         const retry = event.attempts + 1; // the retry this failure leads to
         const next =
@@ -142,12 +156,14 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     this.flushing = this.flushing
       .then(async () => {
         // If this fails the leases run out and the events are attempted again: at least once, as promised.
-        await this.repo.recordOutcomes(batch);
+        const notRecorded = await this.repo.recordOutcomes(this.leases.holder, batch);
+        if (notRecorded > 0) this.logger.warn({ msg: 'webhook outcomes not recorded: their leases ran out and another deliverer holds them', count: notRecorded });
         for (const o of batch) this.attempts.inc({ outcome: o.result });
         const retries = batch.filter((o) => o.result !== 'delivered' && o.result !== 'discarded' && o.nextAttemptAt).map((o) => o.nextAttemptAt!.getTime());
         if (retries.length) await this.queue.wakeAt(new Date(Math.min(...retries)));
       })
-      .catch((err: Error) => this.logger.warn({ msg: 'recording webhook outcomes failed; the leases will expire and the events be attempted again', err: err.message }));
+      .catch((err: Error) => this.logger.warn({ msg: 'recording webhook outcomes failed; the leases will expire and the events be attempted again', err: err.message }))
+      .finally(() => this.leases.release(batch.map((o) => o.event.id)));
     return this.flushing;
   }
 }

@@ -31,6 +31,10 @@ export class WebhookEvent {
   @Column({ name: 'locked_until', type: 'timestamptz', nullable: true })
   lockedUntil: Date | null;
 
+  /** The deliverer whose lease this is (WebhookLeases.holder): only it renews the lease and records the attempt. */
+  @Column({ name: 'leased_by', type: 'uuid', nullable: true })
+  leasedBy: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -26,7 +26,10 @@ export interface ClaimedEvent {
   secret: string | null;
 }
 
-/** delivered: 2xx; failed: recorded and retried; discarded: URL switched off; deferred: host busy, try shortly without counting. */
+/**
+ * delivered: 2xx; failed: recorded and retried; discarded: URL switched off; deferred: host busy, or the
+ * lease too near its end to start an attempt: try shortly without counting.
+ */
 export const ATTEMPT_RESULTS = ['delivered', 'failed', 'discarded', 'deferred'] as const;
 
 export interface AttemptOutcome {
@@ -99,64 +102,87 @@ export class WebhooksRepository {
     return rowCount;
   }
 
-  /** Leases due events to this deliverer (SKIP LOCKED: deliverers never share one), with the account's current URL and secret. */
-  async claimDue(limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
+  /**
+   * Leases due events to this holder (SKIP LOCKED: deliverers never share one), leaving alone the events it
+   * still holds, with the account's current URL and secret.
+   */
+  async claimDue(limit: number, leaseMs: number, holder: string, held: number[]): Promise<ClaimedEvent[]> {
     const { rows } = await sql<ClaimedEvent>(
       this.dataSource,
-      `UPDATE webhook_events e SET locked_until = now() + $2 * interval '1 millisecond'
+      `UPDATE webhook_events e SET locked_until = now() + $2 * interval '1 millisecond', leased_by = $3
          FROM accounts a
         WHERE e.id = ANY(ARRAY(
                 SELECT id FROM webhook_events
                  WHERE state = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
+                   AND id <> ALL($4::bigint[])
                  ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED))
           AND a.id = e.account_id
         RETURNING e.id, e.account_id, e.kind, e.body, e.attempts,
                   CASE WHEN e.kind = 'status' THEN a.webhook_status_url ELSE a.webhook_inbound_url END AS url, a.webhook_secret AS secret`,
-      [limit, leaseMs],
+      [limit, leaseMs, holder, held],
     );
     return rows;
   }
 
-  /** Every attempt logged and every event moved on, in one transaction. */
-  async recordOutcomes(outcomes: AttemptOutcome[]): Promise<void> {
-    if (outcomes.length === 0) return;
-    const attempted = outcomes.filter((o) => o.result === 'delivered' || o.result === 'failed');
-    await this.dataSource.transaction(async (m) => {
-      if (attempted.length) {
-        await sql(
-          m,
-          `INSERT INTO webhook_attempts (event_id, account_id, kind, url, attempt, response_status, error, duration_ms, delivered)
-           SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::int[], $9::boolean[])`,
-          [
-            attempted.map((o) => o.event.id),
-            attempted.map((o) => o.event.account_id),
-            attempted.map((o) => o.event.kind),
-            attempted.map((o) => o.event.url),
-            attempted.map((o) => o.event.attempts + 1),
-            attempted.map((o) => o.responseStatus),
-            attempted.map((o) => o.error),
-            attempted.map((o) => Math.round(o.durationMs)),
-            attempted.map((o) => o.result === 'delivered'),
-          ],
-        );
-      }
-      const state = (o: AttemptOutcome) => (o.result === 'delivered' ? 'delivered' : o.result === 'discarded' ? 'discarded' : o.nextAttemptAt === null ? 'failed' : 'pending');
-      await sql(
-        m,
-        `UPDATE webhook_events e
-            SET state = u.state, attempts = e.attempts + u.counted, locked_until = NULL,
+  /** Extends the holder's leases of these events; the ids returned are still its own. */
+  async renewLeases(holder: string, eventIds: number[], leaseMs: number): Promise<number[]> {
+    if (eventIds.length === 0) return [];
+    const { rows } = await sql<{ id: string }>(
+      this.dataSource,
+      `UPDATE webhook_events SET locked_until = now() + $3 * interval '1 millisecond'
+        WHERE id = ANY($2::bigint[]) AND leased_by = $1 AND state = 'pending'
+        RETURNING id`,
+      [holder, eventIds, leaseMs],
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
+  /**
+   * Every attempt logged and every event moved on, in one statement, for the events this holder still
+   * leases at the attempt count it claimed them with: an outcome whose lease another deliverer has taken
+   * meanwhile is not recorded, so each attempt number is counted and logged once. Returns how many
+   * outcomes were not recorded for that reason.
+   */
+  async recordOutcomes(holder: string, outcomes: AttemptOutcome[]): Promise<number> {
+    if (outcomes.length === 0) return 0;
+    const state = (o: AttemptOutcome) => (o.result === 'delivered' ? 'delivered' : o.result === 'discarded' ? 'discarded' : o.nextAttemptAt === null ? 'failed' : 'pending');
+    const counted = (o: AttemptOutcome) => o.result === 'delivered' || o.result === 'failed';
+    const { rows } = await sql<{ recorded: number }>(
+      this.dataSource,
+      `WITH u AS (
+         SELECT * FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::boolean[], $9::timestamptz[], $10::int[], $11::text[], $12::int[])
+                    AS u(id, account_id, kind, url, claimed_attempts, state, counted, next_at, response_status, error, duration_ms)
+       ), moved AS (
+         UPDATE webhook_events e
+            SET state = u.state, attempts = e.attempts + u.counted::int, locked_until = NULL, leased_by = NULL,
                 next_attempt_at = COALESCE(u.next_at, e.next_attempt_at),
                 finished_at = CASE WHEN u.state = 'pending' THEN NULL ELSE now() END
-           FROM unnest($1::bigint[], $2::text[], $3::int[], $4::timestamptz[]) AS u(id, state, counted, next_at)
-          WHERE e.id = u.id`,
-        [
-          outcomes.map((o) => o.event.id),
-          outcomes.map(state),
-          outcomes.map((o) => (o.result === 'delivered' || o.result === 'failed' ? 1 : 0)),
-          outcomes.map((o) => (o.nextAttemptAt ? o.nextAttemptAt.toISOString() : null)),
-        ],
-      );
-    });
+           FROM u
+          WHERE e.id = u.id AND e.leased_by = $1 AND e.attempts = u.claimed_attempts AND e.state = 'pending'
+          RETURNING e.id
+       ), logged AS (
+         INSERT INTO webhook_attempts (event_id, account_id, kind, url, attempt, response_status, error, duration_ms, delivered)
+         SELECT u.id, u.account_id, u.kind, u.url, u.claimed_attempts + 1, u.response_status, u.error, u.duration_ms, u.state = 'delivered'
+           FROM u JOIN moved USING (id)
+          WHERE u.counted
+       )
+       SELECT count(*)::int AS recorded FROM moved`,
+      [
+        holder,
+        outcomes.map((o) => o.event.id),
+        outcomes.map((o) => o.event.account_id),
+        outcomes.map((o) => o.event.kind),
+        outcomes.map((o) => o.event.url),
+        outcomes.map((o) => o.event.attempts),
+        outcomes.map(state),
+        outcomes.map(counted),
+        outcomes.map((o) => (o.nextAttemptAt ? o.nextAttemptAt.toISOString() : null)),
+        outcomes.map((o) => o.responseStatus),
+        outcomes.map((o) => o.error),
+        outcomes.map((o) => Math.round(o.durationMs)),
+      ],
+    );
+    return outcomes.length - rows[0].recorded;
   }
 
   async deliveriesPage(accountId: number, kind: WebhookKind | undefined, page: Page) {

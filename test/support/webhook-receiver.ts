@@ -6,6 +6,8 @@ export interface ReceivedWebhook {
   /** The exact bytes received. */
   raw: string;
   body: any;
+  /** When the whole request had arrived (before any answer delay). */
+  arrivedAt: number;
   receivedAt: number;
 }
 
@@ -37,11 +39,12 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
+        const arrivedAt = Date.now();
         const raw = Buffer.concat(chunks).toString('utf8');
         const behaviour = this.plan.shift() ?? this.fallback;
         const answer = () => {
           if (behaviour.destroy) return req.socket.destroy();
-          this.received.push({ headers: req.headers, raw, body: safeJson(raw), receivedAt: Date.now() });
+          this.received.push({ headers: req.headers, raw, body: safeJson(raw), arrivedAt, receivedAt: Date.now() });
           res.writeHead(behaviour.status ?? 200, { 'content-type': 'text/plain' }).end('ok');
         };
         if (behaviour.delayMs) setTimeout(answer, behaviour.delayMs);

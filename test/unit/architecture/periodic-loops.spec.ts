@@ -5,10 +5,15 @@ const SRC = join(__dirname, '../../../src');
 
 /**
  * Timers that belong to one object's lifetime rather than to a role: they keep a live thing alive (held
- * in-flight slots, an SMPP session, a dispatcher's lease) and stop with it. Everything else that repeats
+ * in-flight slots, an SMPP session, a dispatcher's lease, a webhook deliverer's leases) and stop with it. Everything else that repeats
  * is periodic work, declared per role (src/periodic-work.module.ts) and run by the PeriodicRunner.
  */
-const LIFETIME_TIMERS = ['common/concurrency/inflight-limiter.ts', 'delivery/worker/carriers/smpp/smpp-bind.ts', 'delivery/worker/dispatcher-lease.ts'];
+const LIFETIME_TIMERS = [
+  'common/concurrency/inflight-limiter.ts',
+  'delivery/worker/carriers/smpp/smpp-bind.ts',
+  'delivery/worker/dispatcher-lease.ts',
+  'webhooks/webhook-leases.ts',
+];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

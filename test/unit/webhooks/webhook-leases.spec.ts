@@ -1,0 +1,82 @@
+import { WebhookLeases, WebhookLeaseStore } from '../../../src/webhooks/webhook-leases';
+
+/** A store whose renewals the test answers by hand. */
+class ManualStore implements WebhookLeaseStore {
+  readonly calls: Array<{ ids: number[]; answer: (ids: number[]) => void }> = [];
+  renewLeases(_holder: string, eventIds: number[]): Promise<number[]> {
+    return new Promise((resolve) => this.calls.push({ ids: eventIds, answer: resolve }));
+  }
+}
+
+describe(WebhookLeases.name, () => {
+  let clock = 0;
+  let store: ManualStore;
+  let leases: WebhookLeases;
+  const LEASE = 1000;
+  const settle = () => new Promise((r) => setImmediate(r));
+
+  beforeEach(() => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate'] });
+    clock = 0;
+    store = new ManualStore();
+    leases = new WebhookLeases(
+      store,
+      LEASE,
+      () => undefined,
+      () => clock,
+    );
+  });
+  afterEach(() => {
+    leases.stop();
+    jest.useRealTimers();
+  });
+
+  it('lets an attempt start only within half the lease since it was last confirmed', () => {
+    leases.claimed([1], 0);
+    clock = 499;
+    expect(leases.mayAttempt(1)).toBe(true);
+    clock = 500;
+    expect(leases.mayAttempt(1)).toBe(false);
+    expect(leases.mayAttempt(2)).toBe(false);
+  });
+
+  it('renews every quarter of the lease what it holds, and a confirmed renewal extends the attempts’ window', async () => {
+    leases.claimed([1, 2], 0);
+    clock = 250;
+    jest.advanceTimersByTime(250);
+    expect(store.calls.map((c) => c.ids)).toEqual([[1, 2]]);
+    store.calls[0].answer([1, 2]);
+    await settle();
+    clock = 700;
+    expect(leases.mayAttempt(1)).toBe(true);
+  });
+
+  it('never again starts an event a renewal did not confirm (another deliverer holds it now)', async () => {
+    leases.claimed([1, 2], 0);
+    clock = 250;
+    jest.advanceTimersByTime(250);
+    store.calls[0].answer([2]);
+    await settle();
+    expect(leases.mayAttempt(1)).toBe(false);
+    expect(leases.mayAttempt(2)).toBe(true);
+    clock = 500;
+    jest.advanceTimersByTime(250);
+    store.calls[1].answer([1, 2]);
+    await settle();
+    expect(leases.mayAttempt(1)).toBe(false);
+  });
+
+  it('sends one renewal at a time, stops renewing what is released, and stops its timer when it holds nothing', async () => {
+    leases.claimed([1, 2], 0);
+    jest.advanceTimersByTime(750);
+    expect(store.calls).toHaveLength(1);
+    store.calls[0].answer([1, 2]);
+    await settle();
+    leases.release([1]);
+    jest.advanceTimersByTime(250);
+    expect(store.calls[1].ids).toEqual([2]);
+    leases.release([2]);
+    expect(jest.getTimerCount()).toBe(0);
+    expect(leases.heldIds()).toEqual([]);
+  });
+});

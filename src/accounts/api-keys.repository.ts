@@ -45,6 +45,15 @@ export class ApiKeysRepository {
     return this.repo().find({ where: { accountId, revokedAt: IsNull() }, order: { id: 'ASC' } });
   }
 
+  /** Whether an active key of this account may make purchases (false for a revoked or unknown key). */
+  async purchasesEnabled(accountId: number, apiKeyId: number): Promise<boolean> {
+    const { rows } = await sql<{ purchases_enabled: boolean }>(this.dataSource, `SELECT purchases_enabled FROM api_keys WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL`, [
+      apiKeyId,
+      accountId,
+    ]);
+    return rows[0]?.purchases_enabled === true;
+  }
+
   /** An active key of this account, locked until the transaction ends (two changes to one key queue). */
   async findActiveOnAccountForUpdate(accountId: number, apiKeyId: number, tx: Tx): Promise<ApiKey | null> {
     return this.repo(tx).findOne({ where: { id: apiKeyId, accountId, revokedAt: IsNull() }, lock: { mode: 'pessimistic_write' } });

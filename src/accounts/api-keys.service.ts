@@ -48,6 +48,11 @@ export class ApiKeysService {
     return this.apiKeys.listActiveForAccount(accountId);
   }
 
+  /** The key's purchases switch, read without a lock (the purchase checks it again under the key's lock). */
+  purchasesEnabled(accountId: number, apiKeyId: number): Promise<boolean> {
+    return this.apiKeys.purchasesEnabled(accountId, apiKeyId);
+  }
+
   /** An active key of the account, locked for the caller's transaction. */
   async lockOnAccount(accountId: number, apiKeyId: number, tx: Tx): Promise<ApiKey> {
     const key = await this.apiKeys.findActiveOnAccountForUpdate(accountId, apiKeyId, tx);

@@ -4,7 +4,7 @@ import { CreditsService } from '../billing/credits.service';
 import { Tx } from '../database/unit-of-work';
 import type { PurchaseHandler } from './purchase-handler';
 import type { Purchase } from './purchase.entity';
-import { toCreditPurchase } from './purchases.mapper';
+import { toCreditPurchase, type CreditPurchaseResult } from './purchases.mapper';
 
 /** Credits land through the ledger: one grant row referencing the purchase, in the transaction that fulfils it. */
 @Injectable()
@@ -22,7 +22,7 @@ export class CreditPurchaseHandler implements PurchaseHandler {
 
   async release(): Promise<void> {}
 
-  async response(p: Purchase, tx: Tx): Promise<object> {
+  async response(p: Purchase, tx: Tx): Promise<CreditPurchaseResult> {
     const account = await this.accounts.get(p.accountId, tx);
     return toCreditPurchase(p, account.creditBalance);
   }

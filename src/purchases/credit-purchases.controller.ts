@@ -3,8 +3,9 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Caller } from '../common/auth/authenticated-request';
 import { CurrentCaller } from '../common/auth/current-caller.decorator';
 import { ApiErrors } from '../common/http/api-errors.decorator';
-import { Idempotent, IdempotencyKey } from '../idempotency/idempotency.interceptor';
+import { IdempotencyKey } from '../idempotency/idempotency.interceptor';
 import type { IdempotencyClaim } from '../idempotency/idempotency.service';
+import { PurchaseOperation } from './purchases-switch.interceptor';
 import { CreditPurchasesService } from './credit-purchases.service';
 import { BuyCreditsDto, CreditPurchaseDto } from './dto/purchase.dto';
 
@@ -15,7 +16,7 @@ export class CreditPurchasesController {
 
   @Post()
   @HttpCode(200)
-  @Idempotent({ required: true })
+  @PurchaseOperation()
   @ApiOperation({
     operationId: 'buyCredits',
     summary: 'Buy SMS credits with a saved card',

@@ -5,7 +5,7 @@ import { SendersService } from '../senders/senders.service';
 import { addMonths, SUBSCRIPTION_MONTHS } from './months';
 import type { PurchaseHandler } from './purchase-handler';
 import type { Purchase } from './purchase.entity';
-import { toNumberPurchase } from './purchases.mapper';
+import { toNumberPurchase, type NumberPurchaseResult } from './purchases.mapper';
 import { SubscriptionsRepository } from './subscriptions.repository';
 
 /** A bought number: an active `dedicated` sender at once, for 12 months from the charge, renewing on the same card. */
@@ -32,7 +32,7 @@ export class NumberPurchaseHandler implements PurchaseHandler {
     await this.inventory.release(p.accountId, p.number!, tx);
   }
 
-  async response(p: Purchase): Promise<object> {
+  async response(p: Purchase): Promise<NumberPurchaseResult> {
     const purchasedAt = p.chargedAt ?? p.createdAt;
     return toNumberPurchase(p, purchasedAt, addMonths(purchasedAt, SUBSCRIPTION_MONTHS));
   }

@@ -4,8 +4,9 @@ import type { Caller } from '../common/auth/authenticated-request';
 import { CurrentCaller } from '../common/auth/current-caller.decorator';
 import { ApiErrors } from '../common/http/api-errors.decorator';
 import { DEFAULT_LIMIT } from '../common/http/pagination';
-import { Idempotent, IdempotencyKey, IdempotencyKeyRequired } from '../idempotency/idempotency.interceptor';
+import { IdempotencyKey, IdempotencyKeyRequired } from '../idempotency/idempotency.interceptor';
 import type { IdempotencyClaim } from '../idempotency/idempotency.service';
+import { PurchaseOperation } from './purchases-switch.interceptor';
 import { AvailableNumbersDto, AvailableNumbersQuery, BuyNumberDto, DedicatedNumbersDto, NumberPurchaseDto } from './dto/purchase.dto';
 import { NumberPurchasesService } from './number-purchases.service';
 
@@ -35,7 +36,7 @@ export class NumberPurchasesController {
 
   @Post('dedicated-numbers')
   @HttpCode(200)
-  @Idempotent({ required: true })
+  @PurchaseOperation()
   @ApiOperation({
     operationId: 'buyDedicatedNumber',
     summary: 'Buy a dedicated number for 12 months',

@@ -4,10 +4,10 @@ import { failure } from '../common/errors/error-catalogue';
 import { Clock } from '../common/time/clock';
 import type { IdempotencyClaim } from '../idempotency/idempotency.service';
 import { NumberInventoryService } from '../numbers/number-inventory.service';
-import { fieldsOf, parseCardLast4, parseContains, parseNumber } from './purchase-input';
+import type { BuyNumberDto } from './dto/purchase.dto';
 import { PurchaseRunner } from './purchase-runner.service';
 import { withGst } from './pricing';
-import { toAvailableNumbers, toDedicatedNumbers } from './purchases.mapper';
+import { toAvailableNumbers, toDedicatedNumbers, type NumberPurchaseResult } from './purchases.mapper';
 import { SubscriptionsRepository } from './subscriptions.repository';
 
 /** Dedicated numbers by API: what is for sale, buying one for 12 months, and the account's numbers. */
@@ -20,8 +20,8 @@ export class NumberPurchasesService {
     private readonly clock: Clock,
   ) {}
 
-  async available(contains: unknown, limit: number): Promise<ReturnType<typeof toAvailableNumbers>> {
-    return toAvailableNumbers(await this.inventory.listAvailable(parseContains(contains), limit));
+  async available(contains: string | undefined, limit: number): Promise<ReturnType<typeof toAvailableNumbers>> {
+    return toAvailableNumbers(await this.inventory.listAvailable(contains ?? '', limit));
   }
 
   async list(accountId: number): Promise<ReturnType<typeof toDedicatedNumbers>> {
@@ -33,15 +33,13 @@ export class NumberPurchasesService {
    * the purchase's first transaction (one conditional UPDATE, so one buyer wins), given back if the
    * charge is declined, and an active `dedicated` sender once paid.
    */
-  buy(caller: Caller, body: unknown, claim: IdempotencyClaim | undefined): Promise<object> {
-    return this.runner.run(caller, claim, async (_key, tx) => {
-      const fields = fieldsOf(body);
-      const number = parseNumber(fields.number);
-      const cardLast4 = parseCardLast4(fields.card_last4);
+  buy(caller: Caller, input: BuyNumberDto, claim: IdempotencyClaim | undefined): Promise<NumberPurchaseResult> {
+    return this.runner.run<NumberPurchaseResult>(caller, claim, async (_key, tx) => {
+      const { number } = input;
       if (!(await this.inventory.freeClaimOf(caller.accountId, tx))) throw failure('freeNumberFirst');
       const priceCents = await this.inventory.reserve(caller.accountId, number, this.clock.now(), tx);
       if (priceCents === null) throw failure('numberNotAvailable');
-      return { kind: 'number', credits: null, number, price: withGst(priceCents), cardLast4 };
+      return { kind: 'number', credits: null, number, price: withGst(priceCents), cardLast4: input.card_last4 || undefined };
     });
   }
 }

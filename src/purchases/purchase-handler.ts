@@ -1,5 +1,6 @@
 import type { Tx } from '../database/unit-of-work';
 import type { Purchase, PurchaseKind } from './purchase.entity';
+import type { PurchaseResult } from './purchases.mapper';
 
 /** What one kind of purchase does at each step of the state machine (credits, a number, a renewal). */
 export interface PurchaseHandler {
@@ -9,7 +10,7 @@ export interface PurchaseHandler {
   /** Gives back what was reserved (an inventory number) when the charge is declined or refunded. */
   release(purchase: Purchase, tx: Tx): Promise<void>;
   /** The 200 body for the API (stored for Idempotency-Key replays); null when no API request waits for it. */
-  response(purchase: Purchase, tx: Tx): Promise<object | null>;
+  response(purchase: Purchase, tx: Tx): Promise<PurchaseResult | null>;
   /** After the purchase settled (committed): e.g. tell the owner a renewal failed. */
   settled?(purchase: Purchase): Promise<void>;
 }

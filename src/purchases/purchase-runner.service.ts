@@ -13,6 +13,7 @@ import { PaymentProviderUnavailable } from '../payments/payment-provider';
 import { dollars, type Price } from './pricing';
 import type { Purchase, PurchaseKind } from './purchase.entity';
 import { PurchaseSettler } from './purchase-settler.service';
+import type { PurchaseResult } from './purchases.mapper';
 import { PurchasesRepository } from './purchases.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -49,10 +50,10 @@ export class PurchaseRunner {
   ) {}
 
   /**
-   * `decide` validates the request and reserves what it needs (an inventory number) inside the first
-   * transaction, after the key's switch is checked; it answers the order.
+   * `decide` reserves what the (validated) request needs, an inventory number, inside the first
+   * transaction, after the key's switch is checked again under its lock; it answers the order.
    */
-  async run(caller: Caller, claim: IdempotencyClaim | undefined, decide: (key: ApiKey, tx: Tx) => Promise<Order>): Promise<object> {
+  async run<R extends PurchaseResult>(caller: Caller, claim: IdempotencyClaim | undefined, decide: (key: ApiKey, tx: Tx) => Promise<Order>): Promise<R> {
     if (!claim) throw failure('idempotencyKeyRequired');
     const started = await this.uow.run(async (tx) => {
       const key = await this.apiKeys.lockOnAccount(caller.accountId, caller.apiKeyId, tx);
@@ -100,7 +101,8 @@ export class PurchaseRunner {
     const stored = await this.idempotency.findReplay(claim);
     if (settled.state === 'declined') throw failure('paymentDeclined');
     if (!stored) throw new Error(`purchase ${settled.id} settled as ${settled.state} without a stored response`);
-    return JSON.parse(stored.body) as object;
+    // The stored answer, not one built again: the first response and every replay say the same (the balance at settlement).
+    return JSON.parse(stored.body) as R;
   }
 
   /** Waits for the request that started the purchase; settles it here when that takes too long (it may have crashed). */

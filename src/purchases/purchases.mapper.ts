@@ -38,6 +38,11 @@ export function toNumberPurchase(p: Purchase, purchasedAt: Date, expiresAt: Date
   };
 }
 
+export type CreditPurchaseResult = ReturnType<typeof toCreditPurchase>;
+export type NumberPurchaseResult = ReturnType<typeof toNumberPurchase>;
+/** The 200 answer of a purchase by API, stored for its Idempotency-Key. */
+export type PurchaseResult = CreditPurchaseResult | NumberPurchaseResult;
+
 /** GET /v1/available-numbers. */
 export function toAvailableNumbers(rows: Array<{ number: string; annualPriceCents: number }>) {
   return { status: 'complete' as const, results: rows.map((r) => ({ number: r.number, annual_price_ex_gst: dollarsNumber(r.annualPriceCents) })) };

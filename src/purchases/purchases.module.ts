@@ -20,6 +20,7 @@ import { PurchaseReconciler } from './purchase-reconciler.service';
 import { PurchaseRunner } from './purchase-runner.service';
 import { PurchaseSettler } from './purchase-settler.service';
 import { PurchasesRepository } from './purchases.repository';
+import { PurchasesSwitch } from './purchases-switch.interceptor';
 import { RenewalHandler } from './renewal.handler';
 import { RenewalsService } from './renewals.service';
 import { SubscriptionsRepository } from './subscriptions.repository';
@@ -39,6 +40,7 @@ import { SubscriptionsRepository } from './subscriptions.repository';
     InvoiceMailer,
     PurchaseSettler,
     PurchaseRunner,
+    PurchasesSwitch,
     CreditPurchasesService,
     NumberPurchasesService,
     PurchaseReconciler,

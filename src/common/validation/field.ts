@@ -37,6 +37,13 @@ export interface FieldSpec {
    * fields the service checks itself, with its own error text; they never change validation.
    */
   doc?: Record<string, unknown>;
+  /**
+   * A field with rules of its own (several texts for one value, say): replaces the kind's check once
+   * the value is present; answers the error text or null. The kind still documents the field.
+   */
+  check?: (value: unknown) => string | null;
+  /** The accepted value in the form the handler receives (a phone number normalised); after `check`. */
+  convert?: (value: unknown) => unknown;
 }
 
 const SPECS = Symbol('fieldSpecs');
@@ -58,6 +65,7 @@ function isMissing(value: unknown, spec: FieldSpec): boolean {
 export function checkField(name: string, spec: FieldSpec, value: unknown): string | null {
   const m = spec.messages ?? {};
   if (isMissing(value, spec)) return spec.required ? (m.required ?? ErrorText.required(name)) : null;
+  if (spec.check) return spec.check(value);
   const invalid = m.invalid ?? defaultInvalid(name, spec);
   switch (spec.kind) {
     case 'text':
@@ -87,6 +95,7 @@ export function checkField(name: string, spec: FieldSpec, value: unknown): strin
 /** The value in its typed form, once checkField accepted it. */
 export function convertField(spec: FieldSpec, value: unknown): unknown {
   if (isMissing(value, spec)) return spec.kind === 'text' && value === '' ? '' : undefined;
+  if (spec.convert) return spec.convert(value);
   if (spec.kind === 'integer') return toInteger(value);
   if (spec.kind === 'boolean') return toBoolean(value, spec.source ?? 'body');
   return value;

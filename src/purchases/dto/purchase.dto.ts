@@ -1,17 +1,30 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { MOBILE_SCHEMA, TIMESTAMP_SCHEMA } from '../../common/http/openapi-schemas';
 import { Field } from '../../common/validation/field';
 import { ErrorText } from '../../common/errors/error-catalogue';
+import { normaliseAuMobile } from '../../common/phone';
+import { cardLast4Error, containsError, creditsError, numberError } from '../purchase-input';
 
 const LAST4 = { type: 'string', pattern: '^[0-9]{4}$', example: '4242' } as const;
 // Dollars as JSON numbers with at most two decimals (no multipleOf: 20.24 is not an exact binary multiple of 0.01).
 const MONEY = { type: 'number', minimum: 0 } as const;
 const STATE = { enum: ['fulfilled', 'held'], description: '`held`: the payment is held for review by the provider; nothing is delivered until it is released' } as const;
 
-/** Checked by the service (after the key's purchases switch), with the supplement's texts. */
+const CARD_LAST4 = {
+  kind: 'text',
+  check: cardLast4Error,
+  description: 'Last 4 digits of the saved card to charge; required when more than one card is saved',
+  example: '4242',
+  doc: { pattern: LAST4.pattern },
+} as const;
+
+/** Validated after the key's purchases switch (PurchasesSwitch), with the supplement's texts. */
 export class BuyCreditsDto {
-  @ApiProperty({ type: 'integer', minimum: 500, maximum: 10_000_000, example: 1000, description: 'Credits to buy (at least 500)' }) credits: number;
-  @ApiPropertyOptional({ ...LAST4, description: 'Last 4 digits of the saved card to charge; required when more than one card is saved' }) card_last4?: string;
+  @Field({ kind: 'integer', required: true, check: creditsError, min: 500, max: 10_000_000, example: 1000, description: 'Credits to buy (at least 500)' })
+  credits: number;
+
+  @Field(CARD_LAST4)
+  card_last4?: string;
 }
 
 export class CreditPurchaseDto {
@@ -28,8 +41,19 @@ export class CreditPurchaseDto {
 }
 
 export class BuyNumberDto {
-  @ApiProperty({ type: 'string', example: '0412345678', description: 'A number from GET /v1/available-numbers (any Australian mobile form)' }) number: string;
-  @ApiPropertyOptional({ ...LAST4, description: 'Last 4 digits of the saved card to charge; required when more than one card is saved' }) card_last4?: string;
+  /** Normalised (61…) once accepted. */
+  @Field({
+    kind: 'text',
+    required: true,
+    check: numberError,
+    convert: (value) => normaliseAuMobile(value as string),
+    example: '0412345678',
+    description: 'A number from GET /v1/available-numbers (any Australian mobile form)',
+  })
+  number: string;
+
+  @Field(CARD_LAST4)
+  card_last4?: string;
 }
 
 export class NumberPurchaseDto {
@@ -48,7 +72,7 @@ export class NumberPurchaseDto {
 }
 
 export class AvailableNumbersQuery {
-  @Field({ kind: 'text', source: 'query', description: 'Only numbers whose digits contain these (up to 11 digits)', doc: { pattern: '^[0-9]{1,11}$' } })
+  @Field({ kind: 'text', source: 'query', check: containsError, description: 'Only numbers whose digits contain these (up to 11 digits)', doc: { pattern: '^[0-9]{1,11}$' } })
   contains?: string;
 
   @Field({ kind: 'integer', source: 'query', min: 1, max: 200, messages: { invalid: ErrorText.limitOutOfRange }, description: 'At most this many, 1-200 (default 100)' })

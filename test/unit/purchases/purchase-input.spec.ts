@@ -1,20 +1,24 @@
 import { DomainError } from '../../../src/common/errors/domain-error';
+import { ValidPipe } from '../../../src/common/validation/valid.pipe';
 import { addMonths } from '../../../src/purchases/months';
+import { AvailableNumbersQuery, BuyCreditsDto, BuyNumberDto } from '../../../src/purchases/dto/purchase.dto';
 import { formatAbn } from '../../../src/purchases/invoice-pdf';
-import { parseCardLast4, parseContains, parseCredits, parseNumber } from '../../../src/purchases/purchase-input';
 import { testCard } from '../../../src/payments/test-cards';
 
-const textOf = (fn: () => unknown): string => {
+const pipe = new ValidPipe();
+type Dto = typeof BuyCreditsDto | typeof BuyNumberDto | typeof AvailableNumbersQuery;
+
+/** What the validation pipe makes of a body (or query) for a purchase DTO: the value handed on, or `kind: text`. */
+function validated(dto: Dto, input: Record<string, unknown>, type: 'body' | 'query' = 'body'): unknown {
   try {
-    fn();
+    return pipe.transform(input, { type, metatype: dto });
   } catch (err) {
     if (err instanceof DomainError) return `${err.kind}: ${err.message}`;
     throw err;
   }
-  return 'accepted';
-};
+}
 
-describe('parseCredits', () => {
+describe('credits (BuyCreditsDto)', () => {
   it.each([
     [undefined, 'invalid: credits is required'],
     [null, 'invalid: credits is required'],
@@ -26,32 +30,52 @@ describe('parseCredits', () => {
     [true, 'invalid: credits must be a whole number'],
     [Number.NaN, 'invalid: credits must be a whole number'],
     [10_000_001, 'invalid: The maximum purchase is 10000000 credits'],
-    [500, 'accepted'],
-    [10_000_000, 'accepted'],
   ])('%p → %s', (value, expected) => {
-    expect(textOf(() => parseCredits(value))).toBe(expected);
+    expect(validated(BuyCreditsDto, { credits: value })).toBe(expected);
+  });
+
+  it('accepts 500 to 10,000,000, and nothing but the declared fields goes on', () => {
+    expect(validated(BuyCreditsDto, { credits: 500 })).toEqual({ credits: 500 });
+    expect(validated(BuyCreditsDto, { credits: 10_000_000, card_last4: '4242', extra: 1 })).toEqual({ credits: 10_000_000, card_last4: '4242' });
   });
 });
 
-describe('parseCardLast4', () => {
+describe('card_last4', () => {
   it('is optional and otherwise four digits as a string', () => {
-    expect([undefined, null, ''].map(parseCardLast4)).toEqual([undefined, undefined, undefined]);
-    expect(parseCardLast4('0002')).toBe('0002');
-    for (const bad of ['424', '42424', 'abcd', 4242, ['4242']]) expect(textOf(() => parseCardLast4(bad))).toBe('invalid: card_last4 must be 4 digits');
+    for (const absent of [undefined, null]) expect(validated(BuyCreditsDto, { credits: 500, card_last4: absent })).toEqual({ credits: 500 });
+    expect(validated(BuyCreditsDto, { credits: 500, card_last4: '' })).toEqual({ credits: 500, card_last4: '' });
+    expect(validated(BuyNumberDto, { number: '0412345678', card_last4: '0002' })).toEqual({ number: '61412345678', card_last4: '0002' });
+    for (const bad of ['424', '42424', 'abcd', 4242, ['4242']]) {
+      expect(validated(BuyCreditsDto, { credits: 500, card_last4: bad })).toBe('invalid: card_last4 must be 4 digits');
+      expect(validated(BuyNumberDto, { number: '0412345678', card_last4: bad })).toBe('invalid: card_last4 must be 4 digits');
+    }
+  });
+
+  it('is checked after credits (declaration order)', () => {
+    expect(validated(BuyCreditsDto, { credits: 1, card_last4: 'x' })).toBe('invalid: The minimum purchase is 500 credits');
   });
 });
 
-describe('parseNumber and parseContains', () => {
+describe('number (BuyNumberDto) and contains (AvailableNumbersQuery)', () => {
   it('normalises an Australian mobile in any form', () => {
-    expect(['0412 345 678', '+61412345678', '412345678'].map(parseNumber)).toEqual(['61412345678', '61412345678', '61412345678']);
-    expect(textOf(() => parseNumber(undefined))).toBe('invalid: number is required');
-    expect(textOf(() => parseNumber('02 9999 9999'))).toBe('invalid: Invalid phone number format');
-    expect(textOf(() => parseNumber(412345678))).toBe('invalid: Invalid phone number format');
+    expect(['0412 345 678', '+61412345678', '412345678'].map((number) => validated(BuyNumberDto, { number }))).toEqual([
+      { number: '61412345678' },
+      { number: '61412345678' },
+      { number: '61412345678' },
+    ]);
+    expect(validated(BuyNumberDto, {})).toBe('invalid: number is required');
+    expect(validated(BuyNumberDto, { number: '02 9999 9999' })).toBe('invalid: Invalid phone number format');
+    expect(validated(BuyNumberDto, { number: 412345678 })).toBe('invalid: Invalid phone number format');
   });
 
   it('takes up to 11 digits to search for', () => {
-    expect([undefined, '', '777', '61412345678'].map(parseContains)).toEqual(['', '', '777', '61412345678']);
-    for (const bad of ['7a', '123456789012', 7]) expect(textOf(() => parseContains(bad))).toBe('invalid: contains must be up to 11 digits');
+    expect([undefined, '', '777', '61412345678'].map((contains) => validated(AvailableNumbersQuery, contains === undefined ? {} : { contains }, 'query'))).toEqual([
+      {},
+      { contains: '' },
+      { contains: '777' },
+      { contains: '61412345678' },
+    ]);
+    for (const bad of ['7a', '123456789012']) expect(validated(AvailableNumbersQuery, { contains: bad }, 'query')).toBe('invalid: contains must be up to 11 digits');
   });
 });
 

@@ -64,10 +64,21 @@ describe('Dashboard permissions', () => {
 
   it('shows each person only the navigation links they may follow', async () => {
     const links = async (role: Role) => [...(await as[role].get('/overview')).html.matchAll(/<li><a href="([^"]+)"/g)].map((m) => m[1]);
-    expect(await links('owner')).toEqual(['/overview', '/contacts', '/messages', '/settings/api', '/settings/webhooks', '/senders', '/billing', '/users', '/audit']);
+    expect(await links('owner')).toEqual([
+      '/overview',
+      '/contacts',
+      '/messages',
+      '/settings/api',
+      '/settings/webhooks',
+      '/settings/time-zone',
+      '/senders',
+      '/billing',
+      '/users',
+      '/audit',
+    ]);
     expect(await links('manage_api_keys')).toEqual(['/overview', '/messages', '/settings/api']);
     expect(await links('manage_billing')).toEqual(['/overview', '/messages', '/settings/api', '/billing']);
-    expect(await links('manage_settings')).toEqual(['/overview', '/messages', '/settings/webhooks']);
+    expect(await links('manage_settings')).toEqual(['/overview', '/messages', '/settings/webhooks', '/settings/time-zone']);
     expect(await links('manage_senders')).toEqual(['/overview', '/messages', '/senders']);
     expect(await links('none')).toEqual(['/overview', '/messages']);
   });

@@ -76,6 +76,13 @@ export function parseShortMessageBody(body: Buffer): ShortMessageFields {
   return { sourceAddr, destinationAddr, esmClass, dataCoding, registeredDelivery, shortMessage, messagePayload, receiptedMessageId, messageState };
 }
 
+/** The source_addr_ton of a submit_sm or deliver_sm body (it follows service_type). Throws RangeError on a truncated body. */
+export function sourceAddrTonOf(body: Buffer): number {
+  const end = body.indexOf(0, 12);
+  if (end < 0 || end + 1 >= body.length) throw new RangeError('PDU body truncated before source_addr_ton');
+  return body[end + 1];
+}
+
 /** Splits the user data header off when esm_class has UDHI set (first octet is the UDH length). */
 export function splitUserData(esmClass: number, data: Buffer): { udh: Buffer | null; payload: Buffer } {
   if ((esmClass & ESM_CLASS_UDHI) === 0 || data.length === 0) return { udh: null, payload: data };

@@ -4,18 +4,15 @@
  * system_id, else kept until one binds; redelivered after a refusal or a lost connection until the
  * ESME answers ESME_ROK.
  */
-import { ESME_ROK, PDU } from 'smpp';
-import type { Session } from 'smpp';
-import { corkForThisTick } from '../smpp/cork';
-import { MAX_SEQUENCE } from '../smpp/pdu';
+import { ESME_ROK } from '../smpp/commands';
 import type { SimLogger, SimSession } from './sim-types';
 
 export interface OutboxItem {
   kind: 'receipt' | 'mo';
   systemId: string;
   preferredSessionId: number | null;
-  /** The deliver_sm: its fields for the package to encode, or its bytes under a given sequence number (receipts: one per message). */
-  pdu: { fields: Record<string, unknown> } | { encode(sequence: number): Buffer };
+  /** The deliver_sm's bytes under a given sequence number (made again for each attempt). */
+  encode(sequence: number): Buffer;
   attempts: number;
   /** Called once, when the ESME acknowledges it with ESME_ROK. */
   onAck(): void;
@@ -48,14 +45,17 @@ export class DeliverOutbox {
     if (!pending) this.inFlight.set(target.id, (pending = new Set()));
     const inFlight = pending;
     inFlight.add(item);
-    const answered = (resp: PDU): void => {
-      if (!inFlight.delete(item)) return; // the session closed first and the item was already re-sent
-      if (resp.command_status === ESME_ROK) return item.onAck();
-      item.onRefused(resp.command_status);
-      this.retryLater(item);
+    // null: the session closed first; sessionClosed re-sends what it had in flight.
+    const answered = (sent: OutboxItem, resp: Buffer | null): void => {
+      if (resp === null || !inFlight.delete(sent)) return;
+      const status = resp.readUInt32BE(8);
+      if (status === ESME_ROK) return sent.onAck();
+      sent.onRefused(status);
+      this.retryLater(sent);
     };
-    const sent = 'fields' in item.pdu ? target.session.send(new PDU('deliver_sm', { ...item.pdu.fields }), answered) : sendEncoded(target.session, item.pdu.encode, answered);
-    if (!sent) {
+    const session = target.session;
+    const sequence = session.nextSequence();
+    if (!session.request(sequence, item.encode(sequence), item, answered)) {
       inFlight.delete(item);
       this.retryLater(item);
       return;
@@ -103,26 +103,10 @@ export class DeliverOutbox {
     let fallback: SimSession | null = null;
     for (const s of this.sessions()) {
       const receives = !s.closed && s.systemId === item.systemId && (s.mode === 'transceiver' || s.mode === 'receiver');
-      if (!receives || !s.session.socket.writable) continue;
+      if (!receives || !s.session.writable) continue;
       if (s.id === item.preferredSessionId) return s;
       fallback ??= s;
     }
     return fallback;
   }
-}
-
-/**
- * Writes a PDU encoded here as session.send writes the package's: numbered from the session's own
- * counter, its resp handed to `answered` by the session (it reads every PDU), writes of one tick corked.
- * False, as session.send, when the socket no longer takes writes.
- */
-function sendEncoded(session: Session, encode: (sequence: number) => Buffer, answered: (resp: PDU) => void): boolean {
-  if (!session.socket.writable) return false;
-  const sequence = session.sequence === MAX_SEQUENCE ? 1 : session.sequence + 1;
-  const bytes = encode(sequence);
-  session.sequence = sequence;
-  session._callbacks[sequence] = answered;
-  corkForThisTick(session.socket);
-  session.socket.write(bytes);
-  return true;
 }

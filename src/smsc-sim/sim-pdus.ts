@@ -1,27 +1,26 @@
 /** The PDU contents the SMSC simulator reads and writes: submit records, receipts, mobile-originated messages. */
-import type { PDU } from 'smpp';
 import { encodeGsm7Unpacked, gsm7CharCost, isGsm7 } from '../common/sms';
-import { parseShortMessageBody, splitUserData } from '../smpp/short-message-reader';
-import { formatReceiptText } from '../smpp/receipt-text';
-import { decodeSmsBytes, encodeUcs2 } from '../smpp/sms-bytes';
 import { sourceAddressing } from '../smpp/addressing';
-import type { ReceiptDeliverSm } from '../smpp/smsc-pdus';
+import { formatReceiptText } from '../smpp/receipt-text';
+import { splitUserData } from '../smpp/short-message-reader';
+import type { ShortMessageFields } from '../smpp/short-message-reader';
+import { DATA_CODING_GSM7, DATA_CODING_UCS2, decodeSmsBytes, encodeUcs2 } from '../smpp/sms-bytes';
+import type { MoDeliverSm, ReceiptDeliverSm } from '../smpp/smsc-pdus';
 import type { MoRequest, SubmitRecord } from './sim-types';
 
 const MESSAGE_STATE_DELIVERED = 2;
 const MESSAGE_STATE_UNDELIVERABLE = 5;
 
-/** A submit_sm as the simulator records it, from the decoded PDU (addresses) and its raw body (octets). */
-export function submitRecord(pdu: PDU, body: Buffer, sessionId: number, smscId: string | null, commandStatus: number): SubmitRecord {
-  const fields = parseShortMessageBody(body);
+/** A submit_sm as the simulator records it, from the fields read from its octets. */
+export function submitRecord(fields: ShortMessageFields, sourceAddrTon: number, sessionId: number, smscId: string | null, commandStatus: number): SubmitRecord {
   const data = fields.shortMessage.length > 0 || !fields.messagePayload ? fields.shortMessage : fields.messagePayload;
   const { udh, payload } = splitUserData(fields.esmClass, data);
   return {
     smscId,
     commandStatus,
-    sourceAddr: String(pdu.source_addr),
-    sourceAddrTon: Number(pdu.source_addr_ton),
-    destinationAddr: String(pdu.destination_addr),
+    sourceAddr: fields.sourceAddr,
+    sourceAddrTon,
+    destinationAddr: fields.destinationAddr,
     dataCoding: fields.dataCoding,
     esmClass: fields.esmClass,
     udh,
@@ -62,26 +61,24 @@ export function receiptDeliverSm(record: SubmitRecord, smscId: string, delivered
   };
 }
 
-/** deliver_sm fields of a mobile-originated message; long texts (over 254 octets) go in message_payload. */
-export function moFields(mo: MoRequest): Record<string, unknown> {
+/** The deliver_sm of a mobile-originated message; long texts (over 254 octets) go in message_payload. */
+export function moDeliverSm(mo: MoRequest): MoDeliverSm {
   const encoding = mo.encoding ?? (isGsm7(mo.text) ? 'gsm7' : 'ucs2');
   const bytes = encoding === 'gsm7' ? encodeGsm7Unpacked(mo.text) : encodeUcs2(mo.text);
   const payload = mo.usePayload === true || bytes.length > 254;
+  const from = sourceAddressing(mo.from);
+  const to = sourceAddressing(mo.to);
   return {
-    ...addressing('source', mo.from),
-    source_addr: mo.from,
-    ...addressing('dest', mo.to),
-    destination_addr: mo.to,
-    esm_class: 0,
-    data_coding: encoding === 'gsm7' ? 0 : 8,
-    ...(payload ? { short_message: Buffer.alloc(0), message_payload: bytes } : { short_message: bytes }),
+    sourceAddrTon: from.ton,
+    sourceAddrNpi: from.npi,
+    sourceAddr: mo.from,
+    destAddrTon: to.ton,
+    destAddrNpi: to.npi,
+    destinationAddr: mo.to,
+    dataCoding: encoding === 'gsm7' ? DATA_CODING_GSM7 : DATA_CODING_UCS2,
+    shortMessage: payload ? Buffer.alloc(0) : bytes,
+    messagePayload: payload ? bytes : null,
   };
-}
-
-/** TON/NPI of an address as the package's field names, by the carrier's rule (sourceAddressing). */
-function addressing(side: 'source' | 'dest', addr: string): Record<string, number> {
-  const { ton, npi } = sourceAddressing(addr);
-  return { [`${side}_addr_ton`]: ton, [`${side}_addr_npi`]: npi };
 }
 
 /** Receipt text is sent as GSM-7: characters outside it become '?'. */

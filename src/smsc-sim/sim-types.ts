@@ -1,5 +1,5 @@
 /** Shapes shared by the SMSC simulator's parts. */
-import type { Session } from 'smpp';
+import type { Session } from '../smpp/session';
 
 export interface SimLogger {
   info(msg: string, meta?: Record<string, unknown>): void;

@@ -1,28 +1,34 @@
 /**
- * An SMSC on loopback for tests and benchmarks, built on the `smpp` package's server. It binds one
+ * An SMSC on loopback for tests and benchmarks, speaking SMPP through src/smpp's Session. It binds one
  * system_id/password, accepts submit_sm with unique message ids, sends a receipt for each after
  * receiptDelayMs (UNDELIV for destinations ending with failSuffix, as the interface's test numbers
  * ending in 000 fail), and records every submit_sm with its raw octets. Controls let tests throttle,
  * drop connections, inject mobile-originated messages and reorder receipts.
  */
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { createServer, errors, ESME_RBINDFAIL, ESME_RINVBNDSTS, ESME_ROK, ESME_RTHROTTLED } from 'smpp';
-import type { PDU, Server, Session } from 'smpp';
-import { corkForThisTick } from '../smpp/cork';
-import { bodyOf, tapPduBodies } from './package-tap';
+import net from 'node:net';
+import type { AddressInfo, Server, Socket } from 'node:net';
+import tls from 'node:tls';
+import { BIND_RECEIVER, BIND_TRANSCEIVER, BIND_TRANSMITTER, ESME_ROK, ESME_RTHROTTLED, STATUS, SUBMIT_SM, SUBMIT_SM_RESP } from '../smpp/commands';
+import { encodeHeaderOnly } from '../smpp/pdu';
+import { Session } from '../smpp/session';
+import { decodeBind, encodeBindResp } from '../smpp/session-pdus';
+import { parseShortMessageBody, sourceAddrTonOf } from '../smpp/short-message-reader';
+import type { ShortMessageFields } from '../smpp/short-message-reader';
+import { encodeMoDeliverSm, encodeReceiptDeliverSm, encodeSubmitSmResp } from '../smpp/smsc-pdus';
+import type { MoDeliverSm, ReceiptDeliverSm } from '../smpp/smsc-pdus';
 import { DeliverOutbox } from './deliver-outbox';
 import type { OutboxItem } from './deliver-outbox';
-import { encodeReceiptDeliverSm, encodeSubmitSmResp } from '../smpp/smsc-pdus';
-import type { ReceiptDeliverSm } from '../smpp/smsc-pdus';
-import { moFields, receiptDeliverSm, submitRecord } from './sim-pdus';
+import { moDeliverSm, receiptDeliverSm, submitRecord } from './sim-pdus';
 import type { BindMode, MoRequest, SimCounters, SimLogger, SimSession, SimSessionStats, SmscSimulatorOptions, SubmitRecord } from './sim-types';
 
-const BIND_MODES: Readonly<Record<string, BindMode>> = {
-  bind_transceiver: 'transceiver',
-  bind_transmitter: 'transmitter',
-  bind_receiver: 'receiver',
+const BIND_MODES: Readonly<Record<number, BindMode>> = {
+  [BIND_TRANSCEIVER]: 'transceiver',
+  [BIND_TRANSMITTER]: 'transmitter',
+  [BIND_RECEIVER]: 'receiver',
 };
+/** The system_id the simulator answers binds with. */
+const SMSC_SYSTEM_ID = 'SMSCSIM';
 const silent: SimLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const zeroCounters = (): SimCounters => ({
   connections: 0,
@@ -84,8 +90,8 @@ export class SmscSimulator {
   /** Listens on host:port and resolves with the port. */
   start(): Promise<number> {
     this.outbox.open();
-    const listener = (session: Session): void => this.accept(session);
-    const server = this.tls ? createServer(this.tls, listener) : createServer(listener);
+    const listener = (socket: Socket): void => this.accept(socket);
+    const server = this.tls ? tls.createServer(this.tls, listener) : net.createServer(listener);
     this.server = server;
     return new Promise((resolve, reject) => {
       server.once('error', reject);
@@ -138,7 +144,7 @@ export class SmscSimulator {
 
   /** Destroys every connection now, as a network failure would. */
   dropConnections(): void {
-    for (const s of this.sessions.values()) s.session.destroy();
+    for (const s of this.sessions.values()) s.session.destroy('connection dropped by the simulator');
   }
 
   setReceiptDelay(ms: number): void {
@@ -187,7 +193,7 @@ export class SmscSimulator {
         kind: 'mo',
         systemId: this.options.systemId,
         preferredSessionId: null,
-        pdu: { fields: moFields(mo) },
+        encode: encodeMoWith(moDeliverSm(mo)),
         attempts: 0,
         onSent: () => this.counters.moSent++,
         onAck: () => {
@@ -199,61 +205,84 @@ export class SmscSimulator {
     });
   }
 
-  private accept(session: Session): void {
-    const sim: SimSession = { id: this.nextSessionId++, session, systemId: null, mode: null, submits: 0, unanswered: 0, maxUnanswered: 0, closed: false };
-    this.sessions.set(sim.id, sim);
+  private accept(socket: Socket): void {
+    const id = this.nextSessionId++;
+    // An SMSC does not keep the link alive itself, and gives an ESME all the time it takes to answer a deliver_sm.
+    const session = new Session(
+      socket,
+      {
+        request: (pdu, commandId, sequence) => this.request(sim, pdu, commandId, sequence),
+        enquireLinkReceived: () => this.counters.enquireLinks++,
+        unbound: () => (sim.mode = null),
+        closed: (reason) => {
+          sim.closed = true;
+          this.closedPeaks.push(sim.maxUnanswered);
+          this.sessions.delete(sim.id);
+          this.outbox.sessionClosed(sim.id);
+          if (reason !== 'connection closed') this.logger.warn('session closed', { sessionId: id, reason });
+        },
+      },
+      { requestTimeoutMs: Infinity, enquireLinkMs: Infinity, window: Infinity, logger: this.logger },
+    );
+    const sim: SimSession = { id, session, systemId: null, mode: null, submits: 0, unanswered: 0, maxUnanswered: 0, closed: false };
+    this.sessions.set(id, sim);
     this.counters.connections++;
-    const readBody = tapPduBodies(session);
-    session.socket.setNoDelay(true);
-    session.on('error', (err: Error) => {
-      this.logger.warn('session error', { sessionId: sim.id, err: err.message });
-      session.destroy();
-    });
-    session.socket.on('close', () => {
-      sim.closed = true;
-      this.closedPeaks.push(sim.maxUnanswered);
-      this.sessions.delete(sim.id);
-      this.outbox.sessionClosed(sim.id);
-    });
-    for (const command of Object.keys(BIND_MODES)) session.on(command, (pdu: PDU) => this.bind(sim, pdu));
-    session.on('enquire_link', (pdu: PDU) => {
-      this.counters.enquireLinks++;
-      session.send(pdu.response());
-    });
-    session.on('unbind', (pdu: PDU) => {
-      session.send(pdu.response(), () => session.close());
-      sim.mode = null;
-    });
-    session.on('submit_sm', (pdu: PDU) => this.submit(sim, pdu, bodyOf(pdu, readBody())));
-    session.on('unknown', (pdu: PDU) => session.send(pdu.response()));
   }
 
-  private bind(sim: SimSession, pdu: PDU): void {
+  private request(sim: SimSession, pdu: Buffer, commandId: number, sequence: number): boolean {
+    if (commandId === SUBMIT_SM) this.submit(sim, pdu, sequence);
+    else if (BIND_MODES[commandId] !== undefined) this.bind(sim, pdu, commandId, sequence);
+    else return false;
+    return true;
+  }
+
+  private bind(sim: SimSession, pdu: Buffer, commandId: number, sequence: number): void {
+    const session = sim.session;
     if (sim.mode !== null) {
-      sim.session.send(pdu.response({ command_status: errors.ESME_RALYBND }));
+      session.write(encodeBindResp(commandId, sequence, STATUS.ESME_RALYBND, SMSC_SYSTEM_ID));
       return;
     }
-    if (pdu.system_id !== this.options.systemId || pdu.password !== this.options.password) {
+    let credentials: { systemId: string; password: string };
+    try {
+      credentials = decodeBind(pdu);
+    } catch {
+      session.nack(sequence, STATUS.ESME_RINVCMDLEN);
+      return;
+    }
+    if (credentials.systemId !== this.options.systemId || credentials.password !== this.options.password) {
       this.counters.bindFailures++;
-      this.logger.warn('bind refused', { sessionId: sim.id, systemId: pdu.system_id });
-      sim.session.send(pdu.response({ command_status: ESME_RBINDFAIL }), () => sim.session.close());
+      this.logger.warn('bind refused', { sessionId: sim.id, systemId: credentials.systemId });
+      session.write(encodeBindResp(commandId, sequence, STATUS.ESME_RBINDFAIL, SMSC_SYSTEM_ID));
+      session.close('bind refused');
       return;
     }
     sim.systemId = this.options.systemId;
-    sim.mode = BIND_MODES[pdu.command];
+    sim.mode = BIND_MODES[commandId];
     this.counters.binds++;
-    sim.session.send(pdu.response({ system_id: 'SMSCSIM' }));
+    session.write(encodeBindResp(commandId, sequence, ESME_ROK, SMSC_SYSTEM_ID));
     this.outbox.flushWaiting();
   }
 
-  private submit(sim: SimSession, pdu: PDU, body: Buffer | null): void {
-    if (sim.mode === null || sim.mode === 'receiver' || !body) {
-      sim.session.send(pdu.response({ command_status: ESME_RINVBNDSTS }));
+  private submit(sim: SimSession, pdu: Buffer, sequence: number): void {
+    const session = sim.session;
+    if (sim.mode === null || sim.mode === 'receiver') {
+      session.write(encodeHeaderOnly(SUBMIT_SM_RESP, STATUS.ESME_RINVBNDSTS, sequence));
+      return;
+    }
+    let fields: ShortMessageFields;
+    let sourceAddrTon: number;
+    try {
+      const body = pdu.subarray(4);
+      fields = parseShortMessageBody(body);
+      sourceAddrTon = sourceAddrTonOf(body);
+    } catch {
+      // A body that runs past its own command_length.
+      session.nack(sequence, STATUS.ESME_RINVCMDLEN);
       return;
     }
     const refusal = this.refusals.shift();
     const smscId = refusal === undefined ? `${this.idPrefix}${(this.nextMessageId++).toString(16).padStart(8, '0')}` : null;
-    const record = submitRecord(pdu, body, sim.id, smscId, refusal ?? ESME_ROK);
+    const record = submitRecord(fields, sourceAddrTon, sim.id, smscId, refusal ?? ESME_ROK);
     this.submits.push(record);
     sim.submits++;
     if (refusal === undefined) this.counters.submits++;
@@ -262,15 +291,9 @@ export class SmscSimulator {
 
     sim.unanswered++;
     sim.maxUnanswered = Math.max(sim.maxUnanswered, sim.unanswered);
-    const sequence = pdu.sequence_number;
     const respond = (): void => {
       sim.unanswered--;
-      const socket = sim.session.socket;
-      if (!socket.writable) return;
-      corkForThisTick(socket);
-      // An accepted submit's resp, once per message, is encoded here; a refusal is the package's (the header alone).
-      if (smscId) socket.write(encodeSubmitSmResp(sequence, smscId));
-      else sim.session.send(pdu.response({ command_status: record.commandStatus }));
+      session.write(smscId ? encodeSubmitSmResp(sequence, smscId) : encodeHeaderOnly(SUBMIT_SM_RESP, record.commandStatus, sequence));
     };
     const wantsReceipt = smscId !== null && (record.registeredDelivery & 0x03) !== 0;
     if (wantsReceipt && this.options.receiptBeforeResp) {
@@ -292,7 +315,7 @@ export class SmscSimulator {
       preferredSessionId: sim.id,
       attempts: 0,
       // Made now (its done date is when it was queued, as before a hold or a redelivery); numbered when sent.
-      pdu: { encode: encodeWith(receiptDeliverSm(record, smscId, delivered)) },
+      encode: encodeWith(receiptDeliverSm(record, smscId, delivered)),
       onSent: () => this.counters.receiptsSent++,
       onAck: () => this.counters.receiptsAcked++,
       onRefused: () => this.counters.deliversRefused++,
@@ -331,4 +354,8 @@ export class SmscSimulator {
 
 function encodeWith(receipt: ReceiptDeliverSm): (sequence: number) => Buffer {
   return (sequence) => encodeReceiptDeliverSm(sequence, receipt);
+}
+
+function encodeMoWith(mo: MoDeliverSm): (sequence: number) => Buffer {
+  return (sequence) => encodeMoDeliverSm(sequence, mo);
 }

@@ -10,6 +10,7 @@ const SRC = join(__dirname, '../../../src');
  */
 const LIFETIME_TIMERS = [
   'common/concurrency/inflight-limiter.ts',
+  'smpp/session.ts',
   'delivery/worker/carriers/smpp/smpp-bind.ts',
   'delivery/worker/dispatcher-lease.ts',
   'webhooks/webhook-leases.ts',

@@ -21,7 +21,7 @@ export type DeliverKind =
   | { kind: 'unreadable'; reason: string };
 
 /**
- * Classifies a deliver_sm from its raw body (from command_id on; see raw-pdu): the text is decoded from
+ * Classifies a deliver_sm from its raw body (from command_id on; see smpp/short-message-reader): the text is decoded from
  * the octets as sent, with the same GSM-7 tables we encode with.
  */
 export function classifyDeliver(body: Buffer, receivedAt: Date, utcOffsetMinutes = 0): DeliverKind {

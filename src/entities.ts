@@ -15,6 +15,7 @@ import { DispatchBatch } from './delivery/state/dispatch-batch.entity';
 import { DispatcherLease } from './delivery/state/dispatcher-lease.entity';
 import { IdempotencyKey } from './idempotency/idempotency-key.entity';
 import { InboundMessage } from './inbound/inbound-message.entity';
+import { KeywordRule } from './keywords/keyword-rule.entity';
 import { WebhookAttempt } from './webhooks/webhook-attempt.entity';
 import { WebhookEvent } from './webhooks/webhook-event.entity';
 import { User } from './users/user.entity';
@@ -50,6 +51,7 @@ export const ENTITIES = [
   MessagePart,
   DeliveryReceiptRecord,
   InboundMessage,
+  KeywordRule,
   WebhookEvent,
   WebhookAttempt,
   User,

@@ -16,6 +16,7 @@ import { ClaimWatermark1763702600000 } from './database/migrations/1763702600000
 import { AccountTimeZonePermissions1763702800000 } from './database/migrations/1763702800000-AccountTimeZonePermissions';
 import { ContactSearch1763703000000 } from './database/migrations/1763703000000-ContactSearch';
 import { WebhookLeaseHolder1763703200000 } from './database/migrations/1763703200000-WebhookLeaseHolder';
+import { KeywordRules1763703400000 } from './database/migrations/1763703400000-KeywordRules';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   AccountTimeZonePermissions1763702800000,
   ContactSearch1763703000000,
   WebhookLeaseHolder1763703200000,
+  KeywordRules1763703400000,
 ];

@@ -53,6 +53,20 @@ export const SETTINGS = {
   idempotencyTtlMs: integer({ default: 24 * 60 * 60 * 1000, min: 1000, why: 'How long a response is replayed for its Idempotency-Key (interface: 24 hours)' }),
   idempotencyPurgeIntervalMs: integer({ default: 10 * 60 * 1000, min: 0, max: 86_400_000, why: 'How often expired Idempotency-Key records are deleted (0: never)' }),
 
+  // --- Keyword rules (src/keywords) ---
+  autoReplyLimit: integer({
+    default: 3,
+    min: 1,
+    max: 100,
+    why: 'Auto-replies one number may get from an account per AUTO_REPLY_WINDOW_MS: the loop guard against another machine answering ours',
+  }),
+  autoReplyWindowMs: integer({
+    default: 10 * 60 * 1000,
+    min: 1000,
+    max: 86_400_000,
+    why: 'The loop guard’s window; a reply repeating an auto-reply sent within it is never answered',
+  }),
+
   // --- Links and opt-out pages ---
   shortLinkBase: text({
     default: 'http://localhost:3000',

@@ -27,6 +27,7 @@ export class Tx {
 @Injectable()
 export class UnitOfWork {
   private readonly logger = new Logger(UnitOfWork.name);
+  private savepoints = 0;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
@@ -54,6 +55,24 @@ export class UnitOfWork {
   runIn<T>(outer: Tx | undefined, work: (tx: Tx) => Promise<T>): Promise<T> {
     if (outer?.manager.queryRunner?.isTransactionActive) return work(outer);
     return this.run(work);
+  }
+
+  /**
+   * Runs part of an open transaction under a savepoint: when `work` throws, what it wrote is undone
+   * and the error rethrown, and the rest of the transaction carries on (an auto-reply the account
+   * cannot pay for never undoes storing the message it answers).
+   */
+  async savepoint<T>(tx: Tx, work: () => Promise<T>): Promise<T> {
+    const name = `sp_${++this.savepoints}`;
+    await tx.manager.query(`SAVEPOINT ${name}`);
+    try {
+      const result = await work();
+      await tx.manager.query(`RELEASE SAVEPOINT ${name}`);
+      return result;
+    } catch (err) {
+      await tx.manager.query(`ROLLBACK TO SAVEPOINT ${name}`);
+      throw err;
+    }
   }
 
   /** True when PostgreSQL answers (health). */

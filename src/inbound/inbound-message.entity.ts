@@ -36,6 +36,14 @@ export class InboundMessage {
   @Column({ name: 'original_custom_ref', type: 'text', nullable: true })
   originalCustomRef: string | null;
 
+  /** The account's keyword rule the message matched (null for a built-in keyword or none). */
+  @Column({ name: 'keyword_rule_id', type: 'bigint', nullable: true })
+  keywordRuleId: number | null;
+
+  /** The keyword that matched (a rule's or a built-in one such as START); null when none did. */
+  @Column({ name: 'keyword', type: 'text', nullable: true })
+  keyword: string | null;
+
   @Column({ name: 'received_at', type: 'timestamptz', default: () => 'now()' })
   receivedAt: Date;
 }

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
+import { KeywordsModule } from '../keywords/keywords.module';
 import { LinksModule } from '../links/links.module';
+import { ListsModule } from '../lists/lists.module';
 import { MessagingModule } from '../messaging/messaging.module';
 import { RedisModule } from '../common/redis/redis.module';
 import { UnsubscribesModule } from '../unsubscribes/unsubscribes.module';
@@ -8,14 +10,15 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
 import { InboundController } from './inbound.controller';
 import { InboundRepository } from './inbound.repository';
 import { InboundService } from './inbound.service';
+import { KeywordActionsService } from './keyword-actions.service';
 import { OptOutPageController } from './opt-out-page.controller';
 import { OptOutPageService } from './opt-out-page.service';
 import { OptOutService } from './opt-out.service';
 
 @Module({
-  imports: [AccountsModule, UnsubscribesModule, MessagingModule, WebhooksModule, LinksModule, RedisModule],
+  imports: [AccountsModule, UnsubscribesModule, MessagingModule, WebhooksModule, LinksModule, RedisModule, KeywordsModule, ListsModule],
   controllers: [InboundController, OptOutPageController],
-  providers: [InboundRepository, InboundService, OptOutService, OptOutPageService],
+  providers: [InboundRepository, InboundService, OptOutService, OptOutPageService, KeywordActionsService],
   exports: [InboundService],
 })
 export class InboundModule {}

@@ -72,15 +72,28 @@ export class InboundRepository {
       type: InboundType;
       originalMessageId: string | null;
       originalCustomRef: string | null;
+      keywordRule?: { ruleId: number | null; keyword: string } | null;
       receivedAt: Date;
     },
     tx: Tx,
   ): Promise<void> {
     await sql(
       tx,
-      `INSERT INTO inbound_messages (id, account_id, from_number, to_number, body, type, original_message_id, original_custom_ref, received_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [row.id, row.accountId, row.from, row.to, row.body, row.type, row.originalMessageId, row.originalCustomRef, row.receivedAt.toISOString()],
+      `INSERT INTO inbound_messages (id, account_id, from_number, to_number, body, type, original_message_id, original_custom_ref, received_at, keyword_rule_id, keyword)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        row.id,
+        row.accountId,
+        row.from,
+        row.to,
+        row.body,
+        row.type,
+        row.originalMessageId,
+        row.originalCustomRef,
+        row.receivedAt.toISOString(),
+        row.keywordRule?.ruleId ?? null,
+        row.keywordRule?.keyword ?? null,
+      ],
     );
   }
 

@@ -12,6 +12,8 @@ import { InboundFilter, InboundRepository, InboundType } from './inbound.reposit
 import { InboundView, toInboundView, toTestInboundResult } from './inbound.mapper';
 import { isOptOut } from './opt-out';
 import { OptOutService } from './opt-out.service';
+import { KeywordActionsService } from './keyword-actions.service';
+import { KeywordRulesService } from '../keywords/keyword-rules.service';
 import { UnitOfWork } from '../database/unit-of-work';
 
 /** A number as senders store it: an Australian mobile as 61…, anything else (short codes) as its digits. */
@@ -28,8 +30,9 @@ export interface IncomingSms {
 
 /**
  * One path for every reply, from the carrier (deliver_sm) or POST /v1/test-inbound: find the owning
- * account, correlate with the last message sent from that number to that mobile, and for a STOP-family
- * reply apply every opt-out effect, all in one transaction with storing the message.
+ * account, correlate with the last message sent from that number to that mobile, for a STOP-family
+ * reply apply every opt-out effect, then act on the keyword it matches (the account's rules, then
+ * START and HELP), all in one transaction with storing the message.
  */
 @Injectable()
 export class InboundService {
@@ -40,6 +43,8 @@ export class InboundService {
     private readonly repo: InboundRepository,
     private readonly accounts: AccountsService,
     private readonly optOuts: OptOutService,
+    private readonly keywords: KeywordRulesService,
+    private readonly keywordActions: KeywordActionsService,
     private readonly webhooks: WebhookEventsService,
     private readonly clock: Clock,
   ) {}
@@ -56,15 +61,21 @@ export class InboundService {
     // A shared number belongs to several accounts: the reply goes to the one that last wrote to this mobile.
     const last = await this.repo.lastOutbound(owners, to, mobile);
     const accountId = last?.account_id ?? owners[0];
-    const type: InboundType = isOptOut(sms.text) ? 'unsubscribe' : 'inbound';
+    const stop = isOptOut(sms.text);
     const id = randomUUID();
     const original = { originalMessageId: last?.id ?? null, originalCustomRef: last?.custom_ref ?? null };
-    await this.uow.run(async (tx) => {
-      await this.repo.insert({ id, accountId, from: mobile, to, body: sms.text, type, ...original, receivedAt: sms.receivedAt }, tx);
-      if (type === 'unsubscribe' && isAuMobile(mobile)) {
+    const type = await this.uow.run(async (tx) => {
+      // Keywords act only for mobiles: a short code or an alphanumeric sender cannot opt in, join or be answered.
+      const actions = isAuMobile(mobile) ? await this.keywords.actionsFor(accountId, to, sms.text, tx) : null;
+      const type: InboundType = stop || actions?.optOut ? 'unsubscribe' : 'inbound';
+      const keywordRule = actions ? { keywordRule: { ruleId: actions.ruleId, keyword: actions.keyword } } : {};
+      await this.repo.insert({ id, accountId, from: mobile, to, body: sms.text, type, ...original, ...keywordRule, receivedAt: sms.receivedAt }, tx);
+      if (stop && isAuMobile(mobile)) {
         await this.optOuts.apply(accountId, mobile, 'reply', tx);
       }
-      await this.webhooks.inboundReceived(accountId, { to, sender: mobile, message: sms.text, receivedAt: sms.receivedAt, type, ...original }, tx);
+      if (actions) await this.keywordActions.apply({ accountId, mobile, to, text: sms.text, stop }, actions, tx);
+      await this.webhooks.inboundReceived(accountId, { to, sender: mobile, message: sms.text, receivedAt: sms.receivedAt, type, ...original, ...keywordRule }, tx);
+      return type;
     });
     return { id, type, accountId };
   }

@@ -1,5 +1,4 @@
-/** First words that make a reply an opt-out (supplement: Opt-outs), in any case. */
-export const STOP_WORDS = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT']);
+import { STOP_WORDS } from '../keywords/stop-words';
 
 /** True when the reply's first word, without surrounding punctuation, is a STOP-family word. */
 export function isOptOut(text: string): boolean {

@@ -165,6 +165,33 @@ export class ListsRepository {
     return rowCount > 0;
   }
 
+  /**
+   * Adds the number to the account's list in one statement: its most recently updated contact, or a new
+   * contact when it has none. False when it was a member already or the list is not the account's.
+   */
+  async addNumber(accountId: number, listId: number, number: string, tx: Tx): Promise<boolean> {
+    const { rowCount } = await sql(
+      tx,
+      `WITH list AS (SELECT id FROM contact_lists WHERE id = $2 AND account_id = $1),
+            existing AS (SELECT id FROM contacts WHERE account_id = $1 AND number = $3 ORDER BY updated_at DESC, id DESC LIMIT 1),
+            created AS (INSERT INTO contacts (account_id, number) SELECT $1, $3 WHERE NOT EXISTS (SELECT 1 FROM existing) AND EXISTS (SELECT 1 FROM list) RETURNING id)
+       INSERT INTO list_members (list_id, contact_id)
+       SELECT list.id, c.id FROM list, (SELECT id FROM existing UNION ALL SELECT id FROM created) c
+       ON CONFLICT DO NOTHING`,
+      [accountId, listId, number],
+    );
+    return rowCount > 0;
+  }
+
+  async removeNumber(accountId: number, listId: number, number: string, tx: Tx): Promise<number> {
+    const { rowCount } = await sql(tx, `DELETE FROM list_members m USING contacts c WHERE m.list_id = $2 AND c.account_id = $1 AND c.number = $3 AND m.contact_id = c.id`, [
+      accountId,
+      listId,
+      number,
+    ]);
+    return rowCount;
+  }
+
   /** Removes every contact of the account with this number from every list (an unsubscribe). */
   async removeNumberEverywhere(accountId: number, number: string, tx?: Tx): Promise<number> {
     const { rowCount } = await sql(tx ?? this.dataSource, `DELETE FROM list_members m USING contacts c WHERE c.account_id = $1 AND c.number = $2 AND m.contact_id = c.id`, [

@@ -84,6 +84,16 @@ export class ListsService {
     return this.lists.membersWithFields(listId);
   }
 
+  /** A keyword's list join: the number's contact (made when it has none) joins the account's list. */
+  async addNumber(accountId: number, listId: number, number: string, tx: Tx): Promise<boolean> {
+    return this.lists.addNumber(accountId, listId, number, tx);
+  }
+
+  /** A keyword's list leave: every contact of the account with the number leaves the list. */
+  async removeNumber(accountId: number, listId: number, number: string, tx: Tx): Promise<number> {
+    return this.lists.removeNumber(accountId, listId, number, tx);
+  }
+
   /** An unsubscribe's effect on lists: every contact with the number leaves every list of the account. */
   async removeNumberFromAllLists(accountId: number, number: string, manager?: Tx): Promise<number> {
     return this.lists.removeNumberEverywhere(accountId, number, manager);

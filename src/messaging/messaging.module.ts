@@ -10,6 +10,8 @@ import { LinksModule } from '../links/links.module';
 import { ListsModule } from '../lists/lists.module';
 import { SendersModule } from '../senders/senders.module';
 import { UnsubscribesModule } from '../unsubscribes/unsubscribes.module';
+import { AutoRepliesRepository } from './auto-replies.repository';
+import { AutoReplyService } from './auto-reply.service';
 import { CancelMessagesService } from './cancel-messages.service';
 import { ListSendController } from './list-send.controller';
 import { ListSendService } from './list-send.service';
@@ -50,7 +52,9 @@ import { SystemMessagesService } from './system-messages.service';
     MessageActivityRepository,
     MessageActivityService,
     SystemMessagesService,
+    AutoRepliesRepository,
+    AutoReplyService,
   ],
-  exports: [CancelMessagesService, MessageLookupService, MessageActivityService, SystemMessagesService],
+  exports: [AutoReplyService, CancelMessagesService, MessageLookupService, MessageActivityService, SystemMessagesService],
 })
 export class MessagingModule {}

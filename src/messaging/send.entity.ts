@@ -2,11 +2,11 @@ import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGene
 import { UNDISPATCHED_INDEX_WHERE } from '../delivery/state/dispatch-order';
 import { DispatchWatermark } from '../delivery/state/dispatch-watermark.entity';
 
-export type SendKind = 'batch' | 'list' | 'system';
+export type SendKind = 'batch' | 'list' | 'system' | 'reply';
 
-/** One request that created messages: a batch (POST /v1/messages), a list send, or the platform's own text (system account). */
+/** One request that created messages: a batch (POST /v1/messages), a list send, a keyword rule's auto-reply, or the platform's own text (system account). */
 @Entity({ name: 'sends' })
-@Check('sends_kind_check', "kind IN ('batch', 'list', 'system')")
+@Check('sends_kind_check', "kind IN ('batch', 'list', 'system', 'reply')")
 // An account's sends; unique so that messages' one foreign key (account and send together) can name it.
 @Index('sends_account_idx', ['accountId', 'id'], { unique: true })
 // Sends with messages no dispatcher has taken yet (the sweeper's and the health check's starting point).

@@ -44,8 +44,8 @@ export class UnsubscribesRepository {
     return rowCount > 0;
   }
 
-  async delete(accountId: number, number: string): Promise<boolean> {
-    const { rowCount } = await sql(this.dataSource, `DELETE FROM unsubscribes WHERE account_id = $1 AND number = $2`, [accountId, number]);
+  async delete(accountId: number, number: string, tx?: Tx): Promise<boolean> {
+    const { rowCount } = await sql(tx ?? this.dataSource, `DELETE FROM unsubscribes WHERE account_id = $1 AND number = $2`, [accountId, number]);
     return rowCount > 0;
   }
 

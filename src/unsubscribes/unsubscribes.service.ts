@@ -44,6 +44,11 @@ export class UnsubscribesService {
     });
   }
 
+  /** Opts a number back in (START or a keyword rule): it leaves the unsubscribe list; false when it was not on it. */
+  async resubscribe(accountId: number, number: string, tx: Tx): Promise<boolean> {
+    return this.unsubscribes.delete(accountId, number, tx);
+  }
+
   /** The subset of numbers that are unsubscribed from the account (one query per batch). */
   async unsubscribedAmong(accountId: number, numbers: string[], manager?: Tx): Promise<Set<string>> {
     return this.unsubscribes.filterUnsubscribed(accountId, numbers, manager);

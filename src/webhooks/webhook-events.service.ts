@@ -35,6 +35,8 @@ export interface InboundForWebhook {
   type: 'inbound' | 'unsubscribe';
   originalMessageId: string | null;
   originalCustomRef: string | null;
+  /** The keyword the reply matched: an account rule (its id) or a built-in keyword (id null). */
+  keywordRule?: { ruleId: number | null; keyword: string } | null;
 }
 
 /**
@@ -114,5 +116,7 @@ function inboundBody(inbound: InboundForWebhook): string {
     type: inbound.type,
     original_message_id: inbound.originalMessageId ?? '',
     original_custom_ref: inbound.originalCustomRef ?? '',
+    // An extension, present only when a keyword matched, so payloads without one are as the interface shows.
+    ...(inbound.keywordRule ? { keyword_rule: { rule_id: inbound.keywordRule.ruleId, keyword: inbound.keywordRule.keyword } } : {}),
   });
 }

@@ -96,6 +96,14 @@ export const CATALOGUE = {
   webhookNotAllowed: entry('invalid', 'Webhook URL is not allowed'),
   webhookUrlTooLong: entry('invalid', 'Webhook URLs must be at most 2048 characters'),
   invalidEventFilter: entry('invalid', 'Invalid event filter. Valid values: status, inbound'),
+  // Keyword rules (src/keywords)
+  keywordInvalid: entry('invalid', 'keyword must be 1 to 40 letters, digits or spaces (one word for first_word; a pattern may use * and ? and needs a letter or digit)'),
+  keywordRuleNotFound: entry('not_found', 'Keyword rule not found'),
+  tooManyKeywordRules: entry('conflict', (max: number) => `An account may hold at most ${max} keyword rules`),
+  keywordRuleNumberInvalid: entry('invalid', 'number must be one of the account’s dedicated or shared numbers'),
+  keywordReplyTooLong: entry('invalid', (max: number) => `reply exceeds the maximum of ${max} parts`),
+  keywordOptInAndOut: entry('invalid', 'A rule cannot both opt out and opt back in'),
+  keywordStopOnlyReply: entry('invalid', 'A rule for a STOP word may only set its confirmation reply: the opt-out always applies'),
   // Pages (dashboard and public pages): shown on HTML pages, never in the API
   signInRequired: entry('unauthenticated', 'Please sign in to continue'),
   csrfTokenInvalid: entry('forbidden', 'This form has expired. Go back, reload the page and try again.'),

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { MOBILE_SCHEMA, TIMESTAMP_SCHEMA, UUID_EXAMPLE } from '../../common/http/openapi-schemas';
 
 /** Body of a delivery receipt webhook (one per message part), as webhook-events.service.ts writes it. */
@@ -14,6 +14,12 @@ export class MessageStatusWebhookDto {
   @ApiProperty({ type: 'integer', minimum: 1, example: 1 }) total_parts: number;
 }
 
+/** The keyword an inbound message matched (src/keywords). */
+export class KeywordRuleMatchDto {
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The account’s rule (GET /v1/keyword-rules); null for a built-in keyword', example: 3 }) rule_id: number | null;
+  @ApiProperty({ description: 'The keyword that matched', example: 'JOIN' }) keyword: string;
+}
+
 /** Body of an inbound webhook: a reply or an opt-out received on one of the account's numbers. */
 export class InboundMessageWebhookDto {
   @ApiProperty({ description: "The account's number that received it", example: '61400000001' }) to: string;
@@ -23,4 +29,9 @@ export class InboundMessageWebhookDto {
   @ApiProperty({ enum: ['inbound', 'unsubscribe'], example: 'inbound' }) type: string;
   @ApiProperty({ description: "The most recent message sent from `to` to `sender`; '' when none", example: UUID_EXAMPLE }) original_message_id: string;
   @ApiProperty({ description: "That message's custom_ref; '' when none", example: 'order-1001' }) original_custom_ref: string;
+  @ApiPropertyOptional({
+    type: KeywordRuleMatchDto,
+    description: 'An extension: present only when the reply matched a keyword (an account’s rule or a built-in START or HELP)',
+  })
+  keyword_rule?: KeywordRuleMatchDto;
 }

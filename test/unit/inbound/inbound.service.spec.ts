@@ -4,6 +4,9 @@ import type { UnitOfWork } from '../../../src/database/unit-of-work';
 import type { InboundRepository } from '../../../src/inbound/inbound.repository';
 import { IncomingSms, InboundService } from '../../../src/inbound/inbound.service';
 import { OptOutService } from '../../../src/inbound/opt-out.service';
+import type { KeywordActionsService, KeywordReply } from '../../../src/inbound/keyword-actions.service';
+import type { KeywordActions } from '../../../src/keywords/built-in-keywords';
+import type { KeywordRulesService } from '../../../src/keywords/keyword-rules.service';
 import type { CancelMessagesService } from '../../../src/messaging/cancel-messages.service';
 import type { UnsubscribesService } from '../../../src/unsubscribes/unsubscribes.service';
 import type { WebhookEventsService } from '../../../src/webhooks/webhook-events.service';
@@ -31,14 +34,36 @@ interface Setup {
   /** The account whose unsubscribe list the test watches. */
   unsubscribesOf?: number;
   isTest?: boolean;
+  /** What the account's keyword rules make of every reply (null: no keyword matches). */
+  keyword?: KeywordActions | null;
 }
 
-function setup({ numbers = { [DEDICATED]: [1], [SHARED]: [2, 1] }, sent = [], unsubscribesOf = 1, isTest = false }: Setup = {}) {
+/** Answers every reply with the given actions, recording what it was asked. */
+class FakeKeywordRules {
+  readonly asked: Array<{ accountId: number; number: string; text: string }> = [];
+  constructor(private readonly actions: KeywordActions | null) {}
+  async actionsFor(accountId: number, number: string, text: string): Promise<KeywordActions | null> {
+    this.asked.push({ accountId, number, text });
+    return this.actions;
+  }
+}
+
+class FakeKeywordActions {
+  readonly applied: Array<{ reply: KeywordReply; actions: KeywordActions }> = [];
+  async apply(reply: KeywordReply, actions: KeywordActions): Promise<null> {
+    this.applied.push({ reply, actions });
+    return null;
+  }
+}
+
+function setup({ numbers = { [DEDICATED]: [1], [SHARED]: [2, 1] }, sent = [], unsubscribesOf = 1, isTest = false, keyword = null }: Setup = {}) {
   const uow = new FakeUnitOfWork();
   const repo = new FakeInboundRepository(numbers, sent);
   const unsubscribes = new FakeUnsubscribesService(unsubscribesOf);
   const cancellations = new FakeCancelMessagesService();
   const webhooks = new FakeWebhookEventsService();
+  const keywords = new FakeKeywordRules(keyword);
+  const keywordActions = new FakeKeywordActions();
   const optOuts = new OptOutService(
     uow as unknown as UnitOfWork,
     repo as unknown as InboundRepository,
@@ -52,10 +77,12 @@ function setup({ numbers = { [DEDICATED]: [1], [SHARED]: [2, 1] }, sent = [], un
     repo as unknown as InboundRepository,
     new FakeAccountsService(anAccount({ id: 1, isTest }), anAccount({ id: 2 })) as unknown as AccountsService,
     optOuts,
+    keywords as unknown as KeywordRulesService,
+    keywordActions as unknown as KeywordActionsService,
     webhooks as unknown as WebhookEventsService,
     new FakeClock(NOW),
   );
-  return { service, uow, repo, unsubscribes, cancellations, webhooks };
+  return { service, keywords, keywordActions, uow, repo, unsubscribes, cancellations, webhooks };
 }
 
 const sms = (overrides: Partial<IncomingSms> = {}): IncomingSms => ({ from: '0412 345 678', to: '+61 400 000 001', text: 'Thanks!', receivedAt: RECEIVED, ...overrides });
@@ -181,6 +208,41 @@ describe(InboundService.name, () => {
       expect(stored?.type).toBe('inbound');
       expect(unsubscribes.optOuts).toEqual([]);
       expect(cancellations.forRecipient).toEqual([]);
+    });
+  });
+
+  describe('keywords', () => {
+    const join: KeywordActions = { ruleId: 7, keyword: 'JOIN', reply: 'Welcome', addToListId: 3, removeFromListId: null, optOut: false, optIn: false };
+
+    it('acts on the keyword a reply matches, in the same transaction, and names it on the stored message and the webhook', async () => {
+      const { service, repo, keywords, keywordActions, webhooks, uow } = setup({ keyword: join });
+
+      const stored = await service.receive(sms({ text: 'join!' }));
+
+      expect(keywords.asked).toEqual([{ accountId: 1, number: DEDICATED, text: 'join!' }]);
+      expect(keywordActions.applied).toEqual([{ reply: { accountId: 1, mobile: ANN, to: DEDICATED, text: 'join!', stop: false }, actions: join }]);
+      expect(repo.stored[0]).toMatchObject({ id: stored!.id, type: 'inbound', keywordRule: { ruleId: 7, keyword: 'JOIN' } });
+      expect(webhooks.inbound[0].inbound.keywordRule).toEqual({ ruleId: 7, keyword: 'JOIN' });
+      expect(uow.onlyTransaction.state).toBe('committed');
+    });
+
+    it('stores a reply matching an opt-out rule as an unsubscribe', async () => {
+      const { service } = setup({ keyword: { ...join, optOut: true, addToListId: null } });
+      expect((await service.receive(sms({ text: 'OPTOUT' })))?.type).toBe('unsubscribe');
+    });
+
+    it('tells the actions a STOP reply is one, after opting the number out', async () => {
+      const { service, keywordActions, unsubscribes } = setup({ keyword: { ...join, keyword: 'STOP', addToListId: null } });
+      await service.receive(sms({ text: 'STOP' }));
+      expect(unsubscribes.optOuts.map((o) => o.number)).toEqual([ANN]);
+      expect(keywordActions.applied[0].reply.stop).toBe(true);
+    });
+
+    it('asks no keyword of a sender that is not an Australian mobile', async () => {
+      const { service, keywords, keywordActions } = setup({ keyword: join });
+      await service.receive(sms({ from: '1300123456', text: 'JOIN' }));
+      expect(keywords.asked).toEqual([]);
+      expect(keywordActions.applied).toEqual([]);
     });
   });
 

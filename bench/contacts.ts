@@ -4,12 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
 import { ImportContactsService } from '../src/lists/import-contacts.service';
+import { benchImportJob } from './contact-import';
 import { benchContactSearch } from './contact-search';
 import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support';
 
 /**
  * npm run bench:contacts [-- --contacts N]
- * Imports N (default 100000) contacts into a list through the operator CLI, then times the lookups the
+ * Imports N (default 100000) contacts through the import job (POST /v1/contact-imports, run by the
+ * worker; `--only-import` stops there), then into a list through the operator CLI, then times the lookups the
  * issue names through the full HTTP stack: GET /v1/contacts?number=, a substring filter, and pages of
  * the N-member list (first and last page), printing p50/max over repeated requests and the query plans.
  * Then the dashboard's contact search with `--search M` (default 1000000) contacts in one account
@@ -24,6 +26,8 @@ async function main() {
       await benchContactSearch(bench.app, searchCount);
       return;
     }
+    await benchImportJob(bench.app, count);
+    if (process.argv.includes('--only-import')) return;
     const { accountId, auth } = await benchAccount(bench.app);
     const file = path.join(tmpdir(), `bench-contacts-${process.pid}.csv`);
     const lines = ['number,first_name,last_name,company,field_1'];

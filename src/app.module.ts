@@ -9,6 +9,7 @@ import { ClockModule } from './common/time/clock.module';
 import { MessagingModule } from './messaging/messaging.module';
 import { ContactsModule } from './contacts/contacts.module';
 import { ListsModule } from './lists/lists.module';
+import { ContactImportsModule } from './contact-imports/contact-imports.module';
 import { UnsubscribesModule } from './unsubscribes/unsubscribes.module';
 import { BasicAuthGuard } from './common/auth/basic-auth.guard';
 import { ConcurrencyGuard } from './common/concurrency/concurrency.guard';
@@ -43,6 +44,7 @@ export class AppModule {
         SendersModule,
         ContactsModule,
         ListsModule,
+        ContactImportsModule,
         UnsubscribesModule,
         MessagingModule,
         InboundModule,

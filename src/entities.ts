@@ -34,6 +34,7 @@ import { PaymentCard } from './payments/payment-card.entity';
 import { SimulatedPayment } from './payments/simulated-payment.entity';
 import { Purchase } from './purchases/purchase.entity';
 import { NumberSubscription } from './purchases/number-subscription.entity';
+import { ContactImport } from './contact-imports/contact-import.entity';
 
 /** Explicit entity list: no globbing, so the build and the tests see exactly the same schema. */
 export const ENTITIES = [
@@ -72,5 +73,6 @@ export const ENTITIES = [
   SimulatedPayment,
   Purchase,
   NumberSubscription,
+  ContactImport,
   DispatchBatch,
 ];

@@ -17,6 +17,7 @@ import { AccountTimeZonePermissions1763702800000 } from './database/migrations/1
 import { ContactSearch1763703000000 } from './database/migrations/1763703000000-ContactSearch';
 import { WebhookLeaseHolder1763703200000 } from './database/migrations/1763703200000-WebhookLeaseHolder';
 import { KeywordRules1763703400000 } from './database/migrations/1763703400000-KeywordRules';
+import { ContactImports1763703600000 } from './database/migrations/1763703600000-ContactImports';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   ContactSearch1763703000000,
   WebhookLeaseHolder1763703200000,
   KeywordRules1763703400000,
+  ContactImports1763703600000,
 ];

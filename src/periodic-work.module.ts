@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from './config/app-config';
+import { ContactImportsModule } from './contact-imports/contact-imports.module';
+import { ContactImportsService } from './contact-imports/contact-imports.service';
 import { DispatchWorkerModule } from './delivery/worker/dispatch-worker.module';
 import { SweeperService } from './delivery/worker/sweeper.service';
 import { IdempotencyModule } from './idempotency/idempotency.module';
@@ -20,11 +22,11 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
  * conditional updates, idempotent steps). Add new work as one entry.
  */
 @Module({
-  imports: [DispatchWorkerModule, WebhookWorkerModule, PurchasesModule, LinksModule, IdempotencyModule],
+  imports: [DispatchWorkerModule, WebhookWorkerModule, PurchasesModule, LinksModule, IdempotencyModule, ContactImportsModule],
   providers: [
     {
       provide: PERIODIC_WORK,
-      inject: [AppConfig, SweeperService, WebhookDeliveryService, PurchaseReconciler, RenewalsService, LinkClicksService, IdempotencyService],
+      inject: [AppConfig, SweeperService, WebhookDeliveryService, PurchaseReconciler, RenewalsService, LinkClicksService, IdempotencyService, ContactImportsService],
       useFactory: (
         config: AppConfig,
         sweeper: SweeperService,
@@ -33,6 +35,7 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
         renewals: RenewalsService,
         clicks: LinkClicksService,
         idempotency: IdempotencyService,
+        contactImports: ContactImportsService,
       ): PeriodicWork[] => [
         // Re-enqueues orphaned sends, takes back dead dispatchers' claims, applies late and simulated receipts.
         { name: 'dispatch-sweep', everyMs: config.sweepIntervalMs, run: () => sweeper.sweep() },
@@ -46,6 +49,8 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
         { name: 'click-folding', everyMs: config.clickFoldIntervalMs, run: () => clicks.foldAll() },
         // Deletes expired Idempotency-Key records.
         { name: 'idempotency-purge', everyMs: config.idempotencyPurgeIntervalMs, run: () => idempotency.purgeExpired() },
+        // Re-enqueues contact imports whose job was lost (Redis flushed, enqueue failed); one still queued is not added twice.
+        { name: 'contact-import-sweep', everyMs: config.sweepIntervalMs, run: () => contactImports.requeueUnfinished() },
       ],
     },
     PeriodicRunner,

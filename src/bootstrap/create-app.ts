@@ -21,7 +21,7 @@ import { createRootLogger, PinoNestLogger } from '../common/logging/logger';
 import { observeRequests } from './observe-requests';
 import { parseFormBody } from '../pages/form-body';
 import { HtmlErrorPages } from '../pages/html-error-pages';
-import { isPageRoute } from '../pages/page-route';
+import { acceptsUploads, isPageRoute } from '../pages/page-route';
 import { registerPages, SIGN_IN_PATH } from '../pages/register-pages';
 import { setupOpenApi } from './openapi';
 import { refuseHeadOnGetsWithEffects } from './refuse-head';
@@ -73,7 +73,8 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
     // An unknown path or method is answered 404/405 whatever its body says.
     if (!request.routeOptions.url) return done(null, undefined);
     try {
-      done(null, isPageRoute(request) ? parseFormBody(request.headers['content-type'], body as string) : parseJsonBody(body as string));
+      const uploadLimit = acceptsUploads(request) ? config.pageUploadLimitBytes : 0;
+      done(null, isPageRoute(request) ? parseFormBody(request.headers['content-type'], body as string, uploadLimit) : parseJsonBody(body as string));
     } catch (err) {
       done(err as Error, undefined);
     }

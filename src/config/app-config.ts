@@ -49,6 +49,12 @@ export const SETTINGS = {
   inflightLimit: integer({ default: 5, min: 1, max: 1000, why: 'Requests in flight per account across all instances' }),
   inflightSlotTtlMs: integer({ default: 30_000, min: 1000, max: 3_600_000, why: 'How long an in-flight slot survives without a heartbeat (bounds what a crashed instance holds)' }),
   bodyLimitBytes: integer({ default: 32 * 1024 * 1024, min: 1024, max: 256 * 1024 * 1024, why: 'Largest request body; 32 MB admits a 10000-message batch' }),
+  pageUploadLimitBytes: integer({
+    default: 16 * 1024 * 1024,
+    min: 1024,
+    max: 256 * 1024 * 1024,
+    why: 'Largest file upload on a dashboard page (a contacts CSV; 16 MB holds about 300000 contacts); never above BODY_LIMIT_BYTES in effect',
+  }),
   dependencyTimeoutMs: integer({ default: 3000, min: 100, max: 60_000, why: 'A PostgreSQL or Redis call slower than this answers 503' }),
   idempotencyTtlMs: integer({ default: 24 * 60 * 60 * 1000, min: 1000, why: 'How long a response is replayed for its Idempotency-Key (interface: 24 hours)' }),
   idempotencyPurgeIntervalMs: integer({ default: 10 * 60 * 1000, min: 0, max: 86_400_000, why: 'How often expired Idempotency-Key records are deleted (0: never)' }),

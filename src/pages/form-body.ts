@@ -1,4 +1,5 @@
 import { failure } from '../common/errors/error-catalogue';
+import { parseMultipartForm } from './multipart-form';
 
 /** A parsed form: each field a string, or the list of values when it repeats (checkboxes). */
 export type FormBody = Record<string, string | string[]>;
@@ -9,12 +10,17 @@ export const FORM_BODY_LIMIT_BYTES = 64 * 1024;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
- * Parses the body of a page route: only `application/x-www-form-urlencoded` (what an HTML form
- * sends); an empty body is no body. Keys that could reach an object's prototype are dropped.
+ * Parses the body of a page route: `application/x-www-form-urlencoded` (what an HTML form sends), and
+ * on routes that take a file (`uploadLimitBytes` > 0) `multipart/form-data` up to that size; an empty
+ * body is no body. Keys that could reach an object's prototype are dropped.
  */
-export function parseFormBody(contentType: string | undefined, text: string): FormBody | undefined {
+export function parseFormBody(contentType: string | undefined, text: string, uploadLimitBytes = 0): FormBody | undefined {
   if (text.length === 0) return undefined;
   const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  if (type === 'multipart/form-data' && uploadLimitBytes > 0) {
+    if (Buffer.byteLength(text) > uploadLimitBytes) throw failure('bodyTooLarge');
+    return parseMultipartForm(contentType!, text);
+  }
   if (type !== 'application/x-www-form-urlencoded') throw failure('formContentType');
   if (Buffer.byteLength(text) > FORM_BODY_LIMIT_BYTES) throw failure('bodyTooLarge');
   const form: FormBody = {};

@@ -21,6 +21,14 @@ export function isPublicLinkRoute(request: FastifyRequest): boolean {
   return config?.publicLink === true;
 }
 
+/** Route config of a page route whose form may carry a file (`multipart/form-data`, up to the upload limit). */
+export const UPLOAD_ROUTE_CONFIG = { uploads: true } as const;
+
+export function acceptsUploads(request: FastifyRequest): boolean {
+  const config = request.routeOptions?.config as { uploads?: boolean } | undefined;
+  return config?.uploads === true;
+}
+
 export function isPageRoute(request: FastifyRequest): boolean {
   const config = request.routeOptions?.config as { page?: boolean } | undefined;
   return config?.page === true;

@@ -1,11 +1,12 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
+import { CONTACT_IMPORT_QUEUE, ContactImportQueue } from './contact-import-queue';
 import { DISPATCH_QUEUE, DispatchQueue } from './dispatch-queue';
 import { WEBHOOK_QUEUE, WebhookQueue } from './webhook-queue';
 
 /**
- * The Bull root and the two queues, behind typed wrappers (rule 7): producers for the API (enqueue after
+ * The Bull root and its queues, behind typed wrappers (rule 7): producers for the API (enqueue after
  * commit) and consumers for the workers. Nothing outside this folder touches Bull.
  */
 @Module({
@@ -14,9 +15,9 @@ import { WEBHOOK_QUEUE, WebhookQueue } from './webhook-queue';
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({ url: config.redisUrl, prefix: `${config.redisPrefix}:bull` }),
     }),
-    BullModule.registerQueue({ name: DISPATCH_QUEUE }, { name: WEBHOOK_QUEUE }),
+    BullModule.registerQueue({ name: DISPATCH_QUEUE }, { name: WEBHOOK_QUEUE }, { name: CONTACT_IMPORT_QUEUE }),
   ],
-  providers: [DispatchQueue, WebhookQueue],
-  exports: [DispatchQueue, WebhookQueue],
+  providers: [DispatchQueue, WebhookQueue, ContactImportQueue],
+  exports: [DispatchQueue, WebhookQueue, ContactImportQueue],
 })
 export class QueuesModule {}

@@ -65,6 +65,7 @@ describe('A client generated from /openapi.json', () => {
       cancelled: { status: 'complete', send_id: expect.any(Number), cancelled_count: 1, credits_refunded: 1 },
       listSend: { recipients: 1, sendStatus: 'queued', scheduledFor: null },
       simple: 'success',
+      contactImport: { state: 'queued', listId: true, finishedAt: null },
       refused: { status: 400, error: 'Missing or invalid messages parameter; should be an array of messages' },
     });
     // What the program did is really there.

@@ -63,6 +63,15 @@ async function main(): Promise<void> {
   const simple = await api.GET('/simple/send-sms', { params: { query: { to: '0412000203', message: 'Simple', sender: 'Brand' } } });
   out.simple = simple.data!.results[0].status;
 
+  // Bulk contacts as a job: stored at once, then run by a worker (this app runs none, so it stays queued).
+  const imported = await api.POST('/v1/contact-imports', {
+    body: { csv: 'Mobile,Name\n0412000204,Cat\nbad,Dog\n', mapping: { number: 'Mobile', first_name: 'Name' }, list_id: listId },
+  });
+  const importId: number = imported.data!.import_id;
+  const importState = await api.GET('/v1/contact-imports', { params: { query: { import_id: importId } } });
+  const finishedAt: string | null = importState.data!.finished_at;
+  out.contactImport = { state: importState.data!.state, listId: importState.data!.list_id === listId, finishedAt };
+
   const refused = await api.POST('/v1/messages', { body: { messages: [] } });
   const error: string | undefined = refused.error?.error;
   out.refused = { status: refused.response.status, error };

@@ -54,6 +54,10 @@ export const CATALOGUE = {
   listNotFound: entry('not_found', 'List not found'),
   duplicateListName: entry('conflict', 'A list with this name already exists'),
   contactOrNumberRequired: entry('invalid', 'contact_id or number is required'),
+  // Contact imports (the file, its header row and the mapping; each text says what to fix)
+  contactImportInvalid: entry('invalid', (reason: string) => reason),
+  contactImportNotFound: entry('not_found', 'Contact import not found'),
+  contactImportStarted: entry('conflict', 'This import has already been started'),
   // Sending (interface: Errors; supplement: per-message errors)
   invalidMessages: entry('invalid', 'Missing or invalid messages parameter; should be an array of messages'),
   tooManyMessages: entry('invalid', 'The maximum number of messages per request is 10000'),
@@ -108,6 +112,7 @@ export const CATALOGUE = {
   signInRequired: entry('unauthenticated', 'Please sign in to continue'),
   csrfTokenInvalid: entry('forbidden', 'This form has expired. Go back, reload the page and try again.'),
   formContentType: entry('unsupported_media_type', 'Forms must be sent as application/x-www-form-urlencoded'),
+  malformedUpload: entry('invalid', 'The upload could not be read; choose the file and send the form again'),
   // The public opt-out page (GET/POST /o/{code})
   optoutNumberInvalid: entry('invalid', 'Enter an Australian mobile number, such as 0412 345 678'),
   optoutThrottled: entry('too_many_requests', 'Too many attempts from this connection. Please try again in a few minutes.'),

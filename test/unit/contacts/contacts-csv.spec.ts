@@ -1,4 +1,4 @@
-import { CsvFormatError, parseContactsCsv } from '../../../src/contacts/contacts-csv';
+import { checkMapping, CsvFormatError, parseContactsCsv, readCsvHead } from '../../../src/contacts/contacts-csv';
 
 describe(parseContactsCsv.name, () => {
   it('normalises numbers, keeps only the named columns and reports line numbers', () => {
@@ -43,5 +43,41 @@ describe(parseContactsCsv.name, () => {
   ])('refuses %j', (text, message) => {
     expect(() => parseContactsCsv(text)).toThrow(CsvFormatError);
     expect(() => parseContactsCsv(text)).toThrow(message);
+  });
+});
+
+describe(checkMapping.name, () => {
+  it('matches headers trimmed and case-insensitively, and keeps the names as given', () => {
+    expect(checkMapping({ number: 'mobile', first_name: 'Given Name' }, [' Mobile ', 'given name', 'Other'])).toEqual({ number: 'mobile', first_name: 'Given Name' });
+  });
+
+  it.each([
+    [[], 'mapping must be an object'],
+    [{ first_name: 'Mobile' }, 'mapping.number is required'],
+    [{ number: 'Mobile', age: 'Mobile' }, 'mapping names an unknown contact field: age'],
+    [{ number: '' }, 'mapping.number must be the header of a CSV column'],
+    [{ number: 'Phone' }, 'mapping.number names a column the CSV does not have: Phone'],
+  ])('refuses %j', (mapping, message) => {
+    expect(() => checkMapping(mapping, ['Mobile'])).toThrow(message);
+  });
+});
+
+describe('parseContactsCsv with a mapping', () => {
+  it('reads the mapped columns, ignores the rest, and writes only mapped fields', () => {
+    const parsed = parseContactsCsv('Phone,Name,Notes\n0412345678,Ann,ignored\n', { number: 'phone', first_name: 'Name' });
+    expect(parsed.columns).toEqual(['first_name']);
+    expect(parsed.rows).toEqual([{ line: 2, number: '61412345678', fields: expect.objectContaining({ first_name: 'Ann', other: '' }) }]);
+  });
+});
+
+describe(readCsvHead.name, () => {
+  it('answers the header and the first rows only', () => {
+    expect(readCsvHead('a,b\n1,2\n3,4\n5,6\n', 2)).toEqual({
+      header: ['a', 'b'],
+      records: [
+        ['1', '2'],
+        ['3', '4'],
+      ],
+    });
   });
 });

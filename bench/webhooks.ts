@@ -1,15 +1,20 @@
 import { ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
+import { Pool } from 'undici';
 import { UnitOfWork } from '../src/database/unit-of-work';
 import type { PartStatusChange } from '../src/webhooks/webhook-events.service';
 import { WebhookEventsService } from '../src/webhooks/webhook-events.service';
+import { signWebhook } from '../src/webhooks/signature';
 import { argValue, benchAccount, fmt, ms, startBenchApp } from './support';
 
 /**
  * npm run bench:webhooks [-- --events 50000]
  * 1. Creates N receipt webhook events (one transaction, as a burst of receipts would) for an account
  *    whose status URL is a local receiver in another process, and times their delivery.
+ *    The floor, in the same run: the same N bodies, signed the same way (the product's signWebhook), with
+ *    the same headers, POSTed to the same receiver from a plain undici Pool with as many connections and
+ *    requests in flight as the deliverer has per host (WEBHOOK_HOST_CONCURRENCY); no database. Prints the ratio.
  * 2. Repeats with the receiver down for the first half of the run, then up: reports that every event
  *    arrived once it came back.
  */
@@ -40,6 +45,19 @@ function startReceiver(port = 0): Promise<Receiver> {
   );
 }
 
+/** Zeroes the receiver's counts and waits until its parent has seen the zero (reports arrive in order). */
+function resetReceiver(r: Receiver): Promise<void> {
+  return new Promise((resolve) => {
+    const onMessage = (m: { reset?: boolean }) => {
+      if (!m.reset) return;
+      r.child.off('message', onMessage);
+      resolve();
+    };
+    r.child.on('message', onMessage);
+    r.child.send({ reset: true });
+  });
+}
+
 async function stopReceiver(r: Receiver): Promise<void> {
   r.child.send({ stop: true });
   await new Promise((resolve) => r.child.on('exit', resolve));
@@ -68,6 +86,42 @@ async function storeMessages(ds: DataSource, accountId: number, changed: PartSta
   );
 }
 
+/**
+ * The floor: each stored event's body POSTed once with the deliverer's headers and signature, `connections`
+ * at a time over one keep-alive pool; done when the receiver has counted every body, as for the product.
+ */
+async function postFloor(receiver: Receiver, events: Array<{ id: number; body: string }>, secret: string, connections: number): Promise<number> {
+  await resetReceiver(receiver);
+  const pool = new Pool(`http://127.0.0.1:${receiver.port}`, { connections, keepAliveTimeout: 10_000 });
+  let next = 0;
+  const worker = async () => {
+    while (next < events.length) {
+      const { id, body } = events[next++];
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const res = await pool.request({
+        path: '/status',
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'sms-api-webhooks/1',
+          'x-mm-event-id': String(id),
+          'x-mm-timestamp': timestamp,
+          'x-mm-signature': signWebhook(secret, timestamp, body),
+        },
+        body,
+      });
+      await res.body.dump();
+      if (res.statusCode !== 200) throw new Error(`floor: the receiver answered ${res.statusCode}`);
+    }
+  };
+  const start = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: connections }, worker));
+  while (receiver.counts.distinct < events.length) await new Promise((r) => setTimeout(r, 50));
+  const elapsed = ms(start);
+  await pool.close();
+  return elapsed;
+}
+
 async function main() {
   const total = argValue('events', 50_000);
   const bench = await startBenchApp({ webhookAllowPrivate: true, webhookRetryBaseMs: 500, webhookRetryMaxMs: 2000, webhookTimeoutMs: 5000, sweepIntervalMs: 500 });
@@ -86,11 +140,27 @@ async function main() {
     // Run 1: receiver up.
     let start = process.hrtime.bigint();
     await uow.run((tx) => events.partsChanged(first, tx));
+    const storedMs = ms(start);
     while (receiver.counts.distinct < total) await new Promise((r) => setTimeout(r, 50));
     const upMs = ms(start);
     console.log(
-      `run 1, receiver up: ${total} signed receipt webhooks delivered in ${fmt(upMs / 1000)} s = ${Math.round(total / (upMs / 1000))} per second (${receiver.counts.requests} requests)`,
+      `run 1, receiver up: ${total} signed receipt webhooks delivered in ${fmt(upMs / 1000)} s = ${Math.round(total / (upMs / 1000))} per second (${receiver.counts.requests} requests; storing the events took ${fmt(storedMs / 1000)} s of it)`,
     );
+
+    // The floor: run 1's bodies (read before timing), no database while timed.
+    const stored: Array<{ id: string; body: string }> = await ds.query(`SELECT id, body FROM webhook_events ORDER BY id`);
+    if (stored.length !== total) throw new Error(`expected ${total} stored events, found ${stored.length}`);
+    const connections = bench.config.webhookHostConcurrency;
+    const floorMs = await postFloor(
+      receiver,
+      stored.map((e) => ({ id: Number(e.id), body: e.body })),
+      'whsec_bench',
+      connections,
+    );
+    console.log(
+      `floor: the same ${total} signed POSTs from an undici Pool (${connections} connections and in flight, WEBHOOK_HOST_CONCURRENCY), no database: ${fmt(floorMs / 1000)} s = ${Math.round(total / (floorMs / 1000))} per second (${receiver.counts.requests} requests)`,
+    );
+    console.log(`  run 1 / floor = ${fmt(upMs / floorMs)}×`);
 
     // Run 2: receiver down for the first half of the run (as long as run 1 took), then back.
     const port = receiver.port;

@@ -4,13 +4,27 @@ import type { Caller } from '../common/auth/authenticated-request';
 import { CurrentCaller } from '../common/auth/current-caller.decorator';
 import { ApiErrors } from '../common/http/api-errors.decorator';
 import { pageOf } from '../common/http/pagination';
-import { DeliveriesQuery, SigningSecretDto, UpdateWebhooksDto, WebhookDeliveriesDto, WebhooksDto } from './dto/webhooks.dto';
+import {
+  DeliveriesQuery,
+  RedeliverDto,
+  RedeliveredDto,
+  SigningSecretDto,
+  TestEventDto,
+  TestEventSentDto,
+  UpdateWebhooksDto,
+  WebhookDeliveriesDto,
+  WebhooksDto,
+} from './dto/webhooks.dto';
+import { WebhookToolsService } from './webhook-tools.service';
 import { WebhookSettingsService } from './webhook-settings.service';
 
 @ApiTags('webhooks')
 @Controller('v1')
 export class WebhooksController {
-  constructor(private readonly settings: WebhookSettingsService) {}
+  constructor(
+    private readonly settings: WebhookSettingsService,
+    private readonly tools: WebhookToolsService,
+  ) {}
 
   @Get('webhooks')
   @ApiOperation({
@@ -60,5 +74,33 @@ export class WebhooksController {
   @ApiErrors(400, 401, 405, 429, 503)
   deliveries(@CurrentCaller() caller: Caller, @Query() query: DeliveriesQuery) {
     return this.settings.deliveries(caller.accountId, query.event, pageOf(query));
+  }
+
+  @Post('webhooks/test-event')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'sendTestWebhook',
+    summary: 'Send a test webhook',
+    description:
+      'Sends a sample event, marked "test": true, to the status (default) or inbound URL: signed, retried and listed in the deliveries like any other, so a receiver can be tried end to end.',
+  })
+  @ApiOkResponse({ type: TestEventSentDto })
+  @ApiErrors(400, 401, 405, 429, 503)
+  testEvent(@CurrentCaller() caller: Caller, @Body() body: TestEventDto) {
+    return this.tools.sendTestEvent(caller.accountId, body.event);
+  }
+
+  @Post('webhook-deliveries/redeliver')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'redeliverWebhooks',
+    summary: 'Redeliver webhook events',
+    description:
+      'Makes one failed or discarded event (event_id), or every failed event created in a period (from, to), due again now, to the URL set now. Each gets one more attempt, numbered after its last.',
+  })
+  @ApiOkResponse({ type: RedeliveredDto })
+  @ApiErrors(400, 401, 404, 405, 409, 429, 503)
+  redeliver(@CurrentCaller() caller: Caller, @Body() body: RedeliverDto) {
+    return this.tools.redeliver(caller.accountId, body);
   }
 }

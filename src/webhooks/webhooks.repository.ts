@@ -48,6 +48,9 @@ export interface NewWebhookEvent {
   body: string;
 }
 
+/** A finished event made due again; its attempts count on, so one more failure ends it (no new retries). */
+const DUE_AGAIN = `state = 'pending', next_attempt_at = now(), finished_at = NULL, locked_until = NULL, leased_by = NULL`;
+
 @Injectable()
 export class WebhooksRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -183,6 +186,38 @@ export class WebhooksRepository {
       ],
     );
     return outcomes.length - rows[0].recorded;
+  }
+
+  /** One event, returning its id (a test event, sent like any other). */
+  async insertEvent(event: NewWebhookEvent, tx: Tx): Promise<number> {
+    const { rows } = await sql<{ id: number }>(tx, `INSERT INTO webhook_events (account_id, kind, body) VALUES ($1, $2, $3) RETURNING id`, [
+      event.accountId,
+      event.kind,
+      event.body,
+    ]);
+    return rows[0].id;
+  }
+
+  /**
+   * Makes a finished, undelivered event due again now (one more attempt, numbered after the last). Returns
+   * the state it was in ('failed' or 'discarded' when redelivered), or null when the account has no such event.
+   */
+  async redeliverEvent(accountId: number, eventId: number, tx: Tx): Promise<{ redelivered: boolean } | null> {
+    const { rows } = await sql<{ state: string }>(tx, `SELECT state FROM webhook_events WHERE account_id = $1 AND id = $2 FOR UPDATE`, [accountId, eventId]);
+    if (rows.length === 0) return null;
+    if (rows[0].state !== 'failed' && rows[0].state !== 'discarded') return { redelivered: false };
+    await sql(tx, `UPDATE webhook_events SET ${DUE_AGAIN} WHERE account_id = $1 AND id = $2`, [accountId, eventId]);
+    return { redelivered: true };
+  }
+
+  /** Every failed event of the account created in [from, to) due again now; returns how many. */
+  async redeliverFailed(accountId: number, from: Date, to: Date, tx: Tx): Promise<number> {
+    const { rowCount } = await sql(tx, `UPDATE webhook_events SET ${DUE_AGAIN} WHERE account_id = $1 AND state = 'failed' AND created_at >= $2 AND created_at < $3`, [
+      accountId,
+      from,
+      to,
+    ]);
+    return rowCount;
   }
 
   async deliveriesPage(accountId: number, kind: WebhookKind | undefined, page: Page) {

@@ -108,6 +108,12 @@ export const CATALOGUE = {
   keywordReplyTooLong: entry('invalid', (max: number) => `reply exceeds the maximum of ${max} parts`),
   keywordOptInAndOut: entry('invalid', 'A rule cannot both opt out and opt back in'),
   keywordStopOnlyReply: entry('invalid', 'A rule for a STOP word may only set its confirmation reply: the opt-out always applies'),
+  invalidEventKind: entry('invalid', 'event must be one of: status, inbound'),
+  noWebhookUrl: entry('invalid', (kind: string) => `No ${kind} webhook URL is set`),
+  webhookEventNotFound: entry('not_found', 'Webhook event not found'),
+  webhookEventNotRedeliverable: entry('conflict', 'Only a failed or discarded webhook event can be redelivered'),
+  invalidRedeliveryTime: entry('invalid', (field: string) => `${field} must be a UTC timestamp (YYYY-MM-DD HH:MM:SS)`),
+  redeliveryPeriodBackwards: entry('invalid', 'from must be before to'),
   // Pages (dashboard and public pages): shown on HTML pages, never in the API
   signInRequired: entry('unauthenticated', 'Please sign in to continue'),
   csrfTokenInvalid: entry('forbidden', 'This form has expired. Go back, reload the page and try again.'),

@@ -12,6 +12,7 @@ export class MessageStatusWebhookDto {
   @ApiProperty({ ...TIMESTAMP_SCHEMA, description: 'When the status changed (UTC)' }) received_at: string;
   @ApiProperty({ type: 'integer', minimum: 1, example: 1 }) part_number: number;
   @ApiProperty({ type: 'integer', minimum: 1, example: 1 }) total_parts: number;
+  @ApiProperty({ required: false, description: 'Present (true) only on a test event (POST /v1/webhooks/test-event)', example: true }) test?: boolean;
 }
 
 /** The keyword an inbound message matched (src/keywords). */
@@ -34,4 +35,5 @@ export class InboundMessageWebhookDto {
     description: 'An extension: present only when the reply matched a keyword (an account’s rule or a built-in START or HELP)',
   })
   keyword_rule?: KeywordRuleMatchDto;
+  @ApiProperty({ required: false, description: 'Present (true) only on a test event (POST /v1/webhooks/test-event)', example: true }) test?: boolean;
 }

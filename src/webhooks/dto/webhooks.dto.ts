@@ -53,3 +53,27 @@ export class WebhookDeliveriesDto {
   @ApiProperty({ type: 'integer', example: 0 }) offset: number;
   @ApiProperty({ type: [WebhookDeliveryDto] }) results: WebhookDeliveryDto[];
 }
+
+export class TestEventDto {
+  @Field({ kind: 'text', description: 'Which URL to try: status (the default) or inbound', doc: { enum: ['status', 'inbound'] }, example: 'status' })
+  event?: string;
+}
+
+export class TestEventSentDto {
+  @ApiProperty({ enum: ['complete'] }) status: string;
+  @ApiProperty({ type: 'integer', description: 'The X-MM-Event-Id it is sent with; its attempts appear in GET /v1/webhook-deliveries', example: 1025 }) event_id: number;
+}
+
+export class RedeliverDto {
+  @Field({ kind: 'integer', min: 1, description: 'One failed or discarded event (its X-MM-Event-Id); leave out to give a period instead', example: 1024 })
+  event_id?: number;
+  @Field({ kind: 'text', description: 'With to: every failed event created at or after this UTC time', doc: TIMESTAMP_SCHEMA })
+  from?: string;
+  @Field({ kind: 'text', description: 'With from: ... and before this UTC time', doc: TIMESTAMP_SCHEMA })
+  to?: string;
+}
+
+export class RedeliveredDto {
+  @ApiProperty({ enum: ['complete'] }) status: string;
+  @ApiProperty({ type: 'integer', description: 'Events made due again now', example: 3 }) redelivered: number;
+}

@@ -2,7 +2,12 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..', '..');
-const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((f) => `docs/${f}`)];
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => statSync(join(ROOT, 'docs', f)).isFile())
+    .map((f) => `docs/${f}`),
+];
 
 /** GitHub's heading anchors: lowercase, punctuation dropped, spaces to dashes. */
 function anchors(markdown: string): Set<string> {

@@ -11,7 +11,7 @@ export interface SmppCarrierOptions {
   port: number;
   systemId: string;
   password: string;
-  /** SMPP over TLS (the package's `ssmpp`); the server certificate is verified unless tlsRejectUnauthorized is false. */
+  /** SMPP over TLS; the server certificate is verified unless tlsRejectUnauthorized is false. */
   tls: boolean;
   /** Number of bind_transceiver sessions kept open. */
   binds: number;

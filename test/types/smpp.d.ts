@@ -1,6 +1,6 @@
 /**
- * Minimal declarations for the `smpp` package (0.5.x, no bundled types): only what the SMPP carrier
- * and the SMSC simulator use. Field names are the SMPP v5 specification's, as the package uses them.
+ * Minimal declarations for the `smpp` package (0.5.x, no bundled types), a devDependency: only what
+ * the tests that use it as an independent SMPP peer need. Field names are the SMPP v5 specification's, as the package uses them.
  */
 declare module 'smpp' {
   import { EventEmitter } from 'node:events';
@@ -27,12 +27,13 @@ declare module 'smpp' {
     [option: string]: unknown;
   }
 
+  /**
+   * A session of the package. Only tests use the package (an independent peer to check our own wire
+   * against), and none may write into its state: every property is read-only here, and
+   * test/unit/architecture/smpp-package.spec.ts refuses an assignment that gets round it.
+   */
   export class Session extends EventEmitter {
-    socket: Socket;
-    /** The last sequence number given to a request (internal to the package; the carrier numbers its submit_sm from it too). */
-    sequence: number;
-    /** Response callbacks of session.send by request sequence number (internal; the carrier, which reads the socket itself, calls them). */
-    _callbacks: Record<number, (resp: PDU) => void>;
+    readonly socket: Socket;
     /** Returns false (and never calls back) when the socket is no longer writable. */
     send(pdu: PDU, responseCallback?: (resp: PDU) => void, sendCallback?: (pdu: PDU) => void): boolean;
     close(callback?: () => void): void;

@@ -1,4 +1,5 @@
 import { Account } from './accounts/account.entity';
+import { SignUp } from './signup/sign-up.entity';
 import { ApiKey } from './accounts/api-key.entity';
 import { CreditLedgerEntry } from './billing/credit-ledger-entry.entity';
 import { CreditRefundLine } from './billing/credit-refund-line.entity';
@@ -75,4 +76,5 @@ export const ENTITIES = [
   NumberSubscription,
   ContactImport,
   DispatchBatch,
+  SignUp,
 ];

@@ -18,6 +18,7 @@ import { ContactSearch1763703000000 } from './database/migrations/1763703000000-
 import { WebhookLeaseHolder1763703200000 } from './database/migrations/1763703200000-WebhookLeaseHolder';
 import { KeywordRules1763703400000 } from './database/migrations/1763703400000-KeywordRules';
 import { ContactImports1763703600000 } from './database/migrations/1763703600000-ContactImports';
+import { SignUps1763703800000 } from './database/migrations/1763703800000-SignUps';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   WebhookLeaseHolder1763703200000,
   KeywordRules1763703400000,
   ContactImports1763703600000,
+  SignUps1763703800000,
 ];

@@ -9,6 +9,12 @@ import { toAccountView } from './accounts.mapper';
 import { ApiKeysService, IssuedApiKey } from './api-keys.service';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 
+/**
+ * The Sender ID a signed-up test account may send from before any registration: test accounts reach no
+ * carrier, so no one sees it. It is for the sandbox only: a live account's senders are registered.
+ */
+export const SANDBOX_SENDER = 'Sandbox';
+
 export interface NewAccount {
   name: string;
   isTest: boolean;
@@ -59,6 +65,16 @@ export class AccountsService {
       const key = await this.apiKeys.issue(account.id, 'default', m);
       return { account, key };
     });
+  }
+
+  /**
+   * Sign-up: a test account (sandbox: delivers nothing, costs nothing) without credits or keys (its owner
+   * creates the first key), with the sandbox Sender ID so its first send works at once.
+   */
+  async openTestAccount(name: string, tx: Tx): Promise<Account> {
+    const account = await this.accounts.insert({ name, isTest: true, allowDuplicateContacts: false }, tx);
+    await this.senders.add(account.id, SANDBOX_SENDER, 'alpha', tx);
+    return account;
   }
 
   /** The zone its pages and exports show time in (an Australian zone; the caller checked it). */

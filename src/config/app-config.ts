@@ -161,6 +161,11 @@ export const SETTINGS = {
     why: 'Sender of the emails',
   }),
 
+  signupEnabled: flag({
+    default: true,
+    why: 'Anyone may open a test account on the public sign-up page (false: the page is gone and accounts come only from the operator CLI)',
+  }),
+
   // --- Sender identity ---
   systemSender: text({
     default: 'SMSVerify',

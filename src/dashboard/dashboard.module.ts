@@ -18,6 +18,9 @@ import { SendersPageService } from './senders/senders-page.service';
 import { AuditPageController, AuditPageService } from './audit/audit-page.controller';
 import { AuthPagesController } from './auth/auth-pages.controller';
 import { AuthPagesService } from './auth/auth-pages.service';
+import { SignUpPagesController } from './auth/sign-up-pages.controller';
+import { SignUpPagesService } from './auth/sign-up-pages.service';
+import { SignUpModule } from '../signup/signup.module';
 import { MessagesPageController } from './messages/messages-page.controller';
 import { MessagesPageService } from './messages/messages-page.service';
 import { OverviewController } from './overview/overview.controller';
@@ -54,9 +57,11 @@ import { TimeZonePageService } from './settings-time-zone/time-zone-page.service
     PurchasesModule,
     ContactsModule,
     ListsModule,
+    SignUpModule,
   ],
   controllers: [
     AuthPagesController,
+    SignUpPagesController,
     OverviewController,
     MessagesPageController,
     ApiKeysPageController,
@@ -73,6 +78,7 @@ import { TimeZonePageService } from './settings-time-zone/time-zone-page.service
   ],
   providers: [
     AuthPagesService,
+    SignUpPagesService,
     OverviewPageService,
     MessagesPageService,
     ApiKeyActionsService,

@@ -32,6 +32,7 @@ export const NOTICES = {
   member_added: 'Added to the list.',
   member_already: 'That contact was already in the list.',
   member_removed: 'Removed from the list. The contact itself is kept.',
+  signed_up: 'Your email is confirmed and your test account is open. Create your first API key to try the API.',
   time_zone_saved: 'Time zone saved. Every page and export now shows times in it.',
 } as const;
 

@@ -19,6 +19,42 @@ export const MailTemplates = {
     };
   },
 
+  signUpVerify(to: string, input: { businessName: string; link: string; validHours: number }): Mail {
+    return {
+      to,
+      subject: 'Confirm your email to open your SMS Platform account',
+      text: [
+        `Hello,`,
+        ``,
+        `Someone (we hope you) signed up to SMS Platform for "${input.businessName}" with this email.`,
+        `Confirm it here to open your test account (the link works once, for ${input.validHours} hours):`,
+        ``,
+        input.link,
+        ``,
+        `If it was not you, ignore this email: no account is opened.`,
+      ].join('\n'),
+    };
+  },
+
+  signUpExisting(to: string, input: { signInLink: string; resetLink: string }): Mail {
+    return {
+      to,
+      subject: 'Confirm your email to open your SMS Platform account',
+      text: [
+        `Hello,`,
+        ``,
+        `Someone (perhaps you) tried to sign up to SMS Platform with this email, which already signs in to an account.`,
+        `No new account was opened. Sign in here:`,
+        ``,
+        input.signInLink,
+        ``,
+        `Forgotten your password? Choose a new one here: ${input.resetLink}`,
+        ``,
+        `If it was not you, ignore this email: nothing has changed.`,
+      ].join('\n'),
+    };
+  },
+
   passwordReset(to: string, input: { link: string; validMinutes: number }): Mail {
     return {
       to,

@@ -40,7 +40,8 @@ export type AuditAction =
   | 'billing.card_added'
   | 'billing.card_removed'
   | 'billing.email_changed'
-  | 'account.time_zone_changed';
+  | 'account.time_zone_changed'
+  | 'account.signed_up';
 
 @Injectable()
 export class AuditLogService {

@@ -83,6 +83,25 @@ export class UsersService {
     });
   }
 
+  /** True when someone signs in with this (normalised) email. */
+  async emailInUse(email: string): Promise<boolean> {
+    return (await this.users.findByEmail(email)) !== null;
+  }
+
+  /**
+   * Sign-up: the owner of a just-opened account, with the password they chose when signing up (its
+   * hash). A taken email (someone else signed up with it meanwhile) is refused and the caller's
+   * transaction rolls back.
+   */
+  async addSignedUpOwner(accountId: number, input: { email: string; name: string; passwordHash: string }, tx: Tx): Promise<UserRecord> {
+    const name = checkedName(input.name);
+    await this.users.lockAccount(accountId, tx);
+    const user = await this.users.insert({ accountId, email: input.email, name, isOwner: true, permissions: [] }, tx);
+    if (!user) throw failure('emailTaken');
+    await this.users.setPasswordHash(user.id, input.passwordHash, tx);
+    return { ...user, hasPassword: true };
+  }
+
   /** Operator CLI: user:create. The first user of an account must be its owner; a second owner is refused. */
   async createByOperator(accountId: number, input: NewUser): Promise<CreatedUser> {
     return this.uow.run(async (tx) => {

@@ -133,6 +133,12 @@ export const CATALOGUE = {
   emailInvalid: entry('invalid', 'Enter a valid email address'),
   emailTaken: entry('conflict', 'A user with this email already exists'),
   nameTooLong: entry('invalid', 'Names must be at most 100 characters'),
+  // Sign-up (the public page)
+  signUpClosed: entry('not_found', 'Sign-up is not open on this service. Ask its operator for an account.'),
+  signUpThrottled: entry('too_many_requests', (minutes: number) => `Too many sign-ups from this connection. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`),
+  signUpNameRequired: entry('invalid', 'Enter your name'),
+  signUpBusinessNameRequired: entry('invalid', 'Enter the name of your business'),
+  signUpBusinessNameTooLong: entry('invalid', 'Business names must be at most 100 characters'),
   unknownPermission: entry('invalid', (value: string, valid: string) => `Unknown permission ${value}. Valid values: ${valid}`),
   userNotFound: entry('not_found', 'User not found'),
   userEmailNotFound: entry('not_found', (email: string) => `No user with email ${email}`),

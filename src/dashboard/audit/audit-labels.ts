@@ -36,4 +36,5 @@ export const AUDIT_LABELS: Record<AuditAction, string> = {
   'billing.card_removed': 'Removed a saved card',
   'billing.email_changed': 'Changed the billing notification address',
   'account.time_zone_changed': 'Changed the account’s time zone',
+  'account.signed_up': 'Signed up (test account opened)',
 };

@@ -34,7 +34,7 @@ export class AuthPagesService {
   async signInPage(request: FastifyRequest, query: Record<string, string | undefined>): Promise<PageResult> {
     const next = safeLocalPath(query.next, PAGES.overview.path);
     if (await this.sessions.resolve(readCookie(request, 'session', this.config.cookieSecure))) return redirectTo(next);
-    return view(VIEWS.signIn, { title: 'Sign in', next, email: '', notice: noticeFor(query.notice) });
+    return view(VIEWS.signIn, { title: 'Sign in', next, email: '', notice: noticeFor(query.notice), signUpEnabled: this.config.signupEnabled });
   }
 
   async signIn(request: FastifyRequest, reply: FastifyReply, form: FormBody | undefined): Promise<PageResult> {
@@ -48,7 +48,7 @@ export class AuthPagesService {
         writeCookie(reply, request, 'session', token, this.config.cookieSecure, SESSION_ABSOLUTE_MS / 1000);
         return redirectTo(next);
       },
-      (error) => view(VIEWS.signIn, { title: 'Sign in', next, email, error: error.message }, error.status),
+      (error) => view(VIEWS.signIn, { title: 'Sign in', next, email, error: error.message, signUpEnabled: this.config.signupEnabled }, error.status),
     );
   }
 

@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AccountsService } from '../../accounts/accounts.service';
+import { ApiKeysService } from '../../accounts/api-keys.service';
+import { can } from '../../users/permissions';
+import { noticeFor } from '../notices';
 import { MessageActivityService } from '../../messaging/message-activity.service';
 import { MESSAGE_STATUSES } from '../../messaging/message.entity';
 import { PageResult, view } from '../../pages/page-result';
@@ -11,12 +14,16 @@ export class OverviewPageService {
   constructor(
     private readonly accounts: AccountsService,
     private readonly activity: MessageActivityService,
+    private readonly apiKeys: ApiKeysService,
   ) {}
 
-  async page(user: DashboardUser): Promise<PageResult> {
-    const [account, sends] = await Promise.all([this.accounts.get(user.accountId), this.activity.recentSends(user.accountId)]);
+  async page(user: DashboardUser, notice?: unknown): Promise<PageResult> {
+    const [account, sends, keys] = await Promise.all([this.accounts.get(user.accountId), this.activity.recentSends(user.accountId), this.apiKeys.listActive(user.accountId)]);
     return view('dashboard/views/overview', {
       title: 'Overview',
+      notice: noticeFor(notice),
+      // A new account (a sign-up) has no key yet: the overview offers the first one to whoever may create keys.
+      offerFirstKey: keys.length === 0 && can(user, 'manage_api_keys'),
       accountName: account.name,
       isTest: account.isTest,
       balance: show.credits(account.creditBalance),

@@ -1,4 +1,4 @@
-import { Get } from '@nestjs/common';
+import { Get, Query } from '@nestjs/common';
 import { DashboardController } from '../dashboard-controller.decorator';
 import { CurrentUser, type DashboardUser } from '../dashboard-user';
 import { PAGES } from '../navigation';
@@ -9,7 +9,7 @@ export class OverviewController {
   constructor(private readonly overview: OverviewPageService) {}
 
   @Get()
-  show(@CurrentUser() user: DashboardUser) {
-    return this.overview.page(user);
+  show(@CurrentUser() user: DashboardUser, @Query('notice') notice: unknown) {
+    return this.overview.page(user, notice);
   }
 }

@@ -19,6 +19,7 @@ import { WebhookLeaseHolder1763703200000 } from './database/migrations/176370320
 import { KeywordRules1763703400000 } from './database/migrations/1763703400000-KeywordRules';
 import { ContactImports1763703600000 } from './database/migrations/1763703600000-ContactImports';
 import { SignUps1763703800000 } from './database/migrations/1763703800000-SignUps';
+import { PagePurchases1763704000000 } from './database/migrations/1763704000000-PagePurchases';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   KeywordRules1763703400000,
   ContactImports1763703600000,
   SignUps1763703800000,
+  PagePurchases1763704000000,
 ];

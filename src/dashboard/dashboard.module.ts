@@ -12,6 +12,7 @@ import { ContactsModule } from '../contacts/contacts.module';
 import { ListsModule } from '../lists/lists.module';
 import { BillingPageController } from './billing/billing-page.controller';
 import { BillingPageService } from './billing/billing-page.service';
+import { BuyCreditsPageService } from './billing/buy-credits-page.service';
 import { SenderConfirmPageController } from './senders/sender-confirm-page.controller';
 import { SendersPageController } from './senders/senders-page.controller';
 import { SendersPageService } from './senders/senders-page.service';
@@ -86,6 +87,7 @@ import { TimeZonePageService } from './settings-time-zone/time-zone-page.service
     WebhooksPageService,
     SendersPageService,
     BillingPageService,
+    BuyCreditsPageService,
     UsersPageService,
     AuditPageService,
     ProfilePageService,

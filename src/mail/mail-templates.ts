@@ -122,7 +122,10 @@ export const MailTemplates = {
       ].join('\n'),
     };
   },
-  taxInvoice(to: string, input: { invoiceNumber: string; accountName: string; keyLabel: string; username: string; item: string; total: string; gst: string; held: boolean }): Mail {
+  taxInvoice(
+    to: string,
+    input: { invoiceNumber: string; accountName: string; keyLabel: string; username: string; onPage?: boolean; item: string; total: string; gst: string; held: boolean },
+  ): Mail {
     return {
       to,
       subject: `Tax invoice ${input.invoiceNumber}${input.held ? ' (payment held for review)' : ''}`,
@@ -131,7 +134,7 @@ export const MailTemplates = {
         ``,
         `Item: ${input.item}`,
         `Total: A$${input.total} inc. GST (GST A$${input.gst})`,
-        `Bought with the API key "${input.keyLabel}" (${input.username}).`,
+        input.onPage ? `Bought on the Billing page by ${input.username}.` : `Bought with the API key "${input.keyLabel}" (${input.username}).`,
         ...(input.held
           ? [
               ``,

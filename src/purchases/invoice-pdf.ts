@@ -20,6 +20,8 @@ export interface InvoiceData {
   buyerEmail: string;
   apiKeyLabel: string;
   apiUsername: string;
+  /** Bought by a person on the Billing page (apiUsername is their email), not with an API key. */
+  boughtOnPage: boolean;
   lines: InvoiceLine[];
   exGstCents: number;
   gstCents: number;
@@ -56,7 +58,7 @@ export function renderInvoicePdf(data: InvoiceData): Promise<Buffer> {
     doc.font('Helvetica-Bold').text('Bill to');
     doc.font('Helvetica').text(data.buyerName);
     if (data.buyerEmail) doc.text(data.buyerEmail);
-    doc.text(`API key: ${data.apiKeyLabel} (${data.apiUsername})`);
+    doc.text(data.boughtOnPage ? `Bought on the Billing page by ${data.apiUsername}` : `API key: ${data.apiKeyLabel} (${data.apiUsername})`);
     doc.moveDown();
 
     const cols = [50, 300, 370, 460];

@@ -106,7 +106,7 @@ export class PurchaseRunner {
   }
 
   /** Waits for the request that started the purchase; settles it here when that takes too long (it may have crashed). */
-  private async waitOrSettle(id: number): Promise<Purchase> {
+  async waitOrSettle(id: number): Promise<Purchase> {
     const deadline = Date.now() + this.config.purchaseWaitMs;
     for (;;) {
       const current = await this.repo.byId(id);
@@ -117,7 +117,8 @@ export class PurchaseRunner {
     }
   }
 
-  private async settleOrUnavailable(id: number): Promise<Purchase> {
+  /** Settles now; a provider that cannot say whether it charged answers 503 and leaves the purchase to a retry or the reconciler. */
+  async settleOrUnavailable(id: number): Promise<Purchase> {
     try {
       return await this.settler.settle(id);
     } catch (err) {

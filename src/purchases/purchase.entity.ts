@@ -18,6 +18,7 @@ export type PurchaseState = 'created' | 'charged' | 'fulfilled' | 'declined' | '
 @Index('purchases_invoice_number_key', ['invoiceNumber'], { unique: true })
 @Index('purchases_api_key_created_idx', ['apiKeyId', 'createdAt'])
 @Index('purchases_account_created_idx', ['accountId', 'createdAt'])
+@Index('purchases_request_key', ['accountId', 'requestKey'], { unique: true, where: 'request_key IS NOT NULL' })
 @Index('purchases_unsettled_idx', ['createdAt'], { where: "state IN ('created', 'charged')" })
 export class Purchase {
   @PrimaryGeneratedColumn({ name: 'id', type: 'bigint' })
@@ -43,6 +44,10 @@ export class Purchase {
 
   @Column({ name: 'fingerprint', type: 'bytea', nullable: true })
   fingerprint: Buffer | null;
+
+  /** A purchase made without an API key: `page:<the Billing form's own key>`; one purchase per key and account. */
+  @Column({ name: 'request_key', type: 'text', nullable: true })
+  requestKey: string | null;
 
   @Column({ name: 'kind', type: 'text' })
   kind: PurchaseKind;

@@ -24,8 +24,9 @@ import { PurchasesSwitch } from './purchases-switch.interceptor';
 import { RenewalHandler } from './renewal.handler';
 import { RenewalsService } from './renewals.service';
 import { SubscriptionsRepository } from './subscriptions.repository';
+import { AccountPurchasesService } from './account-purchases.service';
 
-/** Purchases by API (credits, dedicated numbers), their state machine, reconciler, renewals and tax invoices. */
+/** Purchases by API (credits, dedicated numbers) and on the Billing page, their state machine, reconciler, renewals and tax invoices. */
 @Module({
   imports: [AccountsModule, BillingModule, IdempotencyModule, MailModule, NumbersModule, PaymentsModule, SendersModule, UsersModule],
   controllers: [CreditPurchasesController, NumberPurchasesController],
@@ -45,7 +46,8 @@ import { SubscriptionsRepository } from './subscriptions.repository';
     NumberPurchasesService,
     PurchaseReconciler,
     RenewalsService,
+    AccountPurchasesService,
   ],
-  exports: [PurchaseSettler, PurchaseReconciler, RenewalsService, InvoicesService, InvoiceMailer],
+  exports: [AccountPurchasesService, PurchaseSettler, PurchaseReconciler, RenewalsService, InvoicesService, InvoiceMailer],
 })
 export class PurchasesModule {}

@@ -6,12 +6,14 @@ import { Tx } from '../database/unit-of-work';
 import type { Purchase, PurchaseState } from './purchase.entity';
 
 const COLUMNS = `id, account_id AS "accountId", api_key_id AS "apiKeyId", api_key_label AS "apiKeyLabel", api_username AS "apiUsername",
-  idempotency_key AS "idempotencyKey", fingerprint, kind, state, credits, number, card_id AS "cardId", card_last4 AS "cardLast4",
+  idempotency_key AS "idempotencyKey", fingerprint, request_key AS "requestKey", kind, state, credits, number, card_id AS "cardId", card_last4 AS "cardLast4",
   amount_ex_gst_cents AS "amountExGstCents", gst_cents AS "gstCents", amount_inc_gst_cents AS "amountIncGstCents", provider,
   provider_payment_id AS "providerPaymentId", invoice_number AS "invoiceNumber", created_at AS "createdAt", charged_at AS "chargedAt",
   settled_at AS "settledAt", invoice_emailed_at AS "invoiceEmailedAt"`;
 
-export type NewPurchase = Omit<Purchase, 'id' | 'state' | 'providerPaymentId' | 'invoiceNumber' | 'chargedAt' | 'settledAt' | 'invoiceEmailedAt'>;
+export type NewPurchase = Omit<Purchase, 'id' | 'state' | 'providerPaymentId' | 'invoiceNumber' | 'chargedAt' | 'settledAt' | 'invoiceEmailedAt' | 'requestKey'> & {
+  requestKey?: string | null;
+};
 
 /** States that hold a share of the key's daily limit: a purchase on its way, or paid. */
 const SPENDING = `('created', 'charged', 'fulfilled', 'held')`;
@@ -47,11 +49,20 @@ export class PurchasesRepository {
   }
 
   async insert(p: NewPurchase, tx: Tx): Promise<Purchase> {
+    const inserted = await this.insertUnlessKeyTaken(p, tx);
+    if (!inserted) throw new Error(`purchase request key ${p.requestKey} taken`);
+    return inserted;
+  }
+
+  /** Null when a purchase with the same request key exists already (a double-submitted form): one INSERT … ON CONFLICT DO NOTHING. */
+  async insertUnlessKeyTaken(p: NewPurchase, tx: Tx): Promise<Purchase | null> {
     const { rows } = await sql<Purchase>(
       tx,
       `INSERT INTO purchases (account_id, api_key_id, api_key_label, api_username, idempotency_key, fingerprint, kind, credits, number, card_id, card_last4,
-                              amount_ex_gst_cents, gst_cents, amount_inc_gst_cents, provider, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING ${COLUMNS}`,
+                              amount_ex_gst_cents, gst_cents, amount_inc_gst_cents, provider, created_at, request_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+       ON CONFLICT (account_id, request_key) WHERE request_key IS NOT NULL DO NOTHING
+       RETURNING ${COLUMNS}`,
       [
         p.accountId,
         p.apiKeyId,
@@ -69,9 +80,21 @@ export class PurchasesRepository {
         p.amountIncGstCents,
         p.provider,
         p.createdAt.toISOString(),
+        p.requestKey ?? null,
       ],
     );
-    return rows[0];
+    return rows[0] ?? null;
+  }
+
+  /** The purchase a request key (a Billing form's own key) made for this account, if any. */
+  async byRequestKey(accountId: number, requestKey: string, tx: Tx): Promise<Purchase | null> {
+    const { rows } = await sql<Purchase>(tx, `SELECT ${COLUMNS} FROM purchases WHERE account_id = $1 AND request_key = $2`, [accountId, requestKey]);
+    return rows[0] ?? null;
+  }
+
+  async byIdInAccount(accountId: number, id: number): Promise<Purchase | null> {
+    const { rows } = await sql<Purchase>(this.dataSource, `SELECT ${COLUMNS} FROM purchases WHERE account_id = $1 AND id = $2`, [accountId, id]);
+    return rows[0] ?? null;
   }
 
   async byId(id: number, tx?: Tx): Promise<Purchase | null> {

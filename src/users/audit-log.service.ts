@@ -40,6 +40,7 @@ export type AuditAction =
   | 'billing.card_added'
   | 'billing.card_removed'
   | 'billing.email_changed'
+  | 'billing.credits_bought'
   | 'account.time_zone_changed'
   | 'account.signed_up';
 

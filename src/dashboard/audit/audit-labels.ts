@@ -35,6 +35,7 @@ export const AUDIT_LABELS: Record<AuditAction, string> = {
   'billing.card_added': 'Saved a card',
   'billing.card_removed': 'Removed a saved card',
   'billing.email_changed': 'Changed the billing notification address',
+  'billing.credits_bought': 'Bought credits on the Billing page',
   'account.time_zone_changed': 'Changed the account’s time zone',
   'account.signed_up': 'Signed up (test account opened)',
 };

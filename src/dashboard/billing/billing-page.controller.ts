@@ -4,10 +4,14 @@ import { DashboardController } from '../dashboard-controller.decorator';
 import { CurrentUser, type DashboardUser } from '../dashboard-user';
 import { PAGES } from '../navigation';
 import { BillingPageService } from './billing-page.service';
+import { BuyCreditsPageService } from './buy-credits-page.service';
 
 @DashboardController(PAGES.billing)
 export class BillingPageController {
-  constructor(private readonly billing: BillingPageService) {}
+  constructor(
+    private readonly billing: BillingPageService,
+    private readonly buying: BuyCreditsPageService,
+  ) {}
 
   @Get()
   show(@CurrentUser() user: DashboardUser, @Query('notice') notice: unknown) {
@@ -27,6 +31,16 @@ export class BillingPageController {
   @Post('notification-address')
   setBillingEmail(@CurrentUser() user: DashboardUser, @Body() form: FormBody | undefined) {
     return this.billing.setBillingEmail(user, form);
+  }
+
+  @Post('credits')
+  buyCredits(@CurrentUser() user: DashboardUser, @Body() form: FormBody | undefined) {
+    return this.buying.buy(user, form);
+  }
+
+  @Get('purchases/:id')
+  purchase(@CurrentUser() user: DashboardUser, @Param('id') id: string) {
+    return this.buying.result(user, id);
   }
 
   @Get('invoices/:number')

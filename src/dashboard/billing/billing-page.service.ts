@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AccountsService } from '../../accounts/accounts.service';
 import { failure } from '../../common/errors/error-catalogue';
@@ -7,7 +8,8 @@ import { withFormErrors } from '../../pages/form-error';
 import { fileDownload, PageResult, redirectTo, view } from '../../pages/page-result';
 import { CardsService } from '../../payments/cards.service';
 import { TEST_CARDS } from '../../payments/test-cards';
-import { dollars } from '../../purchases/pricing';
+import { dollars, MIN_CREDITS } from '../../purchases/pricing';
+import { tierRows } from './tiers';
 import { InvoicesService } from '../../purchases/invoices.service';
 import type { Actor } from '../../users/actor';
 import { AuditLogService } from '../../users/audit-log.service';
@@ -24,6 +26,7 @@ function requireBilling(actor: Actor): void {
 
 interface Typed {
   card?: string;
+  credits?: string;
   billingEmail?: string;
 }
 
@@ -48,6 +51,11 @@ export class BillingPageService {
         notice: noticeFor(notice),
         error: error?.message,
         simulated: !this.cards.realProvider,
+        // The form's own key: a double click or a retried post of this form is one purchase.
+        purchaseKey: randomUUID(),
+        tiers: tierRows(),
+        minCredits: MIN_CREDITS,
+        typedCredits: typed.credits ?? '',
         testCards: TEST_CARDS,
         typedCard: typed.card ?? '',
         billingEmail: typed.billingEmail ?? account.billingEmail ?? '',

@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import { failure } from '../common/errors/error-catalogue';
+import { Clock } from '../common/time/clock';
+import { UnitOfWork } from '../database/unit-of-work';
+import { CardsService } from '../payments/cards.service';
+import type { Actor } from '../users/actor';
+import { AuditLogService } from '../users/audit-log.service';
+import { dollars, priceCredits } from './pricing';
+import type { Purchase } from './purchase.entity';
+import { PurchaseRunner } from './purchase-runner.service';
+import { PurchasesRepository } from './purchases.repository';
+import { PAGE_REQUEST_PREFIX } from './request-keys';
+
+/** Named on the tax invoice where an API purchase names its key. */
+export const BILLING_PAGE_LABEL = 'Billing page';
+
+/**
+ * Credits bought by a person on the Billing page: the API's tiers, GST, states, settler and invoice, with
+ * the page's own key in place of an Idempotency-Key (a double-clicked or retried form is one purchase and
+ * one charge: the unique request key decides, and the second request waits for the first's outcome). No
+ * API key is involved, so no key's switch or daily limit applies; `manage_billing` is the rule.
+ */
+@Injectable()
+export class AccountPurchasesService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly repo: PurchasesRepository,
+    private readonly cards: CardsService,
+    private readonly runner: PurchaseRunner,
+    private readonly audit: AuditLogService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** `credits` is checked by the caller (creditsError); the card must be one of the account's saved cards. */
+  async buyCreditsOnPage(actor: Actor, formKey: string, credits: number, cardId: number): Promise<Purchase> {
+    const requestKey = `${PAGE_REQUEST_PREFIX}${formKey}`;
+    const price = priceCredits(credits);
+    const started = await this.uow.run(async (tx) => {
+      const existing = await this.repo.byRequestKey(actor.accountId, requestKey, tx);
+      if (existing) return { purchase: existing, first: false };
+      const card = await this.cards.byId(actor.accountId, cardId, tx);
+      if (!card || card.removedAt) throw failure('cardNotFound');
+      const purchase = await this.repo.insertUnlessKeyTaken(
+        {
+          accountId: actor.accountId,
+          apiKeyId: null,
+          apiKeyLabel: BILLING_PAGE_LABEL,
+          apiUsername: actor.email,
+          idempotencyKey: null,
+          fingerprint: null,
+          requestKey,
+          kind: 'credits',
+          credits,
+          number: null,
+          cardId: card.id,
+          cardLast4: card.last4,
+          amountExGstCents: price.exGstCents,
+          gstCents: price.gstCents,
+          amountIncGstCents: price.incGstCents,
+          provider: card.provider,
+          createdAt: this.clock.now(),
+        },
+        tx,
+      );
+      // Another submission of the same form inserted first (it committed while we waited on its key).
+      if (!purchase) return { purchase: (await this.repo.byRequestKey(actor.accountId, requestKey, tx))!, first: false };
+      await this.audit.record(actor, 'billing.credits_bought', `${credits} credits, A$${dollars(price.incGstCents)} inc. GST, ${card.brand} ending in ${card.last4}`, tx);
+      return { purchase, first: true };
+    });
+    if (!started.first) return this.runner.waitOrSettle(started.purchase.id);
+    return this.runner.settleOrUnavailable(started.purchase.id);
+  }
+
+  /** A purchase of the account (the page showing its outcome). */
+  async get(accountId: number, purchaseId: number): Promise<Purchase> {
+    const purchase = await this.repo.byIdInAccount(accountId, purchaseId);
+    if (!purchase) throw failure('purchaseNotFound', purchaseId);
+    return purchase;
+  }
+}

@@ -105,7 +105,18 @@ export default tseslint.config(
   {
     // The pages' small browser script (no bundler, no modules).
     files: ['src/**/assets/*.js'],
-    languageOptions: { sourceType: 'script', globals: { document: 'readonly', navigator: 'readonly', setTimeout: 'readonly' } },
+    languageOptions: {
+      sourceType: 'script',
+      globals: {
+        document: 'readonly',
+        navigator: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        fetch: 'readonly',
+        FormData: 'readonly',
+        URLSearchParams: 'readonly',
+      },
+    },
   },
   {
     files: ['src/database/**/*.ts'],

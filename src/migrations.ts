@@ -20,6 +20,7 @@ import { KeywordRules1763703400000 } from './database/migrations/1763703400000-K
 import { ContactImports1763703600000 } from './database/migrations/1763703600000-ContactImports';
 import { SignUps1763703800000 } from './database/migrations/1763703800000-SignUps';
 import { PagePurchases1763704000000 } from './database/migrations/1763704000000-PagePurchases';
+import { DashboardSends1763704200000 } from './database/migrations/1763704200000-DashboardSends';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   ContactImports1763703600000,
   SignUps1763703800000,
   PagePurchases1763704000000,
+  DashboardSends1763704200000,
 ];

@@ -10,6 +10,7 @@ import { PaymentsModule } from '../payments/payments.module';
 import { PurchasesModule } from '../purchases/purchases.module';
 import { ContactsModule } from '../contacts/contacts.module';
 import { ListsModule } from '../lists/lists.module';
+import { SendersModule } from '../senders/senders.module';
 import { BillingPageController } from './billing/billing-page.controller';
 import { BillingPageService } from './billing/billing-page.service';
 import { BuyCreditsPageService } from './billing/buy-credits-page.service';
@@ -40,6 +41,11 @@ import { ListsPageController } from './contacts/lists-page.controller';
 import { ListsPageService } from './contacts/lists-page.service';
 import { TimeZonePageController } from './settings-time-zone/time-zone-page.controller';
 import { TimeZonePageService } from './settings-time-zone/time-zone-page.service';
+import { SendPageController } from './send/send-page.controller';
+import { SendPageService } from './send/send-page.service';
+import { ComposePreviewService } from './send/compose-preview.service';
+import { CampaignsPageController } from './campaigns/campaigns-page.controller';
+import { CampaignsPageService } from './campaigns/campaigns-page.service';
 
 /**
  * The self-service dashboard: one controller per page group (navigation.ts lists the groups and who
@@ -59,6 +65,7 @@ import { TimeZonePageService } from './settings-time-zone/time-zone-page.service
     ContactsModule,
     ListsModule,
     SignUpModule,
+    SendersModule,
   ],
   controllers: [
     AuthPagesController,
@@ -76,6 +83,8 @@ import { TimeZonePageService } from './settings-time-zone/time-zone-page.service
     ContactsPageController,
     ListsPageController,
     TimeZonePageController,
+    SendPageController,
+    CampaignsPageController,
   ],
   providers: [
     AuthPagesService,
@@ -94,6 +103,9 @@ import { TimeZonePageService } from './settings-time-zone/time-zone-page.service
     ContactsPageService,
     ListsPageService,
     TimeZonePageService,
+    SendPageService,
+    ComposePreviewService,
+    CampaignsPageService,
   ],
 })
 export class DashboardModule {}

@@ -34,6 +34,11 @@ export const NOTICES = {
   member_removed: 'Removed from the list. The contact itself is kept.',
   signed_up: 'Your email is confirmed and your test account is open. Create your first API key to try the API.',
   time_zone_saved: 'Time zone saved. Every page and export now shows times in it.',
+  send_queued: 'Sent: the messages are on their way. This page shows their progress.',
+  send_scheduled: 'Scheduled. The messages go at the time shown; until then you can cancel them here.',
+  campaign_cancelled: 'Cancelled: the scheduled messages will not be sent, and what they cost is refunded.',
+  nothing_to_cancel: 'Nothing was left to cancel: every message had already gone.',
+  send_already_submitted: 'This form was already sent, so nothing was sent again. Here is that send.',
 } as const;
 
 export type NoticeCode = keyof typeof NOTICES;

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { uuid7 } from '../common/ids/uuid7';
 import { AccountsService } from '../accounts/accounts.service';
 import { hundredthsToNumber } from '../billing/money';
-import type { Caller } from '../common/auth/authenticated-request';
 import { failure } from '../common/errors/error-catalogue';
 import { analyseMessage, compileTemplate, DEFAULT_MAX_PARTS, SmsEncoding } from '../common/sms';
 import { Clock } from '../common/time/clock';
@@ -16,6 +15,7 @@ import { UnsubscribesService } from '../unsubscribes/unsubscribes.service';
 import { ListSendResult, toListSendResult } from './messages.mapper';
 import { NewMessage } from './messages.repository';
 import { SendLinks } from './send-links';
+import type { SendRequester } from './send-requester';
 import { SendWriter } from './send-writer.service';
 
 export interface ListSendCommand {
@@ -28,6 +28,14 @@ export interface ListSendCommand {
   maxParts?: number;
   ignoreUnsubscribes?: boolean;
   shortenUrls?: boolean;
+}
+
+export interface ListSendCounts {
+  recipients: number;
+  blockedUnsubscribed: number;
+  skippedTooLong: number;
+  /** Hundredths of a credit. */
+  totalCost: number;
 }
 
 /** Keeps one contact per number: the most recently updated supplies the fields (supplement, Placeholders). */
@@ -57,21 +65,62 @@ export class ListSendService {
     private readonly config: AppConfig,
   ) {}
 
-  async send(caller: Caller, command: ListSendCommand): Promise<ListSendResult> {
+  async send(caller: SendRequester, command: ListSendCommand): Promise<ListSendResult> {
+    const { account, schedule, rows, links, counts } = await this.prepare(caller.accountId, command);
+    const totalCost = counts.totalCost;
+    const send = {
+      accountId: caller.accountId,
+      apiKeyId: caller.apiKeyId,
+      kind: 'list' as const,
+      listId: command.listId,
+      ignoreUnsubscribes: command.ignoreUnsubscribes ?? false,
+      shortenUrls: command.shortenUrls ?? false,
+      customRef: command.customRef ?? null,
+      scheduledFor: schedule.at,
+      staggerMinutes: command.staggerMinutes ?? null,
+      messageCount: rows.length,
+      totalCost,
+      requestId: caller.requestId ?? null,
+      userId: caller.userId ?? null,
+      formKey: caller.formKey ?? null,
+    };
+    return this.writer.persist(
+      { send, messages: rows, isTest: account.isTest, debitReason: 'list send', links: links.batch(rows) },
+      {
+        failure: 'failedToSendToList',
+        insufficientCredits: async (tx) => {
+          const { creditBalance } = await this.accounts.get(caller.accountId, tx);
+          return failure('insufficientCreditsFor', String(hundredthsToNumber(totalCost)), String(hundredthsToNumber(creditBalance)));
+        },
+        respond: (sendId) => toListSendResult(sendId, command.listId, counts, schedule.at, command.staggerMinutes ?? null),
+      },
+    );
+  }
+
+  /**
+   * What a send to the list would be, storing and charging nothing: the same filters, rendering and
+   * prices as `send` (the dashboard's preview); the first message stands for the rest.
+   */
+  async preview(accountId: number, command: ListSendCommand): Promise<{ counts: ListSendCounts; first: NewMessage; totalParts: number }> {
+    const { rows, counts } = await this.prepare(accountId, command);
+    return { counts, first: rows[0], totalParts: rows.reduce((sum, r) => sum + r.parts, 0) };
+  }
+
+  private async prepare(accountId: number, command: ListSendCommand) {
     const now = this.clock.now();
     const schedule = parseScheduledFor(command.scheduledFor, now);
     if (!schedule.ok) throw failure('invalidScheduledFor');
-    const sender = (await this.senders.active(caller.accountId)).match(command.sender);
+    const sender = (await this.senders.active(accountId)).match(command.sender);
     if (!sender) throw failure('invalidSender');
     const senderType = sender.type;
-    const account = await this.accounts.get(caller.accountId);
+    const account = await this.accounts.get(accountId);
 
-    let members = await this.lists.membersForSend(caller.accountId, command.listId);
+    let members = await this.lists.membersForSend(accountId, command.listId);
     if (members.length === 0) throw failure('listEmpty');
     if (!account.allowDuplicateContacts) members = dedupeByNumber(members);
     let blocked = 0;
     if (!command.ignoreUnsubscribes) {
-      const unsubscribed = await this.unsubscribes.unsubscribedAmong(caller.accountId, [...new Set(members.map((m) => m.number))]);
+      const unsubscribed = await this.unsubscribes.unsubscribedAmong(accountId, [...new Set(members.map((m) => m.number))]);
       const kept = members.filter((m) => !unsubscribed.has(m.number));
       blocked = members.length - kept.length;
       members = kept;
@@ -98,7 +147,7 @@ export class ListSendService {
     const start = schedule.at ?? now;
     const offsets = command.staggerMinutes ? staggerOffsetsMs(rendered.length, command.staggerMinutes) : null;
     const links = new SendLinks(this.config.shortLinkBase);
-    const rows: NewMessage[] = rendered.map((r, i) => {
+    const rows = rendered.map((r, i): NewMessage => {
       const dispatchAt = new Date(start.getTime() + (offsets ? offsets[i] : 0));
       const scheduled = dispatchAt.getTime() > now.getTime();
       const id = uuid7();
@@ -119,31 +168,7 @@ export class ListSendService {
       };
     });
     const totalCost = rows.reduce((sum, r) => sum + r.cost, 0);
-    const send = {
-      accountId: caller.accountId,
-      apiKeyId: caller.apiKeyId,
-      kind: 'list' as const,
-      listId: command.listId,
-      ignoreUnsubscribes: command.ignoreUnsubscribes ?? false,
-      shortenUrls: command.shortenUrls ?? false,
-      customRef: command.customRef ?? null,
-      scheduledFor: schedule.at,
-      staggerMinutes: command.staggerMinutes ?? null,
-      messageCount: rows.length,
-      totalCost,
-      requestId: caller.requestId ?? null,
-    };
-    const counts = { recipients: rows.length, blockedUnsubscribed: blocked, skippedTooLong: tooLong, totalCost };
-    return this.writer.persist(
-      { send, messages: rows, isTest: account.isTest, debitReason: 'list send', links: links.batch(rows) },
-      {
-        failure: 'failedToSendToList',
-        insufficientCredits: async (tx) => {
-          const { creditBalance } = await this.accounts.get(caller.accountId, tx);
-          return failure('insufficientCreditsFor', String(hundredthsToNumber(totalCost)), String(hundredthsToNumber(creditBalance)));
-        },
-        respond: (sendId) => toListSendResult(sendId, command.listId, counts, schedule.at, command.staggerMinutes ?? null),
-      },
-    );
+    const counts: ListSendCounts = { recipients: rows.length, blockedUnsubscribed: blocked, skippedTooLong: tooLong, totalCost };
+    return { account, schedule, rows, links, counts };
   }
 }

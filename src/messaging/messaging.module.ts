@@ -1,3 +1,5 @@
+import { CampaignReadsRepository } from './campaign-reads.repository';
+import { CampaignReadsService } from './campaign-reads.service';
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { DeliveryStateModule } from '../delivery/state/delivery-state.module';
@@ -42,6 +44,8 @@ import { SystemMessagesService } from './system-messages.service';
   ],
   controllers: [MessagesController, ListSendController, SimpleSendController],
   providers: [
+    CampaignReadsRepository,
+    CampaignReadsService,
     MessagesRepository,
     SendsRepository,
     SendWriter,
@@ -55,6 +59,6 @@ import { SystemMessagesService } from './system-messages.service';
     AutoRepliesRepository,
     AutoReplyService,
   ],
-  exports: [AutoReplyService, CancelMessagesService, MessageLookupService, MessageActivityService, SystemMessagesService],
+  exports: [AutoReplyService, CancelMessagesService, MessageLookupService, MessageActivityService, SystemMessagesService, SendBatchService, ListSendService, CampaignReadsService],
 })
 export class MessagingModule {}

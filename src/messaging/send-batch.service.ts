@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { uuid7 } from '../common/ids/uuid7';
 import { AccountsService } from '../accounts/accounts.service';
-import type { Caller } from '../common/auth/authenticated-request';
 import { mapInSlices } from '../common/concurrency/slices';
 import { ErrorText, failure } from '../common/errors/error-catalogue';
 import { DEFAULT_MAX_PARTS } from '../common/sms';
@@ -17,6 +16,7 @@ import { SendLinks } from './send-links';
 import { CheckedEntry, checkEntry, ComposedEntry, composeEntry, SendOptions, TemplateCache } from './message-rules';
 import { SendBatchResult, toSendBatchResult } from './messages.mapper';
 import { NewMessage } from './messages.repository';
+import type { SendRequester } from './send-requester';
 import { SendWriter } from './send-writer.service';
 
 export interface SendBatchCommand {
@@ -44,21 +44,9 @@ export class SendBatchService {
     private readonly config: AppConfig,
   ) {}
 
-  async send(caller: Caller, command: SendBatchCommand, claim?: IdempotencyClaim): Promise<SendBatchResult> {
-    const account = await this.accounts.get(caller.accountId);
-    const senders = await this.senders.active(caller.accountId);
-    if (senders.size === 0) throw failure('noAllowedSenders');
-    const now = this.clock.now();
-    const options: SendOptions = {
-      allowUnicode: command.enableUnicode ?? false,
-      maxParts: command.maxParts ?? DEFAULT_MAX_PARTS,
-      partRate: account.partRate,
-      links: new LinkRewriter(this.config.shortLinkBase, command.shortenUrls ?? false),
-      now,
-    };
+  async send(caller: SendRequester, command: SendBatchCommand, claim?: IdempotencyClaim): Promise<SendBatchResult> {
+    const { account, composed, now } = await this.prepare(caller.accountId, command);
     const ignoreUnsubscribes = command.ignoreUnsubscribes ?? false;
-    const composed = await this.compose(caller.accountId, command.messages, senders, options);
-    if (!ignoreUnsubscribes) await this.blockUnsubscribed(caller.accountId, composed);
 
     const rows: NewMessage[] = [];
     const links = new SendLinks(this.config.shortLinkBase);
@@ -95,6 +83,8 @@ export class SendBatchService {
           messageCount: rows.length,
           totalCost,
           requestId: caller.requestId ?? null,
+          userId: caller.userId ?? null,
+          formKey: caller.formKey ?? null,
         },
         messages: rows,
         isTest: account.isTest,
@@ -108,6 +98,33 @@ export class SendBatchService {
         respond: (sendId) => toSendBatchResult(sendId, ignoreUnsubscribes, totalCost, composed, ids),
       },
     );
+  }
+
+  /**
+   * What a send of these entries would be, without storing or charging anything: each entry checked,
+   * rendered, counted and priced, unsubscribed numbers blocked, by the rules `send` applies (the
+   * dashboard's preview).
+   */
+  async preview(accountId: number, command: SendBatchCommand): Promise<{ composed: ComposedEntry[]; partRate: number }> {
+    const { account, composed } = await this.prepare(accountId, command);
+    return { composed, partRate: account.partRate };
+  }
+
+  private async prepare(accountId: number, command: SendBatchCommand) {
+    const account = await this.accounts.get(accountId);
+    const senders = await this.senders.active(accountId);
+    if (senders.size === 0) throw failure('noAllowedSenders');
+    const now = this.clock.now();
+    const options: SendOptions = {
+      allowUnicode: command.enableUnicode ?? false,
+      maxParts: command.maxParts ?? DEFAULT_MAX_PARTS,
+      partRate: account.partRate,
+      links: new LinkRewriter(this.config.shortLinkBase, command.shortenUrls ?? false),
+      now,
+    };
+    const composed = await this.compose(accountId, command.messages, senders, options);
+    if (!(command.ignoreUnsubscribes ?? false)) await this.blockUnsubscribed(accountId, composed);
+    return { account, composed, now };
   }
 
   private async compose(accountId: number, raw: unknown[], senders: ActiveSenders, options: SendOptions): Promise<ComposedEntry[]> {

@@ -10,6 +10,7 @@ import { LinkStore } from '../links/link-store.service';
 import { IdempotencyClaim, IdempotencyKeyTaken, IdempotencyService } from '../idempotency/idempotency.service';
 import { DispatchQueue } from '../queues/dispatch-queue';
 import { MessagesRepository, NewMessage } from './messages.repository';
+import { SendAlreadySubmitted } from './send-requester';
 import { NewSend, SendsRepository } from './sends.repository';
 
 /** A send ready to store: its row, its priced messages, and who pays. */
@@ -35,7 +36,8 @@ export interface PersistOptions<R> {
 }
 
 /**
- * Stores a priced send, the one way every send is written: idempotency claim, send row, debit, its
+ * Stores a priced send, the one way every send is written: idempotency claim, send row (none when its
+ * dashboard form key was used already: SendAlreadySubmitted), debit, its
  * links and the messages in set-based inserts, the stored idempotent response, all in one transaction; dispatch is
  * enqueued after the commit (if that is lost, the sweeper finds the due messages in PostgreSQL).
  */
@@ -57,7 +59,8 @@ export class SendWriter {
     try {
       return await this.uow.run(async (tx) => {
         if (options.claim) await this.idempotency.claim(options.claim, tx);
-        const sendId = await this.sends.insert(send, tx);
+        const sendId = await this.sends.insertUnlessFormKeyUsed(send, tx);
+        if (sendId === null) throw new SendAlreadySubmitted((await this.sends.findByFormKey(send.accountId, send.formKey ?? '', tx)) ?? 0);
         const reference = `send:${sendId}`;
         if (!priced.isTest && send.totalCost > 0 && (await this.credits.debit(send.accountId, send.totalCost, priced.debitReason, reference, tx)) === null) {
           throw await options.insufficientCredits(tx);
@@ -81,7 +84,7 @@ export class SendWriter {
         return response;
       });
     } catch (err) {
-      if (err instanceof DomainError || err instanceof IdempotencyKeyTaken || classifyDependencyFailure(err)) throw err;
+      if (err instanceof DomainError || err instanceof IdempotencyKeyTaken || err instanceof SendAlreadySubmitted || classifyDependencyFailure(err)) throw err;
       throw failureBecause(err, options.failure);
     }
   }

@@ -11,6 +11,8 @@ export type SendKind = 'batch' | 'list' | 'system' | 'reply';
 @Index('sends_account_idx', ['accountId', 'id'], { unique: true })
 // Sends with messages no dispatcher has taken yet (the sweeper's and the health check's starting point).
 @Index('sends_undispatched_idx', ['id'], { where: UNDISPATCHED_INDEX_WHERE })
+// A dashboard form's key: a form submitted twice stores one send.
+@Index('sends_form_key_idx', ['accountId', 'formKey'], { unique: true, where: 'form_key IS NOT NULL' })
 export class Send {
   @PrimaryGeneratedColumn({ name: 'id', type: 'bigint' })
   id: number;
@@ -53,6 +55,15 @@ export class Send {
   /** X-Request-Id of the request that created the send, for the worker's log lines. */
   @Column({ name: 'request_id', type: 'text', nullable: true })
   requestId: string | null;
+
+  /** The dashboard user who sent it from the compose page (null for API sends, or once the user is removed). */
+  @ForeignKey('User', { name: 'sends_user_id_fkey', onDelete: 'SET NULL' })
+  @Column({ name: 'user_id', type: 'integer', nullable: true })
+  userId: number | null;
+
+  /** The compose form's key (one per rendered form), unique per account. */
+  @Column({ name: 'form_key', type: 'uuid', nullable: true })
+  formKey: string | null;
 
   /** Where dispatch has got to in the send's messages (the claim protocol's, src/delivery/state). */
   @Column(() => DispatchWatermark, { prefix: false })

@@ -17,15 +17,31 @@ export interface NewSend {
   totalCost: number;
   /** The request that created it (X-Request-Id), for tracing. */
   requestId?: string | null;
+  /** The dashboard user who sent it. */
+  userId?: number | null;
+  /** The compose form's key: a second send with the same key (per account) is not stored. */
+  formKey?: string | null;
 }
 
 @Injectable()
 export class SendsRepository {
   async insert(send: NewSend, tx: Tx): Promise<number> {
+    const id = await this.insertUnlessFormKeyUsed(send, tx);
+    if (id === null) throw new Error(`the account already stored a send under form key ${send.formKey}`);
+    return id;
+  }
+
+  /**
+   * Inserts the send; null when it carries a form key the account already used (a concurrent insert of
+   * the same key waits for the first to commit, then finds it taken; if the first rolls back, it wins).
+   */
+  async insertUnlessFormKeyUsed(send: NewSend, tx: Tx): Promise<number | null> {
     const { rows } = await sql<{ id: number }>(
       tx,
-      `INSERT INTO sends (account_id, api_key_id, kind, list_id, ignore_unsubscribes, shorten_urls, custom_ref, scheduled_for, stagger_minutes, message_count, total_cost, request_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
+      `INSERT INTO sends (account_id, api_key_id, kind, list_id, ignore_unsubscribes, shorten_urls, custom_ref, scheduled_for, stagger_minutes, message_count, total_cost, request_id, user_id, form_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+       ON CONFLICT (account_id, form_key) WHERE form_key IS NOT NULL DO NOTHING
+       RETURNING id`,
       [
         send.accountId,
         send.apiKeyId,
@@ -39,8 +55,16 @@ export class SendsRepository {
         send.messageCount,
         send.totalCost,
         send.requestId ?? null,
+        send.userId ?? null,
+        send.formKey ?? null,
       ],
     );
-    return rows[0].id;
+    return rows[0] ? Number(rows[0].id) : null;
+  }
+
+  /** The send an account stored under a compose form's key, if any. */
+  async findByFormKey(accountId: number, formKey: string, tx: Tx): Promise<number | null> {
+    const { rows } = await sql<{ id: number }>(tx, `SELECT id FROM sends WHERE account_id = $1 AND form_key = $2`, [accountId, formKey]);
+    return rows[0] ? Number(rows[0].id) : null;
   }
 }

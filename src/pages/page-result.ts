@@ -1,5 +1,16 @@
-/** What a page handler returns: a template to render, where to send the browser next, or a file to download. */
-export type PageResult = ViewResult | RedirectResult | FileResult;
+/** What a page handler returns: a template to render, where to send the browser next, a file to download, or JSON for a page's own script. */
+export type PageResult = ViewResult | RedirectResult | FileResult | JsonResult;
+
+/** An answer to a page's script (a live preview, progress counts): same session, CSRF and guards as the page. */
+export interface JsonResult {
+  kind: 'json';
+  body: unknown;
+  status: number;
+}
+
+export function json(body: unknown, status = 200): JsonResult {
+  return { kind: 'json', body, status };
+}
 
 export interface FileResult {
   kind: 'file';

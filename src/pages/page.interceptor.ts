@@ -26,6 +26,11 @@ export class PageInterceptor implements NestInterceptor {
           reply.header('Location', result.location);
           return '';
         }
+        if (result.kind === 'json') {
+          request.pageStatus = result.status;
+          reply.type('application/json; charset=utf-8');
+          return JSON.stringify(result.body);
+        }
         if (result.kind === 'file') {
           request.pageStatus = 200;
           reply.type(result.contentType).header('Content-Disposition', `attachment; filename="${result.filename}"`);

@@ -66,6 +66,8 @@ describe('Dashboard permissions', () => {
     const links = async (role: Role) => [...(await as[role].get('/overview')).html.matchAll(/<li><a href="([^"]+)"/g)].map((m) => m[1]);
     expect(await links('owner')).toEqual([
       '/overview',
+      '/send',
+      '/campaigns',
       '/contacts',
       '/messages',
       '/settings/api',
@@ -76,11 +78,11 @@ describe('Dashboard permissions', () => {
       '/users',
       '/audit',
     ]);
-    expect(await links('manage_api_keys')).toEqual(['/overview', '/messages', '/settings/api']);
-    expect(await links('manage_billing')).toEqual(['/overview', '/messages', '/settings/api', '/billing']);
-    expect(await links('manage_settings')).toEqual(['/overview', '/messages', '/settings/webhooks', '/settings/time-zone']);
-    expect(await links('manage_senders')).toEqual(['/overview', '/messages', '/senders']);
-    expect(await links('none')).toEqual(['/overview', '/messages']);
+    expect(await links('manage_api_keys')).toEqual(['/overview', '/campaigns', '/messages', '/settings/api']);
+    expect(await links('manage_billing')).toEqual(['/overview', '/campaigns', '/messages', '/settings/api', '/billing']);
+    expect(await links('manage_settings')).toEqual(['/overview', '/campaigns', '/messages', '/settings/webhooks', '/settings/time-zone']);
+    expect(await links('manage_senders')).toEqual(['/overview', '/campaigns', '/messages', '/senders']);
+    expect(await links('none')).toEqual(['/overview', '/campaigns', '/messages']);
   });
 
   describe('API keys', () => {

@@ -217,6 +217,14 @@ export const CATALOGUE = {
   invoiceNotFound: entry('not_found', 'Invoice not found'),
   // The dashboard's time zone, send, campaign and report pages
   timeZoneInvalid: entry('invalid', 'Choose one of the Australian time zones listed'),
+  composeNumbersRequired: entry('invalid', 'Enter at least one mobile number'),
+  composeTooManyNumbers: entry('invalid', (max: number) => `At most ${max} numbers per send; put more in a list and send to the list`),
+  composeListRequired: entry('invalid', 'Choose a list to send to'),
+  composeScheduleInvalid: entry('invalid', 'Enter the day and time to send, such as 2026-12-01 and 09:30'),
+  composeScheduleSkipped: entry('invalid', (zone: string) => `That time does not exist in ${zone}: clocks skip that hour when daylight saving starts. Choose another time.`),
+  composeSchedulePast: entry('invalid', 'That time has passed. Choose a later time, or send now.'),
+  composeNothingToSend: entry('invalid', 'None of these recipients can be sent this message; see the reasons below.'),
+  composeFixRecipients: entry('invalid', 'Some recipients cannot be sent this message; fix or remove them (see below) and try again.'),
   // Idempotency
   idempotencyKeyTooLong: entry('invalid', 'Idempotency-Key must be at most 255 characters'),
   idempotencyKeyReused: entry('unprocessable', 'Idempotency-Key was reused with a different request payload'),

@@ -5,6 +5,8 @@ describe(navigationFor.name, () => {
   it('lists the pages a person may open, in order, marking the current one', () => {
     expect(navigationFor({ isOwner: true, permissions: [] }, '/settings/api/keys/3/revoke')).toEqual([
       { label: 'Overview', href: '/overview', current: false },
+      { label: 'Send', href: '/send', current: false },
+      { label: 'Campaigns', href: '/campaigns', current: false },
       { label: 'Contacts', href: '/contacts', current: false },
       { label: 'Messages', href: '/messages', current: false },
       { label: 'API keys', href: '/settings/api', current: true },
@@ -15,9 +17,16 @@ describe(navigationFor.name, () => {
       { label: 'Users', href: '/users', current: false },
       { label: 'Audit log', href: '/audit', current: false },
     ]);
-    expect(navigationFor({ isOwner: false, permissions: ['manage_billing'] }, '/overview').map((l) => l.href)).toEqual(['/overview', '/messages', '/settings/api', '/billing']);
+    expect(navigationFor({ isOwner: false, permissions: ['manage_billing'] }, '/overview').map((l) => l.href)).toEqual([
+      '/overview',
+      '/campaigns',
+      '/messages',
+      '/settings/api',
+      '/billing',
+    ]);
     expect(navigationFor({ isOwner: false, permissions: [] }, '/messages').map((l) => [l.href, l.current])).toEqual([
       ['/overview', false],
+      ['/campaigns', false],
       ['/messages', true],
     ]);
   });
@@ -25,6 +34,7 @@ describe(navigationFor.name, () => {
   it('shows Contacts to holders of manage_contacts, marked current on its lists', () => {
     expect(navigationFor({ isOwner: false, permissions: ['manage_contacts'] }, '/contacts/lists/4').map((l) => [l.href, l.current])).toEqual([
       ['/overview', false],
+      ['/campaigns', false],
       ['/contacts', true],
       ['/messages', false],
     ]);
@@ -36,6 +46,9 @@ describe(navigationFor.name, () => {
     const none = { isOwner: false, permissions: [] };
     expect(mayOpen(none, PAGES.profile.access)).toBe(true);
     expect(mayOpen(none, PAGES.users.access)).toBe(false);
+    expect(mayOpen(none, PAGES.campaigns.access)).toBe(true);
+    expect(mayOpen(none, PAGES.send.access)).toBe(false);
+    expect(mayOpen({ isOwner: false, permissions: ['send_messages'] }, PAGES.send.access)).toBe(true);
     expect(mayOpen({ isOwner: false, permissions: ['manage_settings'] }, PAGES.webhooks.access)).toBe(true);
     expect(mayOpen({ isOwner: false, permissions: ['manage_settings'] }, PAGES.apiKeys.access)).toBe(false);
     expect(mayOpen({ isOwner: false, permissions: ['manage_senders'] }, PAGES.senders.access)).toBe(true);
@@ -46,6 +59,7 @@ describe(navigationFor.name, () => {
     expect(mayOpen({ isOwner: false, permissions: ['manage_api_keys', 'manage_senders', 'manage_settings'] }, PAGES.billing.access)).toBe(false);
     expect(navigationFor({ isOwner: false, permissions: ['manage_senders'] }, '/senders/3/deactivate').map((l) => [l.href, l.current])).toEqual([
       ['/overview', false],
+      ['/campaigns', false],
       ['/messages', false],
       ['/senders', true],
     ]);

@@ -3,8 +3,8 @@ import type { NewSend, SendsRepository } from '../../../src/messaging/sends.repo
 import { openTx } from './fake-unit-of-work';
 import { Journal } from './journal';
 
-/** SendsRepository.insert: numbers send rows from `firstId`, inside the open transaction. */
-export class FakeSendsRepository implements Pick<SendsRepository, 'insert'> {
+/** SendsRepository's inserts: numbers send rows from `firstId`, inside the open transaction; a form key is unique per account. */
+export class FakeSendsRepository implements Pick<SendsRepository, 'insert' | 'insertUnlessFormKeyUsed' | 'findByFormKey'> {
   readonly rows: Array<NewSend & { id: number }> = [];
   private nextId: number;
 
@@ -16,11 +16,23 @@ export class FakeSendsRepository implements Pick<SendsRepository, 'insert'> {
   }
 
   async insert(send: NewSend, tx: Tx): Promise<number> {
+    const id = await this.insertUnlessFormKeyUsed(send, tx);
+    if (id === null) throw new Error('form key used');
+    return id;
+  }
+
+  async insertUnlessFormKeyUsed(send: NewSend, tx: Tx): Promise<number | null> {
     const open = openTx('SendsRepository.insert', tx);
     this.journal.record('sends.insert');
+    if (send.formKey && this.rows.some((r) => r.accountId === send.accountId && r.formKey === send.formKey)) return null;
     const row = { ...send, id: this.nextId++ };
     this.rows.push(row);
     open.onRollback(() => this.rows.splice(this.rows.indexOf(row), 1));
     return row.id;
+  }
+
+  async findByFormKey(accountId: number, formKey: string, tx: Tx): Promise<number | null> {
+    openTx('SendsRepository.findByFormKey', tx);
+    return this.rows.find((r) => r.accountId === accountId && r.formKey === formKey)?.id ?? null;
   }
 }

@@ -291,6 +291,8 @@ describe(ListSendService.name, () => {
         messageCount: 4,
         totalCost: 800,
         requestId: 'req-42',
+        userId: null,
+        formKey: null,
       });
       expect(priced).toMatchObject({ isTest: true, debitReason: 'list send' });
       expect(options.failure).toBe('failedToSendToList');

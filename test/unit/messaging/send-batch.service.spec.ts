@@ -251,7 +251,18 @@ describe(SendBatchService.name, () => {
       await service.send(caller, batch([to(ANN), to(BOB, 'x'.repeat(200))], { shortenUrls: true }), claim);
 
       const { priced, options } = writer.only;
-      expect(priced.send).toEqual({ accountId: 1, apiKeyId: 7, kind: 'batch', ignoreUnsubscribes: false, shortenUrls: true, messageCount: 2, totalCost: 300, requestId: 'req-42' });
+      expect(priced.send).toEqual({
+        accountId: 1,
+        apiKeyId: 7,
+        kind: 'batch',
+        ignoreUnsubscribes: false,
+        shortenUrls: true,
+        messageCount: 2,
+        totalCost: 300,
+        requestId: 'req-42',
+        userId: null,
+        formKey: null,
+      });
       expect(priced.debitReason).toBe('send');
       expect(priced.isTest).toBe(false);
       expect(options.claim).toBe(claim);

@@ -6,6 +6,7 @@ import { IdempotencyClaim, IdempotencyKeyTaken, IdempotencyService } from '../..
 import type { MessagesRepository, NewMessage } from '../../../src/messaging/messages.repository';
 import { PersistOptions, PricedSend, SendWriter } from '../../../src/messaging/send-writer.service';
 import type { SendsRepository } from '../../../src/messaging/sends.repository';
+import { SendAlreadySubmitted } from '../../../src/messaging/send-requester';
 import type { LinkBatch } from '../../../src/links/link-rewriter';
 import type { LinkStore } from '../../../src/links/link-store.service';
 import type { DispatchQueue } from '../../../src/queues/dispatch-queue';
@@ -93,6 +94,18 @@ function options(overrides: Partial<PersistOptions<{ send_id: number; text: stri
 }
 
 describe(SendWriter.name, () => {
+  it('stores nothing and charges nothing for a form key the account already used, naming the first send', async () => {
+    const { writer, journal, credits, messages } = setup();
+    const formSend = (accountId: number) => aPricedSend({ send: { ...aPricedSend().send, accountId, apiKeyId: null, formKey: '0190aaaa-0000-7000-8000-000000000000' } });
+    const first = await writer.persist(formSend(1), options({ claim: undefined }));
+    const balance = credits.balanceOf(1);
+
+    await expect(writer.persist(formSend(1), options({ claim: undefined }))).rejects.toEqual(new SendAlreadySubmitted(first.send_id));
+    expect(credits.balanceOf(1)).toBe(balance);
+    expect(messages.inserts).toHaveLength(1);
+    expect(journal.entries.slice(-2)).toEqual(['sends.insert', 'rollback tx2']);
+  });
+
   it('claims the key first and completes it last inside one transaction, and enqueues dispatch only after the commit', async () => {
     const { writer, journal } = setup();
 

@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DomainError, type DomainErrorKind } from '../../common/errors/domain-error';
+import { failure } from '../../common/errors/error-catalogue';
+import { STATUS_OF } from '../../common/errors/error-mapping';
+import { CONTACT_PLACEHOLDER_FIELDS, OPTOUT_PLACEHOLDER } from '../../common/sms';
+import { Clock } from '../../common/time/clock';
+import { ListsService } from '../../lists/lists.service';
+import { ListSendService } from '../../messaging/list-send.service';
+import { SendBatchService } from '../../messaging/send-batch.service';
+import { SendAlreadySubmitted, type SendRequester } from '../../messaging/send-requester';
+import type { FormBody } from '../../pages/form-body';
+import { json, PageResult, redirectTo, view } from '../../pages/page-result';
+import { SendersService } from '../../senders/senders.service';
+import type { DashboardUser } from '../dashboard-user';
+import { zoneLabel } from '../format';
+import { withNotice } from '../notices';
+import { ComposeFields, composeFields, ComposeRequest, readCompose } from './compose-form';
+import { ComposePreview, ComposePreviewService } from './compose-preview.service';
+
+/** Errors shown on the compose form rather than as an error page: what the person can change there (a list deleted meanwhile, too few credits too). */
+const SHOWN_ON_FORM: readonly DomainErrorKind[] = ['invalid', 'forbidden', 'not_found', 'conflict', 'unprocessable', 'too_many_requests'];
+
+const PLACEHOLDERS = [...CONTACT_PLACEHOLDER_FIELDS.map((field) => `{${field}}`), OPTOUT_PLACEHOLDER];
+
+/**
+ * The compose page: to numbers or a list, from an active sender, now or at a time on the account's
+ * clocks. Previews and sends go through the API's send services; the form's key makes a double
+ * submit store one send.
+ */
+@Injectable()
+export class SendPageService {
+  constructor(
+    private readonly previews: ComposePreviewService,
+    private readonly batch: SendBatchService,
+    private readonly listSend: ListSendService,
+    private readonly senders: SendersService,
+    private readonly lists: ListsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async page(user: DashboardUser, query: Record<string, unknown>): Promise<PageResult> {
+    const fields = composeFields(undefined, randomUUID());
+    if (typeof query.list === 'string' && /^\d+$/.test(query.list)) {
+      fields.to_kind = 'list';
+      fields.list_id = query.list;
+    }
+    return this.form(user, fields, {});
+  }
+
+  /** The Preview button (no JavaScript): the form again with what it would send. */
+  async previewPage(user: DashboardUser, form: FormBody | undefined): Promise<PageResult> {
+    const fields = composeFields(form, randomUUID());
+    try {
+      const preview = await this.previews.preview(user.accountId, readCompose(fields, user.timeZone, this.clock.now()));
+      return this.form(user, fields, { preview });
+    } catch (err) {
+      return this.formError(user, fields, err);
+    }
+  }
+
+  /** The page's script, as the text changes: the preview as JSON, or `{"error": ...}` with the form's status. */
+  async previewJson(user: DashboardUser, form: FormBody | undefined): Promise<PageResult> {
+    try {
+      return json(await this.previews.preview(user.accountId, readCompose(composeFields(form, randomUUID()), user.timeZone, this.clock.now())));
+    } catch (err) {
+      const shown = shownOnForm(err);
+      return json({ error: shown.message }, shown.status);
+    }
+  }
+
+  async send(user: DashboardUser, form: FormBody | undefined): Promise<PageResult> {
+    const fields = composeFields(form, '');
+    // Every rendered form carries its key; one without is not our form.
+    if (fields.form_key === '') throw failure('csrfTokenInvalid');
+    let request: ComposeRequest;
+    let preview: ComposePreview;
+    try {
+      request = readCompose(fields, user.timeZone, this.clock.now());
+      preview = await this.previews.preview(user.accountId, request);
+    } catch (err) {
+      return this.formError(user, fields, err);
+    }
+    if (preview.errorCount > 0 || preview.recipients === 0) {
+      const refusal = failure(preview.recipients === 0 ? 'composeNothingToSend' : 'composeFixRecipients');
+      return this.form(user, fields, { preview, error: refusal.message }, 400);
+    }
+    const requester: SendRequester = { accountId: user.accountId, apiKeyId: null, userId: user.userId, formKey: request.formKey };
+    try {
+      const sendId = await this.store(requester, request);
+      return redirectTo(withNotice(`/campaigns/${sendId}`, request.scheduledAt ? 'send_scheduled' : 'send_queued'));
+    } catch (err) {
+      if (err instanceof SendAlreadySubmitted) return redirectTo(withNotice(`/campaigns/${err.sendId}`, 'send_already_submitted'));
+      return this.formError(user, fields, err);
+    }
+  }
+
+  private async store(requester: SendRequester, request: ComposeRequest): Promise<number> {
+    const scheduledFor = request.scheduledAt ? request.scheduledAt.toISOString() : undefined;
+    if (request.recipients.kind === 'list') {
+      const result = await this.listSend.send(requester, {
+        listId: request.recipients.listId,
+        sender: request.sender,
+        message: request.message,
+        scheduledFor,
+        staggerMinutes: request.staggerMinutes,
+        shortenUrls: request.shortenUrls,
+      });
+      return result.send_id;
+    }
+    const result = await this.batch.send(requester, {
+      messages: request.recipients.numbers.map((to) => ({ to, message: request.message, sender: request.sender, scheduled_for: scheduledFor })),
+      enableUnicode: true,
+      shortenUrls: request.shortenUrls,
+    });
+    return result.send_id;
+  }
+
+  private formError(user: DashboardUser, fields: ComposeFields, err: unknown): Promise<PageResult> {
+    const shown = shownOnForm(err);
+    return this.form(user, fields, { error: shown.message }, shown.status);
+  }
+
+  private async form(user: DashboardUser, fields: ComposeFields, extra: { preview?: ComposePreview; error?: string }, status = 200): Promise<PageResult> {
+    const [senders, lists] = await Promise.all([this.senders.active(user.accountId), this.lists.names(user.accountId)]);
+    return view(
+      'dashboard/views/send',
+      {
+        title: 'Send',
+        fields,
+        senders: senders.values().map((value) => ({ value, selected: value === fields.sender })),
+        lists: lists.map((l) => ({ id: l.id, name: l.name, selected: String(l.id) === fields.list_id })),
+        toList: fields.to_kind === 'list',
+        later: fields.when === 'later',
+        placeholders: PLACEHOLDERS,
+        zone: zoneLabel(user.timeZone),
+        ...extra,
+      },
+      status,
+    );
+  }
+}
+
+function shownOnForm(err: unknown): { message: string; status: number } {
+  if (err instanceof DomainError && SHOWN_ON_FORM.includes(err.kind)) return { message: err.message, status: STATUS_OF[err.kind] };
+  throw err;
+}

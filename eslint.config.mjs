@@ -115,6 +115,8 @@ export default tseslint.config(
         fetch: 'readonly',
         FormData: 'readonly',
         URLSearchParams: 'readonly',
+        window: 'readonly',
+        DOMParser: 'readonly',
       },
     },
   },

@@ -11,6 +11,7 @@ import { PurchasesModule } from '../purchases/purchases.module';
 import { ContactsModule } from '../contacts/contacts.module';
 import { ListsModule } from '../lists/lists.module';
 import { SendersModule } from '../senders/senders.module';
+import { ContactImportsModule } from '../contact-imports/contact-imports.module';
 import { BillingPageController } from './billing/billing-page.controller';
 import { BillingPageService } from './billing/billing-page.service';
 import { BuyCreditsPageService } from './billing/buy-credits-page.service';
@@ -38,6 +39,8 @@ import { WebhooksPageService } from './settings-webhooks/webhooks-page.service';
 import { ContactsPageController } from './contacts/contacts-page.controller';
 import { ContactsPageService } from './contacts/contacts-page.service';
 import { ListsPageController } from './contacts/lists-page.controller';
+import { ImportsPageController } from './contacts/imports-page.controller';
+import { ImportsPageService } from './contacts/imports-page.service';
 import { ListsPageService } from './contacts/lists-page.service';
 import { TimeZonePageController } from './settings-time-zone/time-zone-page.controller';
 import { TimeZonePageService } from './settings-time-zone/time-zone-page.service';
@@ -66,6 +69,7 @@ import { CampaignsPageService } from './campaigns/campaigns-page.service';
     ListsModule,
     SignUpModule,
     SendersModule,
+    ContactImportsModule,
   ],
   controllers: [
     AuthPagesController,
@@ -82,6 +86,7 @@ import { CampaignsPageService } from './campaigns/campaigns-page.service';
     ProfileController,
     ContactsPageController,
     ListsPageController,
+    ImportsPageController,
     TimeZonePageController,
     SendPageController,
     CampaignsPageController,
@@ -102,6 +107,7 @@ import { CampaignsPageService } from './campaigns/campaigns-page.service';
     ProfilePageService,
     ContactsPageService,
     ListsPageService,
+    ImportsPageService,
     TimeZonePageService,
     SendPageService,
     ComposePreviewService,

@@ -26,6 +26,7 @@ export const PAGES = {
   campaigns: { path: '/campaigns', label: 'Campaigns', access: 'signed_in' },
   contacts: { path: '/contacts', label: 'Contacts', access: { anyOf: ['manage_contacts'] } },
   contactLists: { path: '/contacts/lists', label: 'Lists', access: { anyOf: ['manage_contacts'] }, inNav: false },
+  contactImports: { path: '/contacts/imports', label: 'Imports', access: { anyOf: ['manage_contacts'] }, inNav: false },
   messages: { path: '/messages', label: 'Messages', access: 'signed_in' },
   apiKeys: { path: '/settings/api', label: 'API keys', access: { anyOf: ['manage_api_keys', 'manage_billing'] } },
   webhooks: { path: '/settings/webhooks', label: 'Webhooks', access: { anyOf: ['manage_settings'] } },

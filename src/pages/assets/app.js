@@ -2,6 +2,28 @@
 (function () {
   'use strict';
   document.addEventListener('DOMContentLoaded', function () {
+    // A running import's progress: the page fetches itself every second and swaps in the new status,
+    // until the import is complete or failed (without JavaScript, a reload shows the same).
+    var importStatus = document.getElementById('import-status');
+    if (importStatus && importStatus.hasAttribute('data-live-region') && window.fetch && window.DOMParser) {
+      var refreshImport = function () {
+        fetch(window.location.pathname, { headers: { accept: 'text/html' }, credentials: 'same-origin' })
+          .then(function (response) {
+            return response.ok ? response.text() : Promise.reject(new Error(String(response.status)));
+          })
+          .then(function (html) {
+            var next = new DOMParser().parseFromString(html, 'text/html').getElementById('import-status');
+            if (!next) return;
+            importStatus.replaceWith(next);
+            importStatus = next;
+            if (next.hasAttribute('data-live-region')) setTimeout(refreshImport, 1000);
+          })
+          .catch(function () {
+            setTimeout(refreshImport, 5000);
+          });
+      };
+      setTimeout(refreshImport, 1000);
+    }
     // Copy buttons are hidden until this script can make them work.
     document.querySelectorAll('[data-copy]').forEach(function (button) {
       button.hidden = false;

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { createApp } from './create-app';
 import { createRootLogger } from './common/logging/logger';
-import { ConfigError, loadConfig } from './config/app-config';
+import { ConfigError, loadConfig, startupWarnings } from './config/app-config';
 import { prepareDatabase } from './database/prepare-database';
 import { MIGRATIONS } from './migrations';
 import { startWorker } from './worker';
@@ -9,6 +9,7 @@ import { startWorker } from './worker';
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createRootLogger(config.logLevel);
+  for (const warning of startupWarnings(config)) log.warn(warning);
   const { created, applied } = await prepareDatabase(config, MIGRATIONS);
   log.info({ created, applied, role: config.appRole }, 'database ready');
   if (config.appRole === 'worker') {

@@ -21,6 +21,7 @@ import { ContactImports1763703600000 } from './database/migrations/1763703600000
 import { SignUps1763703800000 } from './database/migrations/1763703800000-SignUps';
 import { PagePurchases1763704000000 } from './database/migrations/1763704000000-PagePurchases';
 import { DashboardSends1763704200000 } from './database/migrations/1763704200000-DashboardSends';
+import { SignInPairs1763704300000 } from './database/migrations/1763704300000-SignInPairs';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   SignUps1763703800000,
   PagePurchases1763704000000,
   DashboardSends1763704200000,
+  SignInPairs1763704300000,
 ];

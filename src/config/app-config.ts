@@ -83,12 +83,18 @@ export const SETTINGS = {
   linkRetentionDays: integer({ default: 180, min: 1, max: 3650, why: 'Short links stop redirecting this many days after their message was sent' }),
   clickFoldIntervalMs: integer({ default: 5000, min: 100, max: 3_600_000, why: "How often appended clicks are folded into each link's counters" }),
   optoutAttemptsPerIp: integer({ default: 10, min: 1, max: 100_000, why: 'Opt-out form submissions allowed per client address in each window' }),
-  optoutAttemptWindowMs: integer({ default: 15 * 60 * 1000, min: 1000, max: 86_400_000, why: 'The window of the opt-out limits' }),
+  optoutAttemptWindowMs: integer({ default: 15 * 60 * 1000, min: 1000, max: 86_400_000, why: 'The window of the opt-out and short-link limits' }),
   optoutMissesPerIp: integer({
     default: 30,
     min: 1,
     max: 100_000,
     why: 'Unknown opt-out codes one client address may ask for per window before its opt-out pages answer 429 (codes cannot be guessed at scale)',
+  }),
+  shortLinkMissesPerIp: integer({
+    default: 30,
+    min: 1,
+    max: 100_000,
+    why: 'Unknown short-link codes one client address may follow per window before its short links answer 429 (codes cannot be guessed at scale)',
   }),
 
   // --- Carrier (SMPP). With no SMPP_HOST, live accounts use the simulator (development only). ---
@@ -127,6 +133,24 @@ export const SETTINGS = {
     why: "A dispatcher whose lease (renewed every quarter of this) is older than this is dead: its unrecorded claims are taken back; a live one's never are",
   }),
 
+  // --- Own-mobile confirmation texts (sent at the platform's cost: budgets against SMS pumping) ---
+  ownMobileTextsPerAccountHour: integer({
+    default: 5,
+    min: 1,
+    max: 100_000,
+    why: 'Confirmation texts one account may have sent in an hour (a business registers a few staff mobiles)',
+  }),
+  ownMobileTextsPerAccountDay: integer({ default: 20, min: 1, max: 1_000_000, why: 'Confirmation texts one account may have sent in a day' }),
+  ownMobileTextsPerKeyHour: integer({ default: 3, min: 1, max: 100_000, why: 'Confirmation texts one API key may have sent in an hour' }),
+  ownMobileTextsPerKeyDay: integer({ default: 10, min: 1, max: 1_000_000, why: 'Confirmation texts one API key may have sent in a day' }),
+  ownMobileTextsPerAddressHour: integer({
+    default: 5,
+    min: 1,
+    max: 100_000,
+    why: 'Confirmation texts requests from one client address may have sent in an hour, whatever the accounts',
+  }),
+  ownMobileTextsPerAddressDay: integer({ default: 20, min: 1, max: 1_000_000, why: 'Confirmation texts requests from one client address may have sent in a day' }),
+
   // --- Webhooks (interface: Webhooks) ---
   webhookAllowPrivate: flag({ default: false, why: 'Admit plain http and private, loopback and link-local addresses (tests, private networks)' }),
   webhookTimeoutMs: integer({ default: 5000, min: 100, max: 60_000, why: 'A delivery succeeds on any 2xx within this time (interface: 5 seconds)' }),
@@ -146,7 +170,7 @@ export const SETTINGS = {
   cookieSecure: oneOf({
     default: 'auto',
     values: ['auto', 'always', 'never'],
-    why: 'auto: cookies are Secure when the request came over https (as the trusted proxy says); always; never (plain-http development only)',
+    why: 'auto: cookies are Secure when the request came over https (as the trusted proxy says); always; never (plain-http development only). Unset with NODE_ENV=production: always',
   }),
   dashboardUrl: text({ default: 'http://localhost:3000', pattern: HTTP_URL, message: HTTP_URL_MESSAGE, why: 'Where people reach the dashboard; emailed links start with it' }),
   smtpUrl: optionalText({
@@ -248,6 +272,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     if ('complaint' in read) unreadable.set(key, `${envName(key)}=${JSON.stringify(raw)} ${read.complaint}`);
     else values[key] = read.value;
   }
+  // Production cookies are Secure unless an operator says otherwise: behind a TLS-terminating proxy that is
+  // not in TRUST_PROXY, auto would see plain http and send the session cookie without Secure.
+  const cookieSecureSet = (env[envName('cookieSecure')] ?? '') !== '' || overrides.cookieSecure !== undefined;
+  if (!cookieSecureSet && (overrides.nodeEnv ?? config.nodeEnv) === 'production') config.cookieSecure = 'always';
   Object.assign(config, overrides);
   const complaints: string[] = [];
   for (const [key, setting] of entries) {
@@ -260,4 +288,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new ConfigError('Invalid configuration: SMPP_HOST, SMPP_SYSTEM_ID and SMPP_PASSWORD are required with NODE_ENV=production (the simulator is for development only)');
   }
   return config;
+}
+
+/** What start-up warns about: settings that run, but leave the service weaker than it should be in production. */
+export function startupWarnings(config: AppConfig): string[] {
+  const warnings: string[] = [];
+  if (config.nodeEnv !== 'production') return warnings;
+  if (config.cookieSecure === 'never') warnings.push('COOKIE_SECURE=never with NODE_ENV=production: session cookies are sent without Secure, over plain http too');
+  else if (config.cookieSecure === 'auto' && config.trustProxy === 'false')
+    warnings.push(
+      'COOKIE_SECURE=auto without TRUST_PROXY in production: behind a TLS-terminating proxy every request looks like plain http and session cookies are sent without Secure',
+    );
+  return warnings;
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AccountsService } from '../accounts/accounts.service';
 import { failure } from '../common/errors/error-catalogue';
 import { isAuMobile, normaliseAuMobile } from '../common/phone';
-import { RedisService } from '../common/redis/redis.service';
+import { AddressCounter } from '../common/redis/address-counter';
 import { AppConfig } from '../config/app-config';
 import { LinkClicksService } from '../links/link-clicks.service';
 import { LinkStore } from '../links/link-store.service';
@@ -41,7 +41,7 @@ export class OptOutPageService {
     private readonly clicks: LinkClicksService,
     private readonly accounts: AccountsService,
     private readonly optOuts: OptOutService,
-    private readonly redis: RedisService,
+    private readonly counter: AddressCounter,
     private readonly config: AppConfig,
   ) {}
 
@@ -80,10 +80,11 @@ export class OptOutPageService {
    */
   private async target(code: string, ip: string): Promise<OptoutTarget> {
     const missesKey = `optout-misses:${ip}`;
-    if (Number(await this.redis.run((c) => c.get(missesKey))) >= this.config.optoutMissesPerIp) throw failure('optoutThrottled');
+    const misses = await this.counter.peek(missesKey);
+    if (misses.count >= this.config.optoutMissesPerIp) throw failure('optoutThrottled').retryAfter(misses.resetMs / 1000);
     const target = await this.lookup(code);
     if (target) return target;
-    await this.count(missesKey);
+    await this.counter.add(missesKey, this.config.optoutAttemptWindowMs);
     throw failure('notFound');
   }
 
@@ -108,14 +109,8 @@ export class OptOutPageService {
 
   /** At most OPTOUT_ATTEMPTS_PER_IP submissions per window from one address. */
   private async throttle(ip: string): Promise<void> {
-    if ((await this.count(`optout-attempts:${ip}`)) > this.config.optoutAttemptsPerIp) throw failure('optoutThrottled');
-  }
-
-  /** Counts one more in a fixed window of OPTOUT_ATTEMPT_WINDOW_MS (in Redis); returns the count. */
-  private async count(key: string): Promise<number> {
-    return this.redis.run(async (c) => {
-      const results = (await c.multi().set(key, 0, 'PX', this.config.optoutAttemptWindowMs, 'NX').incr(key).exec()) as Array<[Error | null, unknown]>;
-      return Number(results[1][1]);
-    });
+    const key = `optout-attempts:${ip}`;
+    if ((await this.counter.add(key, this.config.optoutAttemptWindowMs)) > this.config.optoutAttemptsPerIp)
+      throw failure('optoutThrottled').retryAfter((await this.counter.peek(key)).resetMs / 1000);
   }
 }

@@ -3,6 +3,7 @@ import { failure } from '../common/errors/error-catalogue';
 import { Page, PageResult, pageResult } from '../common/http/pagination';
 import { Clock } from '../common/time/clock';
 import { isUuid } from '../common/validation/uuid';
+import { AddressCounter } from '../common/redis/address-counter';
 import { AppConfig } from '../config/app-config';
 import { LINK_CODE_RE } from './link-codes';
 import { LinkScope, LinksRepository } from './links.repository';
@@ -25,13 +26,24 @@ export class LinkClicksService {
     private readonly links: LinksRepository,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly counter: AddressCounter,
   ) {}
 
-  /** Where a short link goes, recording the hit (a person's click, or a preview apart); 404 when unknown or expired. */
-  async follow(code: string, method: string, userAgent: string | undefined): Promise<string> {
-    if (!LINK_CODE_RE.test(code)) throw failure('notFound');
-    const url = await this.links.followUrl(code, this.retentionStart(), isPreviewHit(method, userAgent));
-    if (url === null) throw failure('notFound');
+  /**
+   * Where a short link goes, recording the hit (a person's click, or a preview apart); 404 when unknown or
+   * expired. An address that followed SHORT_LINK_MISSES_PER_IP unknown codes in the window gets 429 (with
+   * Retry-After) for every code, so codes and what personalised URLs carry cannot be guessed at scale;
+   * only unknown codes count.
+   */
+  async follow(code: string, method: string, userAgent: string | undefined, ip: string): Promise<string> {
+    const missesKey = `link-misses:${ip}`;
+    const misses = await this.counter.peek(missesKey);
+    if (misses.count >= this.config.shortLinkMissesPerIp) throw failure('shortLinkThrottled').retryAfter(misses.resetMs / 1000);
+    const url = LINK_CODE_RE.test(code) ? await this.links.followUrl(code, this.retentionStart(), isPreviewHit(method, userAgent)) : null;
+    if (url === null) {
+      await this.counter.add(missesKey, this.config.optoutAttemptWindowMs);
+      throw failure('notFound');
+    }
     return redirectLocation(url);
   }
 

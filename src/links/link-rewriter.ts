@@ -1,6 +1,7 @@
 import { optoutText, SenderType } from '../common/sms';
 import { CodeSource } from './link-codes';
 import { findUrls } from './find-urls';
+import { isShortenable } from './shortenable';
 
 export type LinkKind = 'url' | 'optout';
 
@@ -40,8 +41,8 @@ export function recodeText(text: string, base: string, kind: LinkKind, from: str
 }
 
 /**
- * The link step of rendering one send: with `shorten`, every http(s) URL of a rendered message becomes
- * `{base}/{code}` (one code per recipient and URL, the same code for a URL repeated in one message);
+ * The link step of rendering one send: with `shorten`, every http(s) URL of a rendered message that may
+ * be shortened (isShortenable: public, no credentials) becomes `{base}/{code}` (one code per recipient and URL, the same code for a URL repeated in one message);
  * `{optout}` (rendered as OPTOUT_MARK) becomes the sender type's opt-out text, for alphanumeric and own
  * senders with a per-recipient link `{base}/o/{code}`, which is shorter than the account's link, so the
  * page knows the number and asks only to confirm.
@@ -78,6 +79,7 @@ export class LinkRewriter {
     let out = '';
     let at = 0;
     for (const { url, index } of urls) {
+      if (!isShortenable(url)) continue;
       let code = codeOf?.get(url);
       if (code === undefined) {
         code = this.codes.fresh(this.taken);

@@ -55,6 +55,25 @@ export const MailTemplates = {
     };
   },
 
+  signInFailures(to: string, input: { failures: number; minutes: number; resetLink: string }): Mail {
+    return {
+      to,
+      subject: 'Failed sign-ins to your SMS Platform account',
+      text: [
+        `Hello,`,
+        ``,
+        `There were ${input.failures} failed attempts to sign in as this email address in the last ${input.minutes} minutes.`,
+        `If they were yours, there is nothing to do. Your own sign-ins are not blocked by attempts made elsewhere.`,
+        ``,
+        `If they were not yours, someone may be guessing your password. Choose a new, long password here:`,
+        ``,
+        input.resetLink,
+        ``,
+        `and ask your account owner to require two-factor sign-in.`,
+      ].join('\n'),
+    };
+  },
+
   passwordReset(to: string, input: { link: string; validMinutes: number }): Mail {
     return {
       to,

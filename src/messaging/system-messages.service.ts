@@ -15,7 +15,7 @@ import { SendsRepository } from './sends.repository';
  * Texts the platform sends for itself (own-mobile confirmation links): messages of the system account in
  * a send of kind `system`, from SYSTEM_SENDER, at cost 0 and with no ledger entry, so they are never a
  * customer's send, charge or history. They go through dispatch like any message (claimed, submitted to
- * the live carrier, receipts recorded), whatever kind of account asked for them.
+ * the live carrier, receipts recorded); one a test account asked for goes to the simulator instead.
  */
 @Injectable()
 export class SystemMessagesService {
@@ -28,8 +28,11 @@ export class SystemMessagesService {
     private readonly clock: Clock,
   ) {}
 
-  /** Stores the text in the caller's transaction and enqueues its dispatch after the commit; answers the message id. */
-  async send(to: string, text: string, tx: Tx): Promise<string> {
+  /**
+   * Stores the text in the caller's transaction and enqueues its dispatch after the commit; answers the
+   * message id. `simulated`: asked for by a test account, so it goes to the simulator like its messages.
+   */
+  async send(to: string, text: string, tx: Tx, options: { simulated?: boolean } = {}): Promise<string> {
     const accountId = await this.accounts.systemAccountId(tx);
     const analysis = analyseMessage(text, true);
     if ('error' in analysis) throw new Error('unreachable: unicode is allowed');
@@ -40,7 +43,7 @@ export class SystemMessagesService {
     await this.messages.insertMany(
       accountId,
       sendId,
-      false,
+      options.simulated ?? false,
       [
         {
           id,

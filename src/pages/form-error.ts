@@ -4,17 +4,24 @@ import { STATUS_OF } from '../common/errors/error-mapping';
 /** Errors a person can fix on the form they sent; anything else (403, 404, our failures) is an error page. */
 const FIXABLE: readonly DomainErrorKind[] = ['invalid', 'conflict', 'unauthenticated', 'too_many_requests', 'unprocessable'];
 
+/** A fixable error: its text, status, and for a 429 that knows its wait, the seconds for Retry-After. */
+export interface FormError {
+  message: string;
+  status: number;
+  retryAfterSeconds?: number;
+}
+
 /** The text and status to re-render a form with, when the error is one the person can fix; null otherwise (rethrow it). */
-export function fixableFormError(error: unknown): { message: string; status: number } | null {
+export function fixableFormError(error: unknown): FormError | null {
   if (!(error instanceof DomainError) || !FIXABLE.includes(error.kind)) return null;
-  return { message: error.message, status: STATUS_OF[error.kind] };
+  return { message: error.message, status: STATUS_OF[error.kind], ...(error.retryAfterSeconds ? { retryAfterSeconds: error.retryAfterSeconds } : {}) };
 }
 
 /**
  * Runs a form's action; a fixable error re-renders the form with the error and its status (via
  * `onError`), anything else propagates to the error pages.
  */
-export async function withFormErrors<T>(action: () => Promise<T>, onError: (error: { message: string; status: number }) => Promise<T> | T): Promise<T> {
+export async function withFormErrors<T>(action: () => Promise<T>, onError: (error: FormError) => Promise<T> | T): Promise<T> {
   try {
     return await action();
   } catch (err) {

@@ -49,8 +49,24 @@ export function redirectTo(location: string, status: 302 | 303 = 303): RedirectR
   return { kind: 'redirect', location, status };
 }
 
-/** A same-site path to return to after signing in; anything else (other hosts, `//x`, `/\x`) falls back. */
+const LOCAL_ORIGIN = 'http://local.invalid';
+
+/**
+ * A same-site path to return to after signing in; anything else falls back. The candidate is resolved by the
+ * WHATWG URL parser (the one browsers use, which strips TAB/CR/LF and reads `\` as `/`) against a placeholder
+ * origin, and kept only if it stays on that origin; control characters and whitespace are refused outright,
+ * so `/<TAB>/evil.example` never becomes `//evil.example` in a browser. The path returned is the parser's.
+ */
 export function safeLocalPath(candidate: string | undefined, fallback: string): string {
-  if (!candidate || !candidate.startsWith('/') || candidate.startsWith('//') || candidate.startsWith('/\\') || /[\r\n]/.test(candidate)) return fallback;
-  return candidate;
+  if (!candidate || !candidate.startsWith('/') || /[\p{Cc}\p{Z}\s\u200b-\u200f\ufeff]/u.test(candidate)) return fallback;
+  let resolved: URL;
+  try {
+    resolved = new URL(candidate, LOCAL_ORIGIN);
+  } catch {
+    return fallback;
+  }
+  if (resolved.origin !== LOCAL_ORIGIN || resolved.username || resolved.password) return fallback;
+  const path = `${resolved.pathname}${resolved.search}${resolved.hash}`;
+  // A path the parser normalised into `//host` (from `/..//host`) would read as another origin once sent back.
+  return path.startsWith('//') || path.startsWith('/\\') ? fallback : path;
 }

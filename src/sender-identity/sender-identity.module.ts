@@ -1,3 +1,4 @@
+import { ConfirmationBudget } from './own-mobile/confirmation-budget';
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { MessagingModule } from '../messaging/messaging.module';
@@ -18,7 +19,7 @@ import { SendersController } from './senders.controller';
 @Module({
   imports: [SendersModule, AccountsModule, UsersModule, MessagingModule, SenderRegistrationsModule],
   controllers: [SendersController, SenderRegistrationsController],
-  providers: [SenderVerificationsRepository, OwnMobileService, SenderRemovalService, PendingSendersService],
+  providers: [SenderVerificationsRepository, ConfirmationBudget, OwnMobileService, SenderRemovalService, PendingSendersService],
   exports: [OwnMobileService, SenderRemovalService, PendingSendersService, SenderRegistrationsModule],
 })
 export class SenderIdentityModule {}

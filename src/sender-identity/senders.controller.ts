@@ -41,12 +41,18 @@ export class SendersController {
     description: [
       'Texts a confirmation link to the mobile (from our own Sender ID, at no charge to the account); the number becomes an active `own` sender when the link is opened (it works once, for 24 hours).',
       'Registering a number that is still waiting sends a new link (older ones stop working); at most 3 confirmation texts go to one number in any hour, then 429 with `Retry-After`.',
+      'Confirmation texts are also budgeted per account, per API key and per client address, per hour and per day (defaults 5/20, 3/10 and 5/20): past a budget, 429 with `Retry-After`.',
+      'For a test account the text is simulated (it reaches no phone) and the answer carries `test_confirmation_url`, the link to open instead.',
       'A number already active on the account: 409.',
     ].join(' '),
   })
   @ApiOkResponse({ type: OwnSenderRegisteredDto })
   @ApiErrors(400, 401, 405, 409, 503)
-  @ApiResponse({ status: 429, description: 'Too many concurrent requests, or 3 confirmation texts to this number in the last hour', type: ErrorEnvelopeDto })
+  @ApiResponse({
+    status: 429,
+    description: "Too many concurrent requests, 3 confirmation texts to this number in the last hour, or the account's, key's or address's confirmation budget spent",
+    type: ErrorEnvelopeDto,
+  })
   register(@ApiKeyActor() actor: Actor, @Body() body: RegisterOwnSenderDto) {
     return this.ownMobile.register(actor, { number: body.number, label: body.label }).then(toOwnSenderRegistered);
   }

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { sql } from '../database/sql';
 
-export type ThrottleScope = 'email' | 'ip';
+export type ThrottleScope = 'email' | 'ip' | 'pair';
 
 @Injectable()
 export class SignInFailuresRepository {

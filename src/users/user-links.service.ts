@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { BackgroundTasks } from '../common/background/background-tasks';
 import { failure } from '../common/errors/error-catalogue';
 import { Clock } from '../common/time/clock';
 import { AppConfig } from '../config/app-config';
@@ -35,6 +36,7 @@ export class UserLinksService {
     private readonly mail: MailService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly background: BackgroundTasks,
   ) {}
 
   /** A new link for the user (older unused ones stop working); only its digest is stored. */
@@ -75,11 +77,17 @@ export class UserLinksService {
 
   /**
    * Emails a reset link when the address belongs to a user. The answer is the same either way (the
-   * page never tells who has an account), and at most 3 emails an hour go to one user.
+   * page never tells who has an account), and takes the same time: the request only checks the
+   * address's form; looking the user up, writing the token and the mail happen after it is answered.
+   * At most 3 emails an hour go to one user.
    */
   async requestReset(emailText: string): Promise<void> {
     const email = normaliseEmail(emailText);
     if (!email) throw failure('emailInvalid');
+    this.background.run('password reset email', () => this.sendReset(email));
+  }
+
+  private async sendReset(email: string): Promise<void> {
     const user = await this.users.findByEmail(email);
     if (!user) return;
     const since = new Date(this.clock.now().getTime() - 60 * 60 * 1000);

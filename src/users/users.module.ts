@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
+import { BackgroundTasks } from '../common/background/background-tasks';
 import { MailModule } from '../mail/mail.module';
 import { AuditLogRepository } from './audit-log.repository';
 import { AuditLogService } from './audit-log.service';
@@ -16,6 +17,7 @@ import { UsersService } from './users.service';
 @Module({
   imports: [AccountsModule, MailModule],
   providers: [
+    BackgroundTasks,
     UsersRepository,
     SessionsRepository,
     UserTokensRepository,

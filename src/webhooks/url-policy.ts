@@ -1,15 +1,24 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { isBlockedAddress } from './address-policy';
+import { isBlockedAddress } from '../common/net/address-policy';
 
 /** Longest webhook URL accepted: what browsers and proxies reliably carry, and far more than a receiver needs. */
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 
-export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: 'invalid' | 'not_https' | 'not_allowed' | 'too_long' };
+export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: 'invalid' | 'not_https' | 'not_allowed' | 'too_long' | 'whitespace' };
 
-/** Length, syntax and scheme only (no DNS): the part of the policy that never changes for a URL. */
+/** Control characters (C0, DEL, C1) and every Unicode space: the URL parser drops or encodes them silently. */
+const CONTROL_OR_SPACE = /[\p{Cc}\p{Z}\s\u200b-\u200f\ufeff]/u;
+
+/**
+ * Length, syntax and scheme only (no DNS): the part of the policy that never changes for a URL. A URL holding
+ * whitespace or control characters is refused rather than cleaned, so the URL stored (the parser's `href`) is
+ * the one the account sent and the one called.
+ */
 export function checkUrlSyntax(raw: string, allowPrivate: boolean): UrlVerdict {
   if (raw.length > WEBHOOK_URL_MAX_LENGTH) return { ok: false, reason: 'too_long' };
+  // Text that is not a URL at all (`not a url`) is simply invalid; a URL with whitespace in it says so.
+  if (CONTROL_OR_SPACE.test(raw)) return { ok: false, reason: /^[a-z][a-z0-9+.-]*:\/\/\S/i.test(raw) ? 'whitespace' : 'invalid' };
   let url: URL;
   try {
     url = new URL(raw);
@@ -20,6 +29,7 @@ export function checkUrlSyntax(raw: string, allowPrivate: boolean): UrlVerdict {
     return url.protocol === 'http:' ? { ok: false, reason: 'not_https' } : { ok: false, reason: 'invalid' };
   }
   if (!url.hostname || url.username || url.password) return { ok: false, reason: 'invalid' };
+  if (url.href.length > WEBHOOK_URL_MAX_LENGTH) return { ok: false, reason: 'too_long' };
   return { ok: true, url };
 }
 

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
-import { isBlockedAddress } from './address-policy';
+import { isBlockedAddress } from '../common/net/address-policy';
 import { signWebhook } from './signature';
 
 export interface SendResult {

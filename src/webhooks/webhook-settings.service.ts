@@ -8,7 +8,13 @@ import { checkWebhookUrl } from './url-policy';
 import { toSigningSecret, toWebhookDeliveryView, toWebhookSettingsView, WebhookDeliveryView, WebhookSettingsView } from './webhooks.mapper';
 import { WebhookKind, WebhooksRepository } from './webhooks.repository';
 
-const REASON_CONDITION = { invalid: 'invalidWebhookUrl', not_https: 'webhookNotHttps', not_allowed: 'webhookNotAllowed', too_long: 'webhookUrlTooLong' } as const;
+const REASON_CONDITION = {
+  invalid: 'invalidWebhookUrl',
+  not_https: 'webhookNotHttps',
+  not_allowed: 'webhookNotAllowed',
+  too_long: 'webhookUrlTooLong',
+  whitespace: 'webhookUrlWhitespace',
+} as const;
 
 @Injectable()
 export class WebhookSettingsService {
@@ -32,12 +38,15 @@ export class WebhookSettingsService {
     for (const kind of ['inbound', 'status'] as const) {
       const value = input[kind];
       if (value === undefined) continue;
-      const trimmed = value.trim();
-      if (trimmed !== '') {
-        const verdict = await checkWebhookUrl(trimmed, this.config.webhookAllowPrivate);
-        if (!verdict.ok) throw failure(REASON_CONDITION[verdict.reason]);
+      // Only ordinary spaces around the URL are forgiven (a pasted value); any other whitespace is refused.
+      const trimmed = value.replace(/^ +| +$/g, '');
+      if (trimmed === '') {
+        urls[kind] = '';
+        continue;
       }
-      urls[kind] = trimmed;
+      const verdict = await checkWebhookUrl(trimmed, this.config.webhookAllowPrivate);
+      if (!verdict.ok) throw failure(REASON_CONDITION[verdict.reason]);
+      urls[kind] = verdict.url.href;
     }
     if (Object.keys(urls).length) {
       if (inTx) await inTx((tx) => this.repo.updateUrls(accountId, urls, tx));

@@ -43,8 +43,9 @@ describe('Links in a browser (phone)', () => {
       );
     });
     await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
-    shopBase = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
-    browser = await launchChromium();
+    // A short link never points at a loopback address, so the shop has a public-looking name the browser maps to it.
+    shopBase = `http://shop.example.com.au:${(shop.address() as AddressInfo).port}`;
+    browser = await launchChromium(['--host-resolver-rules=MAP shop.example.com.au 127.0.0.1']);
     page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true })).newPage();
     problems = watchForProblems(page);
   });

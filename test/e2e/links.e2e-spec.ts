@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { AppConfig } from '../../src/config/app-config';
 import { analyseMessage } from '../../src/common/sms';
 import { UnitOfWork } from '../../src/database/unit-of-work';
 import { LinkClicksService } from '../../src/links/link-clicks.service';
@@ -65,6 +66,14 @@ describe('Shortened links: shorten_urls, GET /{code} and GET /v1/link-clicks', (
         'https://shop.example/terms',
       ]);
       expect(rows.every((r: { message_id: string; recipient: string }) => r.message_id === (r.recipient === '61412000001' ? one.message_id : two.message_id))).toBe(true);
+    });
+
+    it('leaves a URL to a loopback or private address, or one carrying credentials, as written: no short link on our domain', async () => {
+      const text = 'Admin http://127.0.0.1:8080/x, router http://192.168.0.1/, login https://user:secret@shop.example/y, meta http://169.254.169.254/latest';
+      const body = await send([{ to: '0412000001', sender: 'Brand', message: text }]);
+      expect(body.results[0].message).toBe(text);
+      const rows = await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM short_links WHERE account_id = $1 AND kind = 'url'`, [acct.accountId]);
+      expect(rows).toEqual([{ n: 0 }]);
     });
 
     it('counts parts and cost on the final text: a long URL that made two parts becomes one', async () => {
@@ -276,6 +285,25 @@ describe('Shortened links: shorten_urls, GET /{code} and GET /v1/link-clicks', (
       const gone = await follow(code, { 'user-agent': BROWSER, accept: 'text/html' });
       expect(gone.statusCode).toBe(404);
       expect(gone.headers['content-type']).toMatch(/^text\/html/);
+    });
+
+    it('refuses every short link (429 with Retry-After) to an address that followed too many unknown codes; real links from it do not count, other addresses unaffected', async () => {
+      const body = await send([{ to: '0412000001', sender: 'Brand', message: 'https://shop.example/u/secret-offer' }]);
+      const [code] = codesIn(body.results[0].message);
+      const from = (remoteAddress: string, c: string, accept = 'application/json') =>
+        t.app.inject({ method: 'GET', url: `/${c}`, remoteAddress, headers: { 'user-agent': BROWSER, accept } });
+      const guesser = '10.77.0.1';
+      for (let i = 0; i < 5; i++) expect((await from(guesser, code)).statusCode).toBe(302);
+      const limit = t.app.get(AppConfig).shortLinkMissesPerIp;
+      for (let i = 0; i < limit; i++) expect((await from(guesser, `Zz${String(i).padStart(5, '0')}`)).statusCode).toBe(404);
+      const refused = await from(guesser, code);
+      expect([refused.statusCode, refused.json()]).toEqual([429, { error: 'Too many unknown links from this connection. Please try again in a few minutes.' }]);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(1);
+      expect(refused.headers.location).toBeUndefined();
+      const page = await from(guesser, 'Zz99999', 'text/html');
+      expect([page.statusCode, page.headers['content-type']]).toEqual([429, expect.stringMatching(/^text\/html/)]);
+      expect(page.body).toContain('Too many unknown links from this connection');
+      expect((await from('10.77.0.2', code)).statusCode).toBe(302);
     });
 
     it('answers an unknown code with a small 404 page for browsers and the envelope for API clients', async () => {

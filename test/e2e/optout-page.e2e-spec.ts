@@ -144,6 +144,7 @@ describe('The opt-out page behind {optout}: GET/POST /o/{code}', () => {
     const refused = await guesser.get(path);
     expect(refused.status).toBe(429);
     expect(textOf(refused.html)).toContain('Too many attempts from this connection');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(1);
     const [{ name }] = await db.query(`SELECT name FROM accounts WHERE id = $1`, [acct.accountId]);
     expect(textOf(refused.html)).not.toContain(name);
     expect((await new PageClient(t.app, { remoteAddress: freshIp() }).get(path)).status).toBe(200);

@@ -26,7 +26,16 @@ describe('POST /v1/senders, GET /senders/confirm/{token}, DELETE /v1/senders', (
   beforeAll(async () => {
     const started = await startSmsc({ receiptDelayMs: 50 });
     smsc = started.smsc;
-    t = await startTestApp(smppSettings(started.port, { dashboardUrl: 'https://dash.example.com.au', systemSender: 'SMSVerify', logLevel: 'debug' }), {
+    // Budgets out of the way: these tests are about one number's limit and the link (own-mobile-budgets covers the budgets).
+    const budgets = {
+      ownMobileTextsPerAccountHour: 1000,
+      ownMobileTextsPerAccountDay: 1000,
+      ownMobileTextsPerKeyHour: 1000,
+      ownMobileTextsPerKeyDay: 1000,
+      ownMobileTextsPerAddressHour: 1000,
+      ownMobileTextsPerAddressDay: 1000,
+    };
+    t = await startTestApp(smppSettings(started.port, { dashboardUrl: 'https://dash.example.com.au', systemSender: 'SMSVerify', logLevel: 'debug', ...budgets }), {
       logDestination: logs.stream,
     });
     db = t.app.get(DataSource);

@@ -127,6 +127,23 @@ describe('Webhooks', () => {
         }
       });
 
+      it.each([
+        'https://93.184.216.34/hook\r\nX-Injected: 1',
+        'https://93.184.216.34/a b',
+        'https://93.184.216.34/\thook',
+        'https://93.184.216.34/hook\n',
+        'https://93.184.216.34/a\u00a0b',
+      ])('refuses %j (whitespace or control characters) and stores nothing', async (url) => {
+        const res = await strict.api.patch('/v1/webhooks', { auth: acct.auth, body: { status: url } });
+        expect([res.status, res.body]).toEqual([400, { error: 'Webhook URLs must not contain spaces or control characters' }]);
+        expect((await strict.api.get('/v1/webhooks', { auth: acct.auth })).body.webhooks).toEqual({ inbound: '', status: '' });
+      });
+
+      it('stores the parsed URL, the one that is called', async () => {
+        const res = await strict.api.patch('/v1/webhooks', { auth: acct.auth, body: { status: '  HTTPS://93.184.216.34:443/a/../sms?x=é  ' } });
+        expect(res.body.webhooks.status).toBe('https://93.184.216.34/sms?x=%C3%A9');
+      });
+
       it('accepts an https URL on a public address', async () => {
         const res = await strict.api.patch('/v1/webhooks', { auth: acct.auth, body: { status: 'https://93.184.216.34/sms/status' } });
         expect(res.body.webhooks.status).toBe('https://93.184.216.34/sms/status');

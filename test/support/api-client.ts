@@ -15,6 +15,8 @@ export interface RequestOptions {
   rawBody?: string | Buffer;
   query?: Record<string, string | number | boolean>;
   headers?: Record<string, string>;
+  /** The client address the request comes from (default 127.0.0.1). */
+  remoteAddress?: string;
 }
 
 /**
@@ -51,7 +53,14 @@ export class ApiClient {
       payload = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await this.app.inject({ method: method as 'GET', url, query: stringify(options.query), headers, payload });
+    const res = await this.app.inject({
+      method: method as 'GET',
+      url,
+      query: stringify(options.query),
+      headers,
+      payload,
+      ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
+    });
     const text = res.body;
     let body: unknown = text;
     if ((res.headers['content-type'] ?? '').toString().includes('application/json') && text !== '') body = JSON.parse(text);

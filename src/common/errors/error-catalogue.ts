@@ -2,6 +2,8 @@ import { DomainError, DomainErrorKind } from './domain-error';
 
 type Text = string | ((...args: never[]) => string);
 const entry = <T extends Text>(kind: DomainErrorKind, text: T) => ({ kind, text });
+/** `1 minute`, `45 minutes`, `3 hours`: a wait as people say it. */
+const waitWords = (minutes: number) => (minutes < 120 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${Math.ceil(minutes / 60)} hours`);
 
 /**
  * Every error the service answers with, in one place: the condition, its kind (the filter maps kinds
@@ -99,6 +101,7 @@ export const CATALOGUE = {
   webhookNotHttps: entry('invalid', 'Webhook URLs must use https'),
   webhookNotAllowed: entry('invalid', 'Webhook URL is not allowed'),
   webhookUrlTooLong: entry('invalid', 'Webhook URLs must be at most 2048 characters'),
+  webhookUrlWhitespace: entry('invalid', 'Webhook URLs must not contain spaces or control characters'),
   invalidEventFilter: entry('invalid', 'Invalid event filter. Valid values: status, inbound'),
   // Keyword rules (src/keywords)
   keywordInvalid: entry('invalid', 'keyword must be 1 to 40 letters, digits or spaces (one word for first_word; a pattern may use * and ? and needs a letter or digit)'),
@@ -122,9 +125,10 @@ export const CATALOGUE = {
   // The public opt-out page (GET/POST /o/{code})
   optoutNumberInvalid: entry('invalid', 'Enter an Australian mobile number, such as 0412 345 678'),
   optoutThrottled: entry('too_many_requests', 'Too many attempts from this connection. Please try again in a few minutes.'),
+  shortLinkThrottled: entry('too_many_requests', 'Too many unknown links from this connection. Please try again in a few minutes.'),
   // Users, sign-in and the dashboard's actions
   signInFailed: entry('unauthenticated', 'Email or password is incorrect'),
-  signInThrottled: entry('too_many_requests', (minutes: number) => `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`),
+  signInThrottled: entry('too_many_requests', (wait: string) => `Too many failed sign-ins. Try again in ${wait}.`),
   passwordTooShort: entry('invalid', 'Passwords must be at least 12 characters'),
   passwordTooLong: entry('invalid', 'Passwords must be at most 256 characters'),
   passwordsDoNotMatch: entry('invalid', 'The two passwords do not match'),
@@ -161,6 +165,11 @@ export const CATALOGUE = {
   confirmationsThrottled: entry(
     'too_many_requests',
     (minutes: number) => `Too many confirmation messages to this number: at most 3 an hour. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  ),
+  confirmationBudgetSpent: entry(
+    'too_many_requests',
+    (scope: 'account' | 'key' | 'address', minutes: number) =>
+      `Too many confirmation messages requested ${{ account: 'by this account', key: 'with this API key', address: 'from this address' }[scope]}. Try again in ${waitWords(minutes)}.`,
   ),
   senderLinkInvalid: entry('invalid', 'This confirmation link is invalid, already used or expired. Register the number again to get a new link.'),
   senderNotFound: entry('not_found', 'Sender not found'),

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
+import { AddressCounter } from './address-counter';
 import { RedisService } from './redis.service';
 
 @Global()
-@Module({ providers: [RedisService], exports: [RedisService] })
+@Module({ providers: [RedisService, AddressCounter], exports: [RedisService, AddressCounter] })
 export class RedisModule {}

@@ -48,7 +48,10 @@ export class AuthPagesService {
         writeCookie(reply, request, 'session', token, this.config.cookieSecure, SESSION_ABSOLUTE_MS / 1000);
         return redirectTo(next);
       },
-      (error) => view(VIEWS.signIn, { title: 'Sign in', next, email, error: error.message, signUpEnabled: this.config.signupEnabled }, error.status),
+      (error) => {
+        if (error.retryAfterSeconds) reply.header('Retry-After', String(error.retryAfterSeconds));
+        return view(VIEWS.signIn, { title: 'Sign in', next, email, error: error.message, signUpEnabled: this.config.signupEnabled }, error.status);
+      },
     );
   }
 

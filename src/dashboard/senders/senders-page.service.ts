@@ -53,7 +53,9 @@ export class SendersPageService {
     const own = { number: formText(form, 'number'), label: formText(form, 'label') };
     return withFormErrors<PageResult>(
       async () => {
-        const { resent } = await this.ownMobile.register(user, own);
+        const { resent, testConfirmationUrl } = await this.ownMobile.register(user, own);
+        // A test account's text reaches no phone: the person opens its link here instead.
+        if (testConfirmationUrl) return redirectTo(new URL(testConfirmationUrl).pathname);
         return redirectTo(withNotice(PAGES.senders.path, resent ? 'own_link_resent' : 'own_link_sent'));
       },
       (error) => this.page(user, undefined, { ...error, form: 'own' }, { own }),
@@ -66,7 +68,8 @@ export class SendersPageService {
     if (!found) throw failure('senderNotFound');
     return withFormErrors<PageResult>(
       async () => {
-        await this.ownMobile.register(user, { number: found.sender.value });
+        const { testConfirmationUrl } = await this.ownMobile.register(user, { number: found.sender.value });
+        if (testConfirmationUrl) return redirectTo(new URL(testConfirmationUrl).pathname);
         return redirectTo(withNotice(PAGES.senders.path, 'own_link_resent'));
       },
       (error) => this.page(user, undefined, { ...error, form: 'own' }),

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { MOBILE_SCHEMA } from '../../common/http/openapi-schemas';
 import { Field } from '../../common/validation/field';
 
@@ -15,6 +15,11 @@ export class OwnSenderRegisteredDto {
   @ApiProperty(MOBILE_SCHEMA) sender: string;
   @ApiProperty({ enum: ['own'], example: 'own' }) type: string;
   @ApiProperty({ enum: ['pending'], description: 'Active once the texted link is opened', example: 'pending' }) verification: string;
+  @ApiPropertyOptional({
+    description: 'Test accounts only: the confirmation text is simulated and reaches no phone, so its link is answered here; open it to complete the flow',
+    example: 'https://dashboard.example/senders/confirm/3q2-7wEFLk0rT1mNcVv9Aw',
+  })
+  test_confirmation_url?: string;
 }
 
 export class RemoveSenderDto {

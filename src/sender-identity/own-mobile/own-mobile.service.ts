@@ -11,6 +11,7 @@ import { SendersService } from '../../senders/senders.service';
 import type { Actor } from '../../users/actor';
 import { AuditLogService } from '../../users/audit-log.service';
 import { digestOf } from '../../users/secret-token';
+import { ConfirmationBudget } from './confirmation-budget';
 import { confirmationText } from './confirmation-text';
 import { SenderVerificationsRepository } from './sender-verifications.repository';
 
@@ -26,6 +27,8 @@ export interface OwnMobileRegistered {
   number: string;
   /** True when the number was already waiting and this sent a new link. */
   resent: boolean;
+  /** A test account's link: its text is simulated and reaches no phone, so the link is handed back instead. */
+  testConfirmationUrl?: string;
 }
 
 export interface OwnMobileConfirmed {
@@ -51,11 +54,13 @@ export class OwnMobileService {
     private readonly audit: AuditLogService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly budget: ConfirmationBudget,
   ) {}
 
   /**
-   * Registers (or re-sends the link of) a mobile; a number already active on the account is refused, and
-   * a fourth text to one number within an hour is 429 with the minutes to wait.
+   * Registers (or re-sends the link of) a mobile; a number already active on the account is refused, a
+   * fourth text to one number within an hour is 429 with the minutes to wait, and so is a text past the
+   * account's, the key's or the address's budget (ConfirmationBudget).
    */
   async register(actor: Actor, input: { number: string; label?: string }): Promise<OwnMobileRegistered> {
     if (input.number.trim() === '') throw failure('required', 'number');
@@ -64,6 +69,7 @@ export class OwnMobileService {
     const label = (input.label ?? '').trim();
     if (label.length > MAX_SENDER_LABEL_LENGTH) throw failure('senderLabelTooLong');
     const account = await this.accounts.get(actor.accountId);
+    await this.budget.spend(actor);
     return this.uow.run(async (tx) => {
       await this.verifications.lockNumber(number, tx);
       const existing = await this.senders.lockByValue(actor.accountId, number, tx);
@@ -77,7 +83,9 @@ export class OwnMobileService {
       const sender = await this.senders.makePendingOwn(actor.accountId, number, label, tx);
       await this.verifications.retireLive(sender.id, now, tx);
       const token = randomBytes(16).toString('base64url');
-      const messageId = await this.systemMessages.send(number, confirmationText(account.name, `${this.config.dashboardUrl}${CONFIRM_PATH}/${token}`), tx);
+      const link = `${this.config.dashboardUrl}${CONFIRM_PATH}/${token}`;
+      // A test account's text is simulated like all its messages: it never reaches a phone.
+      const messageId = await this.systemMessages.send(number, confirmationText(account.name, link), tx, { simulated: account.isTest });
       await this.verifications.insert(
         {
           accountId: actor.accountId,
@@ -94,7 +102,7 @@ export class OwnMobileService {
       );
       const resent = existing?.status === 'pending';
       await this.audit.record(actor, resent ? 'sender.own_link_resent' : 'sender.own_registered', number, tx);
-      return { number, resent };
+      return { number, resent, ...(account.isTest ? { testConfirmationUrl: link } : {}) };
     });
   }
 

@@ -1,4 +1,4 @@
-import { AppConfig, ConfigError, envName, loadConfig, SETTINGS, trustProxyOption } from '../../../src/config/app-config';
+import { AppConfig, ConfigError, envName, loadConfig, SETTINGS, startupWarnings, trustProxyOption } from '../../../src/config/app-config';
 import { envNameFor } from '../../../src/config/setting';
 
 describe(loadConfig.name, () => {
@@ -194,6 +194,20 @@ describe('SETTINGS', () => {
   it('derives a variable from a field name', () => {
     expect(envNameFor('smppTpsPerBind')).toBe('SMPP_TPS_PER_BIND');
     expect(envNameFor('port')).toBe('PORT');
+  });
+
+  it('makes cookies Secure in production unless COOKIE_SECURE says otherwise, and warns when they would not be', () => {
+    const smsc = { SMPP_HOST: 'smsc', SMPP_SYSTEM_ID: 'id', SMPP_PASSWORD: 'pw' };
+    const production = loadConfig({ NODE_ENV: 'production', ...smsc });
+    expect(production.cookieSecure).toBe('always');
+    expect(startupWarnings(production)).toEqual([]);
+    expect(loadConfig({}).cookieSecure).toBe('auto');
+    const never = loadConfig({ NODE_ENV: 'production', COOKIE_SECURE: 'never', ...smsc });
+    expect(never.cookieSecure).toBe('never');
+    expect(startupWarnings(never)).toEqual([expect.stringContaining('COOKIE_SECURE=never with NODE_ENV=production')]);
+    expect(startupWarnings(loadConfig({ NODE_ENV: 'production', COOKIE_SECURE: 'auto', ...smsc }))).toEqual([expect.stringContaining('COOKIE_SECURE=auto without TRUST_PROXY')]);
+    expect(startupWarnings(loadConfig({ NODE_ENV: 'production', COOKIE_SECURE: 'auto', TRUST_PROXY: '1', ...smsc }))).toEqual([]);
+    expect(startupWarnings(loadConfig({ COOKIE_SECURE: 'never' }))).toEqual([]);
   });
 
   it('refuses production without an SMSC', () => {

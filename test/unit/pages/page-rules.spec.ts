@@ -49,6 +49,16 @@ describe(safeLocalPath.name, () => {
     ['//evil.example/', '/overview'],
     ['/\\evil.example', '/overview'],
     ['/ok\r\nSet-Cookie: x=1', '/overview'],
+    ['/\t/evil.example', '/overview'],
+    ['/\n/evil.example', '/overview'],
+    ['/\r/evil.example', '/overview'],
+    ['/ /evil.example', '/overview'],
+    ['/\u00a0/evil.example', '/overview'],
+    ['/\t\\evil.example', '/overview'],
+    ['/%09/evil.example', '/%09/evil.example'],
+    ['/./\\evil.example', '/overview'],
+    ['/..//evil.example', '/overview'],
+    ['/contacts/../messages', '/messages'],
   ])('%j → %s', (candidate, expected) => {
     expect(safeLocalPath(candidate, '/overview')).toBe(expected);
   });

@@ -1,22 +1,38 @@
 import { normaliseEmail } from '../../../src/users/email';
 import { checkNewPassword } from '../../../src/users/password-policy';
 import { sessionExpired, sessionNeedsTouch } from '../../../src/users/session-expiry';
-import { minutesUntil, throttledUntil } from '../../../src/users/sign-in-throttle';
+import { secondsUntil, throttledUntil, waitText } from '../../../src/users/sign-in-throttle';
 
 const at = (minutes: number) => new Date(Date.UTC(2030, 0, 1, 0, 0, 0) + minutes * 60_000);
 
 describe(throttledUntil.name, () => {
-  it('lets tries through with fewer than 5 failures in the last 15 minutes', () => {
-    expect(throttledUntil([at(0), at(1), at(2), at(3)], at(4))).toBeNull();
+  const policy = { freeFailures: 5, windowMs: 15 * 60_000, firstWaitMs: 30_000, maxWaitMs: 15 * 60_000 };
+  const seconds = (n: number) => new Date(at(0).getTime() + n * 1000);
+
+  it('lets tries through with fewer failures than the free ones in the window', () => {
+    expect(throttledUntil([at(0), at(1), at(2), at(3)], at(4), policy)).toBeNull();
     // Five failures, but the first left the window at minute 15.
-    expect(throttledUntil([at(0), at(1), at(2), at(3), at(4)], at(15))).toBeNull();
+    expect(throttledUntil([at(0), at(1), at(2), at(3), at(4)], at(15), policy)).toBeNull();
   });
 
-  it('holds tries after the fifth failure until enough of them age out', () => {
-    expect(throttledUntil([at(4), at(0), at(2), at(1), at(3)], at(5))).toEqual(at(15));
-    expect(throttledUntil([at(0), at(1), at(2), at(3), at(4), at(5), at(6)], at(7))).toEqual(at(17));
-    expect(minutesUntil(at(15), at(5))).toBe(10);
-    expect(minutesUntil(at(15), new Date(at(15).getTime() - 1000))).toBe(1);
+  it('waits from the latest failure, 30 s after the fifth and doubling with each further one, never past the maximum', () => {
+    expect(throttledUntil([seconds(4), seconds(0), seconds(2), seconds(1), seconds(3)], seconds(5), policy)).toEqual(seconds(34));
+    expect(throttledUntil([seconds(0), seconds(1), seconds(2), seconds(3), seconds(4)], seconds(34), policy)).toBeNull();
+    expect(throttledUntil([0, 1, 2, 3, 4, 5].map(seconds), seconds(6), policy)).toEqual(seconds(65));
+    expect(throttledUntil([0, 1, 2, 3, 4, 5, 6].map(seconds), seconds(7), policy)).toEqual(seconds(126));
+    expect(
+      throttledUntil(
+        Array.from({ length: 20 }, (_, i) => seconds(i)),
+        seconds(20),
+        policy,
+      ),
+    ).toEqual(seconds(19 + 15 * 60));
+  });
+
+  it('says the wait in seconds under a minute, else whole minutes', () => {
+    expect(secondsUntil(seconds(30), seconds(0))).toBe(30);
+    expect(secondsUntil(seconds(0), seconds(0))).toBe(1);
+    expect([1, 30, 60, 61, 900].map(waitText)).toEqual(['1 second', '30 seconds', '1 minute', '2 minutes', '15 minutes']);
   });
 });
 

@@ -12,7 +12,7 @@ import { FakeUnitOfWork, openTx } from '../fakes/fake-unit-of-work';
 const NOW = new Date('2030-03-01T00:00:00Z');
 
 // Real scrypt checks (about 0.3 s each, more on a busy machine): the equal-work rule is part of what is tested.
-jest.setTimeout(30_000);
+jest.setTimeout(120_000);
 
 /** Failures kept in memory, keyed by scope and subject digest. */
 class FakeFailures implements Pick<SignInFailuresRepository, 'since' | 'record' | 'clear'> {
@@ -69,8 +69,14 @@ describe(SignInService.name, () => {
         audits.push({ actor, action });
       },
     } as unknown as AuditLogService;
-    const service = new SignInService(new FakeUnitOfWork() as never, users, failures as never, sessionService, audit, new FakeClock(NOW));
-    return { service, failures, sessions, audits };
+    const mails: Array<{ to: string; subject: string; text: string }> = [];
+    const mail = { send: async (m: { to: string; subject: string; text: string }) => (mails.push(m), true) };
+    const counts = new Map<string, number>();
+    const counter = { add: async (key: string) => (counts.set(key, (counts.get(key) ?? 0) + 1), counts.get(key)!) };
+    const config = { dashboardUrl: 'https://dash.example' };
+    const clock = new FakeClock(NOW);
+    const service = new SignInService(new FakeUnitOfWork() as never, users, failures as never, sessionService, audit, mail as never, counter as never, config as never, clock);
+    return { service, failures, sessions, audits, mails, clock };
   }
 
   it('opens a session and records the sign-in, for any capitalisation of the email', async () => {
@@ -84,30 +90,56 @@ describe(SignInService.name, () => {
     ['an unknown email', 'nobody@example.com.au', 'right password!', {}],
     ['a wrong password', 'pat@example.com.au', 'wrong password!', {}],
     ['a user without a password yet', 'pat@example.com.au', 'right password!', { passwordHash: null }],
-  ])('answers %s with the same error and counts a failure for the email and the address', async (_, email, password, overrides) => {
+  ])('answers %s with the same error and counts a failure for the pair, the address and the email', async (_, email, password, overrides) => {
     const { service, failures, sessions } = subject(overrides);
     await expect(service.signIn(email, password, '10.0.0.1')).rejects.toThrow('Email or password is incorrect');
-    expect([failures.count('email'), failures.count('ip'), sessions.length]).toEqual([1, 1, 0]);
+    expect([failures.count('pair'), failures.count('ip'), failures.count('email'), sessions.length]).toEqual([1, 1, 1, 0]);
   });
 
-  it('refuses without checking the password once the email has 5 recent failures, and says how long to wait', async () => {
-    const { service, failures, sessions } = subject();
-    for (let i = 0; i < 5; i++) await expect(service.signIn('pat@example.com.au', 'wrong password!', `10.0.0.${i}`)).rejects.toThrow('Email or password is incorrect');
-    await expect(service.signIn('pat@example.com.au', 'right password!', '10.0.0.99')).rejects.toThrow('Too many failed sign-ins. Try again in 15 minutes.');
+  it('never keeps the real user out for failures from other addresses, however many', async () => {
+    const { service, sessions } = subject();
+    for (let i = 0; i < 12; i++) await expect(service.signIn('pat@example.com.au', 'wrong password!', `10.0.0.${i}`)).rejects.toThrow('Email or password is incorrect');
+    await expect(service.signIn('pat@example.com.au', 'right password!', '10.0.1.1')).resolves.toEqual({ token: 'tok' });
+    expect(sessions).toHaveLength(1);
+  });
+
+  it('makes one email from one address wait after 5 failures, longer with each further failure, with Retry-After', async () => {
+    const { service, clock, sessions } = subject();
+    for (let i = 0; i < 5; i++) await expect(service.signIn('pat@example.com.au', 'wrong password!', '10.0.0.1')).rejects.toThrow('Email or password is incorrect');
+    const first = await service.signIn('pat@example.com.au', 'right password!', '10.0.0.1').catch((e: unknown) => e as { message: string; retryAfterSeconds: number });
+    expect(first).toMatchObject({ message: 'Too many failed sign-ins. Try again in 30 seconds.', retryAfterSeconds: 30 });
+    clock.advance(30_000);
+    await expect(service.signIn('pat@example.com.au', 'wrong again!', '10.0.0.1')).rejects.toThrow('Email or password is incorrect');
+    await expect(service.signIn('pat@example.com.au', 'right password!', '10.0.0.1')).rejects.toThrow('Too many failed sign-ins. Try again in 1 minute.');
+    clock.advance(60_000);
+    await expect(service.signIn('pat@example.com.au', 'wrong again!', '10.0.0.1')).rejects.toThrow('Email or password is incorrect');
+    await expect(service.signIn('pat@example.com.au', 'right password!', '10.0.0.1')).rejects.toThrow('Too many failed sign-ins. Try again in 2 minutes.');
     expect(sessions).toEqual([]);
-    expect(failures.count('email')).toBe(5);
+    clock.advance(120_000);
+    await expect(service.signIn('pat@example.com.au', 'right password!', '10.0.0.1')).resolves.toEqual({ token: 'tok' });
   });
 
-  it('refuses a client address with 5 recent failures, whatever the email', async () => {
+  it('lets an address with a few failures for other emails sign in (a shared office address), and slows one with many', async () => {
     const { service } = subject();
-    for (let i = 0; i < 5; i++) await expect(service.signIn(`guess${i}@example.com.au`, 'x', '10.9.9.9')).rejects.toThrow('Email or password is incorrect');
-    await expect(service.signIn('pat@example.com.au', 'right password!', '10.9.9.9')).rejects.toThrow('Too many failed sign-ins.');
+    for (let i = 0; i < 10; i++) await expect(service.signIn(`guess${i}@example.com.au`, 'x', '10.9.9.9')).rejects.toThrow('Email or password is incorrect');
+    await expect(service.signIn('pat@example.com.au', 'right password!', '10.9.9.9')).resolves.toEqual({ token: 'tok' });
+    for (let i = 10; i < 50; i++) await expect(service.signIn(`guess${i}@example.com.au`, 'x', '10.9.9.9')).rejects.toThrow('Email or password is incorrect');
+    await expect(service.signIn('pat@example.com.au', 'right password!', '10.9.9.9')).rejects.toThrow('Too many failed sign-ins. Try again in 30 seconds.');
   });
 
-  it("forgets the email's failures after a success, so the owner is not locked out by their own typos", async () => {
+  it('emails the user once when their email sees a burst of failures from anywhere, and never for an unknown email', async () => {
+    const { service, mails } = subject();
+    for (let i = 0; i < 12; i++) await expect(service.signIn('pat@example.com.au', 'wrong password!', `10.0.0.${i}`)).rejects.toThrow();
+    for (let i = 0; i < 12; i++) await expect(service.signIn('nobody@example.com.au', 'wrong password!', `10.0.0.${i}`)).rejects.toThrow();
+    expect(mails.map((m) => [m.to, m.subject])).toEqual([['pat@example.com.au', 'Failed sign-ins to your SMS Platform account']]);
+    expect(mails[0].text).toContain('There were 10 failed attempts to sign in as this email address in the last 15 minutes.');
+    expect(mails[0].text).toContain('https://dash.example/forgot-password');
+  });
+
+  it("forgets the pair's failures after a success, so the user is not slowed by their own earlier typos", async () => {
     const { service, failures } = subject();
     for (let i = 0; i < 4; i++) await expect(service.signIn('pat@example.com.au', 'typo', '10.0.0.1')).rejects.toThrow();
     await service.signIn('pat@example.com.au', 'right password!', '10.0.0.1');
-    expect([failures.count('email'), failures.count('ip')]).toEqual([0, 4]);
+    expect([failures.count('pair'), failures.count('ip'), failures.count('email')]).toEqual([0, 4, 4]);
   });
 });

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { signWebhook, verifyWebhookSignature } from '../../../src/webhooks/signature';
 import { checkUrlSyntax, WEBHOOK_URL_MAX_LENGTH } from '../../../src/webhooks/url-policy';
-import { embeddedIpv4, ipv6Octets, isBlockedAddress, ownAddresses } from '../../../src/webhooks/address-policy';
+import { embeddedIpv4, ipv6Octets, isBlockedAddress, ownAddresses } from '../../../src/common/net/address-policy';
 import { ErrorText } from '../../../src/common/errors/error-catalogue';
 import { retryDelayMs } from '../../../src/webhooks/webhook-delivery.service';
 
@@ -123,6 +123,19 @@ describe(checkUrlSyntax.name, () => {
     expect(checkUrlSyntax('https://u:p@example.com', false)).toEqual({ ok: false, reason: 'invalid' });
     expect(checkUrlSyntax('example.com', false)).toEqual({ ok: false, reason: 'invalid' });
   });
+
+  it.each([
+    'https://example.com/a\r\nb',
+    'https://example.com/a b',
+    'https://example.com/\tx',
+    'https://exa\nmple.com/',
+    'https://example.com/a\u00a0b',
+    'https://example.com/a\u2028',
+    'https://example.com/\u0000',
+    'https://example.com/\u007f',
+  ])('refuses %j: whitespace and control characters are refused, not cleaned by the parser', (url) =>
+    expect(checkUrlSyntax(url, true)).toEqual({ ok: false, reason: 'whitespace' }),
+  );
 
   it(`caps URLs at ${WEBHOOK_URL_MAX_LENGTH} characters, matching the catalogue text`, () => {
     const base = 'https://example.com/';

@@ -2,8 +2,8 @@ import { networkInterfaces } from 'node:os';
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 
 /**
- * Which IP addresses a webhook may reach (unless the operator allows private networks). An IPv6
- * address is refused when it is in a refused IPv6 range, or when any IPv4 address it embeds is refused:
+ * Which IP addresses are public: what a webhook may reach (unless the operator allows private networks)
+ * and what a short link may point at. An IPv6 address is refused when it is in a refused IPv6 range, or when any IPv4 address it embeds is refused:
  * IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d),
  * NAT64 (64:ff9b::/96), 6to4 (2002::/16) and Teredo (2001::/32, server and obfuscated client). The
  * machine's own interface addresses are refused whatever their range.

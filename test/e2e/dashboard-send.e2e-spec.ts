@@ -98,7 +98,7 @@ describe('Dashboard: send and campaigns', () => {
     const page = await sender.get(res.location!);
     expect(page.status).toBe(200);
     expect(textOf(page.html)).toContain('Sent: the messages are on their way.');
-    expect(textOf(page.html)).toContain('2 messages accepted');
+    expect(textOf(page.html)).toContain('Messages accepted: 2 .');
 
     // The browser's back button and a second press: the same form key posted again, twice at once.
     const again = await Promise.all(

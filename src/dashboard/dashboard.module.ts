@@ -41,6 +41,9 @@ import { ContactsPageService } from './contacts/contacts-page.service';
 import { ListsPageController } from './contacts/lists-page.controller';
 import { ImportsPageController } from './contacts/imports-page.controller';
 import { ImportsPageService } from './contacts/imports-page.service';
+import { KeywordsPageController } from './keywords/keywords-page.controller';
+import { KeywordsPageService } from './keywords/keywords-page.service';
+import { KeywordsModule } from '../keywords/keywords.module';
 import { ListsPageService } from './contacts/lists-page.service';
 import { TimeZonePageController } from './settings-time-zone/time-zone-page.controller';
 import { TimeZonePageService } from './settings-time-zone/time-zone-page.service';
@@ -70,6 +73,7 @@ import { CampaignsPageService } from './campaigns/campaigns-page.service';
     SignUpModule,
     SendersModule,
     ContactImportsModule,
+    KeywordsModule,
   ],
   controllers: [
     AuthPagesController,
@@ -90,6 +94,7 @@ import { CampaignsPageService } from './campaigns/campaigns-page.service';
     TimeZonePageController,
     SendPageController,
     CampaignsPageController,
+    KeywordsPageController,
   ],
   providers: [
     AuthPagesService,
@@ -112,6 +117,7 @@ import { CampaignsPageService } from './campaigns/campaigns-page.service';
     SendPageService,
     ComposePreviewService,
     CampaignsPageService,
+    KeywordsPageService,
   ],
 })
 export class DashboardModule {}

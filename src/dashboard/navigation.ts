@@ -28,6 +28,7 @@ export const PAGES = {
   contactLists: { path: '/contacts/lists', label: 'Lists', access: { anyOf: ['manage_contacts'] }, inNav: false },
   contactImports: { path: '/contacts/imports', label: 'Imports', access: { anyOf: ['manage_contacts'] }, inNav: false },
   messages: { path: '/messages', label: 'Messages', access: 'signed_in' },
+  keywords: { path: '/keywords', label: 'Keywords', access: { anyOf: ['manage_contacts'] } },
   apiKeys: { path: '/settings/api', label: 'API keys', access: { anyOf: ['manage_api_keys', 'manage_billing'] } },
   webhooks: { path: '/settings/webhooks', label: 'Webhooks', access: { anyOf: ['manage_settings'] } },
   timeZone: { path: '/settings/time-zone', label: 'Time zone', access: { anyOf: ['manage_settings'] } },

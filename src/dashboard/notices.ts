@@ -34,6 +34,8 @@ export const NOTICES = {
   member_removed: 'Removed from the list. The contact itself is kept.',
   signed_up: 'Your email is confirmed and your test account is open. Create your first API key to try the API.',
   import_started: 'The import has started. This page follows it until it is complete.',
+  keyword_rule_created: 'Keyword rule added.',
+  keyword_rule_deleted: 'Keyword rule deleted. The rules after it moved up one place.',
   time_zone_saved: 'Time zone saved. Every page and export now shows times in it.',
   send_queued: 'Sent: the messages are on their way. This page shows their progress.',
   send_scheduled: 'Scheduled. The messages go at the time shown; until then you can cancel them here.',

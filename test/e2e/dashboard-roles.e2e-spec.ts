@@ -70,6 +70,7 @@ describe('Dashboard permissions', () => {
       '/campaigns',
       '/contacts',
       '/messages',
+      '/keywords',
       '/settings/api',
       '/settings/webhooks',
       '/settings/time-zone',

@@ -9,6 +9,7 @@ describe(navigationFor.name, () => {
       { label: 'Campaigns', href: '/campaigns', current: false },
       { label: 'Contacts', href: '/contacts', current: false },
       { label: 'Messages', href: '/messages', current: false },
+      { label: 'Keywords', href: '/keywords', current: false },
       { label: 'API keys', href: '/settings/api', current: true },
       { label: 'Webhooks', href: '/settings/webhooks', current: false },
       { label: 'Time zone', href: '/settings/time-zone', current: false },
@@ -37,9 +38,11 @@ describe(navigationFor.name, () => {
       ['/campaigns', false],
       ['/contacts', true],
       ['/messages', false],
+      ['/keywords', false],
     ]);
     expect(mayOpen({ isOwner: false, permissions: ['manage_contacts'] }, PAGES.contactLists.access)).toBe(true);
     expect(mayOpen({ isOwner: false, permissions: ['read_inbox', 'send_messages'] }, PAGES.contacts.access)).toBe(false);
+    expect(mayOpen({ isOwner: false, permissions: ['read_inbox', 'send_messages'] }, PAGES.keywords.access)).toBe(false);
   });
 
   it('gates each page by its access rule', () => {

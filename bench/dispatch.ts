@@ -22,7 +22,8 @@ import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support
  * process, which then only serves the API. `--warmup N` first sends N other messages the same way and waits
  * for their receipts, so the campaign is measured in processes whose hot code V8 has already compiled (a
  * service that has been running a while) rather than in fresh ones; without it, compiling is part of the
- * figures.
+ * figures. SMSC_SIM_MAIN=<path to another build's dist/src/smsc-sim/main.js> runs that simulator instead,
+ * to compare gateways against one yardstick when the simulator has changed.
  */
 async function main() {
   const total = argValue('messages', 50_000);

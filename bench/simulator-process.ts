@@ -17,12 +17,17 @@ export interface SimulatorProcess {
   reset: () => Promise<void>;
 }
 
-/** The bundled SMSC simulator in a process of its own (system id `bench`, password `benchpw`), receipts after `receiptDelayMs`. */
+/**
+ * The bundled SMSC simulator in a process of its own (system id `bench`, password `benchpw`), receipts after
+ * `receiptDelayMs`. SMSC_SIM_MAIN names another build of it (e.g. an earlier commit's
+ * dist/src/smsc-sim/main.js): the simulator's CPU is the yardstick the gateway's is divided by, so two
+ * gateways are compared against the same simulator when the simulator itself has changed.
+ */
 export async function startSimulatorProcess(receiptDelayMs: number): Promise<SimulatorProcess> {
   const sim = spawn(
     process.execPath,
     [
-      path.resolve(__dirname, '../src/smsc-sim/main.js'),
+      process.env.SMSC_SIM_MAIN ?? path.resolve(__dirname, '../src/smsc-sim/main.js'),
       ...['--port', '0', '--control-port', '0', '--system-id', 'bench', '--password', 'benchpw', '--receipt-delay-ms', String(receiptDelayMs)],
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },

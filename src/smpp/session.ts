@@ -10,7 +10,7 @@
  * requests: the hot path (a submit_sm and its resp, a deliver_sm and its resp) runs for every part.
  */
 import type { Socket } from 'node:net';
-import { commandName, DELIVER_SM_RESP, ENQUIRE_LINK, ENQUIRE_LINK_RESP, GENERIC_NACK, isResponse, STATUS, UNBIND, UNBIND_RESP } from './commands';
+import { commandName, ENQUIRE_LINK, ENQUIRE_LINK_RESP, GENERIC_NACK, isResponse, STATUS, UNBIND, UNBIND_RESP } from './commands';
 import { corkForThisTick } from './cork';
 import { encodeHeaderOnly, MAX_SEQUENCE, PduFramer } from './pdu';
 
@@ -224,11 +224,7 @@ export class Session {
       if (isResponse(commandId)) {
         const entry = this.pending.get(sequence);
         if (entry) this.settle(sequence, entry, pdu);
-        else if (commandId !== DELIVER_SM_RESP)
-          this.logger.warn('smpp response to no request', {
-            commandId,
-            sequence,
-          });
+        else this.logger.warn('smpp response to no request', { commandId, sequence });
         return;
       }
       if (commandId === ENQUIRE_LINK) {

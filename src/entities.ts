@@ -36,6 +36,7 @@ import { SimulatedPayment } from './payments/simulated-payment.entity';
 import { Purchase } from './purchases/purchase.entity';
 import { NumberSubscription } from './purchases/number-subscription.entity';
 import { ContactImport } from './contact-imports/contact-import.entity';
+import { InboxRead } from './inbound/inbox-read.entity';
 
 /** Explicit entity list: no globbing, so the build and the tests see exactly the same schema. */
 export const ENTITIES = [
@@ -75,6 +76,7 @@ export const ENTITIES = [
   Purchase,
   NumberSubscription,
   ContactImport,
+  InboxRead,
   DispatchBatch,
   SignUp,
 ];

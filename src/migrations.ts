@@ -22,6 +22,7 @@ import { SignUps1763703800000 } from './database/migrations/1763703800000-SignUp
 import { PagePurchases1763704000000 } from './database/migrations/1763704000000-PagePurchases';
 import { DashboardSends1763704200000 } from './database/migrations/1763704200000-DashboardSends';
 import { SignInPairs1763704300000 } from './database/migrations/1763704300000-SignInPairs';
+import { InboxReads1763704400000 } from './database/migrations/1763704400000-InboxReads';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   PagePurchases1763704000000,
   DashboardSends1763704200000,
   SignInPairs1763704300000,
+  InboxReads1763704400000,
 ];

@@ -40,6 +40,9 @@ import { ContactsPageController } from './contacts/contacts-page.controller';
 import { ContactsPageService } from './contacts/contacts-page.service';
 import { ListsPageController } from './contacts/lists-page.controller';
 import { ImportsPageController } from './contacts/imports-page.controller';
+import { InboxPageController } from './inbox/inbox-page.controller';
+import { InboxPageService } from './inbox/inbox-page.service';
+import { InboundModule } from '../inbound/inbound.module';
 import { ImportsPageService } from './contacts/imports-page.service';
 import { KeywordsPageController } from './keywords/keywords-page.controller';
 import { KeywordsPageService } from './keywords/keywords-page.service';
@@ -74,6 +77,7 @@ import { CampaignsPageService } from './campaigns/campaigns-page.service';
     SendersModule,
     ContactImportsModule,
     KeywordsModule,
+    InboundModule,
   ],
   controllers: [
     AuthPagesController,
@@ -91,6 +95,7 @@ import { CampaignsPageService } from './campaigns/campaigns-page.service';
     ContactsPageController,
     ListsPageController,
     ImportsPageController,
+    InboxPageController,
     TimeZonePageController,
     SendPageController,
     CampaignsPageController,
@@ -113,6 +118,7 @@ import { CampaignsPageService } from './campaigns/campaigns-page.service';
     ContactsPageService,
     ListsPageService,
     ImportsPageService,
+    InboxPageService,
     TimeZonePageService,
     SendPageService,
     ComposePreviewService,

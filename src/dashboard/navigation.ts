@@ -29,6 +29,7 @@ export const PAGES = {
   contactImports: { path: '/contacts/imports', label: 'Imports', access: { anyOf: ['manage_contacts'] }, inNav: false },
   messages: { path: '/messages', label: 'Messages', access: 'signed_in' },
   keywords: { path: '/keywords', label: 'Keywords', access: { anyOf: ['manage_contacts'] } },
+  inbox: { path: '/inbox', label: 'Inbox', access: { anyOf: ['read_inbox'] } },
   apiKeys: { path: '/settings/api', label: 'API keys', access: { anyOf: ['manage_api_keys', 'manage_billing'] } },
   webhooks: { path: '/settings/webhooks', label: 'Webhooks', access: { anyOf: ['manage_settings'] } },
   timeZone: { path: '/settings/time-zone', label: 'Time zone', access: { anyOf: ['manage_settings'] } },

@@ -33,6 +33,7 @@ export const NOTICES = {
   member_already: 'That contact was already in the list.',
   member_removed: 'Removed from the list. The contact itself is kept.',
   signed_up: 'Your email is confirmed and your test account is open. Create your first API key to try the API.',
+  reply_sent: 'Reply sent.',
   import_started: 'The import has started. This page follows it until it is complete.',
   keyword_rule_created: 'Keyword rule added.',
   keyword_rule_deleted: 'Keyword rule deleted. The rules after it moved up one place.',

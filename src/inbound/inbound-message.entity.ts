@@ -4,6 +4,8 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm
 @Check('inbound_messages_type_check', "type IN ('inbound', 'unsubscribe')")
 // (account_id, received_at DESC, seq DESC): TypeORM indexes have no DESC keys, so only the migration defines its columns.
 @Index('inbound_messages_account_idx', { synchronize: false })
+// The inbox's threads: one account's replies by the mobile that sent them.
+@Index('inbound_messages_account_from_idx', ['accountId', 'fromNumber', 'seq'])
 export class InboundMessage {
   @PrimaryColumn({ name: 'id', type: 'uuid' })
   id: string;

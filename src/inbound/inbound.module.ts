@@ -10,15 +10,18 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
 import { InboundController } from './inbound.controller';
 import { InboundRepository } from './inbound.repository';
 import { InboundService } from './inbound.service';
+import { InboxRepository } from './inbox.repository';
+import { InboxService } from './inbox.service';
+import { SendersModule } from '../senders/senders.module';
 import { KeywordActionsService } from './keyword-actions.service';
 import { OptOutPageController } from './opt-out-page.controller';
 import { OptOutPageService } from './opt-out-page.service';
 import { OptOutService } from './opt-out.service';
 
 @Module({
-  imports: [AccountsModule, UnsubscribesModule, MessagingModule, WebhooksModule, LinksModule, RedisModule, KeywordsModule, ListsModule],
+  imports: [AccountsModule, UnsubscribesModule, MessagingModule, WebhooksModule, LinksModule, RedisModule, KeywordsModule, ListsModule, SendersModule],
   controllers: [InboundController, OptOutPageController],
-  providers: [InboundRepository, InboundService, OptOutService, OptOutPageService, KeywordActionsService],
-  exports: [InboundService],
+  providers: [InboundRepository, InboundService, OptOutService, OptOutPageService, KeywordActionsService, InboxRepository, InboxService],
+  exports: [InboundService, InboxService],
 })
 export class InboundModule {}

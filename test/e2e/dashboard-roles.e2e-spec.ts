@@ -71,6 +71,7 @@ describe('Dashboard permissions', () => {
       '/contacts',
       '/messages',
       '/keywords',
+      '/inbox',
       '/settings/api',
       '/settings/webhooks',
       '/settings/time-zone',

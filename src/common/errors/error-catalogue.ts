@@ -103,6 +103,7 @@ export const CATALOGUE = {
   webhookUrlTooLong: entry('invalid', 'Webhook URLs must be at most 2048 characters'),
   webhookUrlWhitespace: entry('invalid', 'Webhook URLs must not contain spaces or control characters'),
   invalidEventFilter: entry('invalid', 'Invalid event filter. Valid values: status, inbound'),
+  conversationNotFound: entry('not_found', 'Conversation not found'),
   // Keyword rules (src/keywords)
   keywordInvalid: entry('invalid', 'keyword must be 1 to 40 letters, digits or spaces (one word for first_word; a pattern may use * and ? and needs a letter or digit)'),
   keywordRuleNotFound: entry('not_found', 'Keyword rule not found'),

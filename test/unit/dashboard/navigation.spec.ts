@@ -10,6 +10,7 @@ describe(navigationFor.name, () => {
       { label: 'Contacts', href: '/contacts', current: false },
       { label: 'Messages', href: '/messages', current: false },
       { label: 'Keywords', href: '/keywords', current: false },
+      { label: 'Inbox', href: '/inbox', current: false },
       { label: 'API keys', href: '/settings/api', current: true },
       { label: 'Webhooks', href: '/settings/webhooks', current: false },
       { label: 'Time zone', href: '/settings/time-zone', current: false },
@@ -29,6 +30,15 @@ describe(navigationFor.name, () => {
       ['/overview', false],
       ['/campaigns', false],
       ['/messages', true],
+    ]);
+  });
+
+  it('shows the Inbox to holders of read_inbox only', () => {
+    expect(navigationFor({ isOwner: false, permissions: ['read_inbox'] }, '/inbox/61412345678').map((l) => [l.href, l.current])).toEqual([
+      ['/overview', false],
+      ['/campaigns', false],
+      ['/messages', false],
+      ['/inbox', true],
     ]);
   });
 

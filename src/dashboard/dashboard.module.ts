@@ -55,6 +55,8 @@ import { SendPageService } from './send/send-page.service';
 import { ComposePreviewService } from './send/compose-preview.service';
 import { CampaignsPageController } from './campaigns/campaigns-page.controller';
 import { CampaignsPageService } from './campaigns/campaigns-page.service';
+import { ReportsPageController } from './reports/reports-page.controller';
+import { ReportsPageService } from './reports/reports-page.service';
 
 /**
  * The self-service dashboard: one controller per page group (navigation.ts lists the groups and who
@@ -100,6 +102,7 @@ import { CampaignsPageService } from './campaigns/campaigns-page.service';
     SendPageController,
     CampaignsPageController,
     KeywordsPageController,
+    ReportsPageController,
   ],
   providers: [
     AuthPagesService,
@@ -124,6 +127,7 @@ import { CampaignsPageService } from './campaigns/campaigns-page.service';
     ComposePreviewService,
     CampaignsPageService,
     KeywordsPageService,
+    ReportsPageService,
   ],
 })
 export class DashboardModule {}

@@ -24,6 +24,7 @@ export const PAGES = {
   overview: { path: '/overview', label: 'Overview', access: 'signed_in' },
   send: { path: '/send', label: 'Send', access: { anyOf: ['send_messages'] } },
   campaigns: { path: '/campaigns', label: 'Campaigns', access: 'signed_in' },
+  reports: { path: '/reports', label: 'Reports', access: 'signed_in' },
   contacts: { path: '/contacts', label: 'Contacts', access: { anyOf: ['manage_contacts'] } },
   contactLists: { path: '/contacts/lists', label: 'Lists', access: { anyOf: ['manage_contacts'] }, inNav: false },
   contactImports: { path: '/contacts/imports', label: 'Imports', access: { anyOf: ['manage_contacts'] }, inNav: false },

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { sql } from '../database/sql';
 import { MESSAGE_STATUS, WITH_PART_STATUS } from '../delivery/state/message-status';
+import { FAILURE_REASON } from './failure-reason';
 import type { MessageStatus } from './message.entity';
 
 export type StatusCounts = Record<MessageStatus, number>;
@@ -72,9 +73,7 @@ export class CampaignReadsRepository {
       this.dataSource,
       `SELECT reason, count(DISTINCT message_id)::int AS messages
          FROM (SELECT p.message_id,
-                      CASE WHEN p.receipt_err IS NOT NULL AND p.receipt_err <> '000' THEN 'Carrier error ' || p.receipt_err || coalesce(' (' || p.receipt_stat || ')', '')
-                           WHEN p.receipt_stat IS NOT NULL THEN 'Carrier status ' || p.receipt_stat
-                           ELSE coalesce(nullif(p.error, ''), 'No reason given') END AS reason
+                      ${FAILURE_REASON} AS reason
                  FROM message_parts p
                  JOIN messages m ON m.id = p.message_id
                 WHERE m.account_id = $1 AND m.send_id = $2 AND p.status = 'failed') f

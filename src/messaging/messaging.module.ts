@@ -1,3 +1,7 @@
+import { ReportReadsRepository } from './report-reads.repository';
+import { ReportReadsService } from './report-reads.service';
+import { MessageExportRepository } from './message-export.repository';
+import { MessageExportService } from './message-export.service';
 import { CampaignReadsRepository } from './campaign-reads.repository';
 import { CampaignReadsService } from './campaign-reads.service';
 import { Module } from '@nestjs/common';
@@ -46,6 +50,10 @@ import { SystemMessagesService } from './system-messages.service';
   providers: [
     CampaignReadsRepository,
     CampaignReadsService,
+    MessageExportRepository,
+    MessageExportService,
+    ReportReadsRepository,
+    ReportReadsService,
     MessagesRepository,
     SendsRepository,
     SendWriter,
@@ -59,6 +67,17 @@ import { SystemMessagesService } from './system-messages.service';
     AutoRepliesRepository,
     AutoReplyService,
   ],
-  exports: [AutoReplyService, CancelMessagesService, MessageLookupService, MessageActivityService, SystemMessagesService, SendBatchService, ListSendService, CampaignReadsService],
+  exports: [
+    AutoReplyService,
+    CancelMessagesService,
+    MessageLookupService,
+    MessageActivityService,
+    SystemMessagesService,
+    SendBatchService,
+    ListSendService,
+    CampaignReadsService,
+    MessageExportService,
+    ReportReadsService,
+  ],
 })
 export class MessagingModule {}

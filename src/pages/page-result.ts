@@ -1,5 +1,19 @@
+import type { Readable } from 'node:stream';
+
 /** What a page handler returns: a template to render, where to send the browser next, a file to download, or JSON for a page's own script. */
-export type PageResult = ViewResult | RedirectResult | FileResult | JsonResult;
+export type PageResult = ViewResult | RedirectResult | FileResult | JsonResult | StreamResult;
+
+/** A download written as it is produced (an export of any size): never held whole in memory. */
+export interface StreamResult {
+  kind: 'stream';
+  contentType: string;
+  filename: string;
+  body: Readable;
+}
+
+export function streamDownload(contentType: string, filename: string, body: Readable): StreamResult {
+  return { kind: 'stream', contentType, filename: filename.replace(/[^A-Za-z0-9._-]/g, '_'), body };
+}
 
 /** An answer to a page's script (a live preview, progress counts): same session, CSRF and guards as the page. */
 export interface JsonResult {

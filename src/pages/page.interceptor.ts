@@ -1,4 +1,5 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { mergeMap, Observable } from 'rxjs';
 import { AppConfig } from '../config/app-config';
@@ -15,7 +16,7 @@ import { renderPage } from './render-page';
 export class PageInterceptor implements NestInterceptor {
   constructor(private readonly config: AppConfig) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<string | Buffer> {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<string | Buffer | Readable> {
     const request = context.switchToHttp().getRequest<PageRequest>();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     return next.handle().pipe(
@@ -30,6 +31,11 @@ export class PageInterceptor implements NestInterceptor {
           request.pageStatus = result.status;
           reply.type('application/json; charset=utf-8');
           return JSON.stringify(result.body);
+        }
+        if (result.kind === 'stream') {
+          request.pageStatus = 200;
+          reply.type(result.contentType).header('Content-Disposition', `attachment; filename="${result.filename}"`);
+          return result.body;
         }
         if (result.kind === 'file') {
           request.pageStatus = 200;

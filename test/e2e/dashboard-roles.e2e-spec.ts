@@ -68,6 +68,7 @@ describe('Dashboard permissions', () => {
       '/overview',
       '/send',
       '/campaigns',
+      '/reports',
       '/contacts',
       '/messages',
       '/keywords',
@@ -80,11 +81,11 @@ describe('Dashboard permissions', () => {
       '/users',
       '/audit',
     ]);
-    expect(await links('manage_api_keys')).toEqual(['/overview', '/campaigns', '/messages', '/settings/api']);
-    expect(await links('manage_billing')).toEqual(['/overview', '/campaigns', '/messages', '/settings/api', '/billing']);
-    expect(await links('manage_settings')).toEqual(['/overview', '/campaigns', '/messages', '/settings/webhooks', '/settings/time-zone']);
-    expect(await links('manage_senders')).toEqual(['/overview', '/campaigns', '/messages', '/senders']);
-    expect(await links('none')).toEqual(['/overview', '/campaigns', '/messages']);
+    expect(await links('manage_api_keys')).toEqual(['/overview', '/campaigns', '/reports', '/messages', '/settings/api']);
+    expect(await links('manage_billing')).toEqual(['/overview', '/campaigns', '/reports', '/messages', '/settings/api', '/billing']);
+    expect(await links('manage_settings')).toEqual(['/overview', '/campaigns', '/reports', '/messages', '/settings/webhooks', '/settings/time-zone']);
+    expect(await links('manage_senders')).toEqual(['/overview', '/campaigns', '/reports', '/messages', '/senders']);
+    expect(await links('none')).toEqual(['/overview', '/campaigns', '/reports', '/messages']);
   });
 
   describe('API keys', () => {

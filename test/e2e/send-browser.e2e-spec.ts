@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
@@ -121,6 +122,34 @@ describe('Send and campaigns in a browser', () => {
     await page.locator('[data-testid="count-delivered"]').filter({ hasText: /^2$/ }).waitFor({ timeout: 60_000 });
     const texts = await t.app.get(DataSource).query(`SELECT body FROM messages WHERE send_id = $1 ORDER BY body`, [sendIdOf(page)]);
     expect(texts.map((m: { body: string }) => m.body)).toEqual(['Hi Ann, your usual table is free tonight', 'Hi Bob, your usual table is free tonight']);
+    expect(problems).toEqual([]);
+  });
+
+  it('shows the reports page with its charts and tables, and downloads the export', async () => {
+    const acct = await accountWithOwner(t.app, { test: true, credits: 25, senders: ['Harbour'] });
+    await t.api.post('/v1/messages', {
+      auth: acct.auth,
+      body: { messages: [1, 2, 3].map((i) => ({ to: `041280003${i}`, sender: 'Harbour', message: `Reminder ${i}` })) },
+    });
+    const { page, problems } = await ownerPage(acct.ownerEmail);
+    await page.getByRole('link', { name: 'Reports', exact: true }).click();
+    await page.waitForURL('**/reports');
+    expect(await page.getByTestId('total-messages').textContent()).toBe('3');
+    expect(await page.locator('svg.chart[role="img"]').count()).toBe(6);
+    expect(await page.getByRole('img', { name: /Messages per day/ }).count()).toBe(1);
+    await check(page, 'reports');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export messages (CSV)' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^messages-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync((await download.path())!, 'utf8')
+      .trimEnd()
+      .split('\r\n');
+    expect(csv[0]).toBe('message_id,send_id,requested_at,scheduled_for,to,sender,message,status,failure_reason,encoding,parts,cost,custom_ref');
+    expect(
+      csv
+        .slice(1)
+        .map((line) => line.split(',')[6])
+        .sort(),
+    ).toEqual(['Reminder 1', 'Reminder 2', 'Reminder 3']);
     expect(problems).toEqual([]);
   });
 });

@@ -24,6 +24,12 @@ export class CampaignsPageController {
     return this.campaigns.progress(user, id);
   }
 
+  /** The campaign's messages as CSV, streamed. */
+  @Get(':id/export.csv')
+  export(@CurrentUser() user: DashboardUser, @Param('id') id: string) {
+    return this.campaigns.export(user, id);
+  }
+
   /** Cancels what is still scheduled (send_messages). */
   @Post(':id/cancel')
   cancel(@CurrentUser() user: DashboardUser, @Param('id') id: string) {

@@ -4,7 +4,8 @@ import { failure } from '../../common/errors/error-catalogue';
 import { CampaignRow } from '../../messaging/campaign-reads.repository';
 import { CampaignReadsService } from '../../messaging/campaign-reads.service';
 import { CancelMessagesService } from '../../messaging/cancel-messages.service';
-import { json, PageResult, redirectTo, view } from '../../pages/page-result';
+import { MessageExportService } from '../../messaging/message-export.service';
+import { json, PageResult, redirectTo, streamDownload, view } from '../../pages/page-result';
 import { can } from '../../users/permissions';
 import type { DashboardUser } from '../dashboard-user';
 import { show } from '../format';
@@ -40,6 +41,7 @@ export class CampaignsPageService {
   constructor(
     private readonly campaigns: CampaignReadsService,
     private readonly cancels: CancelMessagesService,
+    private readonly exports: MessageExportService,
   ) {}
 
   async list(user: DashboardUser, query: Record<string, unknown>): Promise<PageResult> {
@@ -72,6 +74,11 @@ export class CampaignsPageService {
 
   async progress(user: DashboardUser, id: string): Promise<PageResult> {
     return json(progressOf(await this.campaigns.one(user.accountId, toSendId(id))));
+  }
+
+  async export(user: DashboardUser, id: string): Promise<PageResult> {
+    const row = await this.campaigns.one(user.accountId, toSendId(id));
+    return streamDownload('text/csv; charset=utf-8', `campaign-${row.id}.csv`, this.exports.csv(user.accountId, { sendId: row.id }, user.timeZone));
   }
 
   /** Cancels what is still scheduled (the API's cancel by send_id: refunded in the same transaction). */

@@ -7,6 +7,7 @@ describe(navigationFor.name, () => {
       { label: 'Overview', href: '/overview', current: false },
       { label: 'Send', href: '/send', current: false },
       { label: 'Campaigns', href: '/campaigns', current: false },
+      { label: 'Reports', href: '/reports', current: false },
       { label: 'Contacts', href: '/contacts', current: false },
       { label: 'Messages', href: '/messages', current: false },
       { label: 'Keywords', href: '/keywords', current: false },
@@ -22,6 +23,7 @@ describe(navigationFor.name, () => {
     expect(navigationFor({ isOwner: false, permissions: ['manage_billing'] }, '/overview').map((l) => l.href)).toEqual([
       '/overview',
       '/campaigns',
+      '/reports',
       '/messages',
       '/settings/api',
       '/billing',
@@ -29,6 +31,7 @@ describe(navigationFor.name, () => {
     expect(navigationFor({ isOwner: false, permissions: [] }, '/messages').map((l) => [l.href, l.current])).toEqual([
       ['/overview', false],
       ['/campaigns', false],
+      ['/reports', false],
       ['/messages', true],
     ]);
   });
@@ -46,6 +49,7 @@ describe(navigationFor.name, () => {
     expect(navigationFor({ isOwner: false, permissions: ['manage_contacts'] }, '/contacts/lists/4').map((l) => [l.href, l.current])).toEqual([
       ['/overview', false],
       ['/campaigns', false],
+      ['/reports', false],
       ['/contacts', true],
       ['/messages', false],
       ['/keywords', false],
@@ -73,6 +77,7 @@ describe(navigationFor.name, () => {
     expect(navigationFor({ isOwner: false, permissions: ['manage_senders'] }, '/senders/3/deactivate').map((l) => [l.href, l.current])).toEqual([
       ['/overview', false],
       ['/campaigns', false],
+      ['/reports', false],
       ['/messages', false],
       ['/senders', true],
     ]);

@@ -17,6 +17,7 @@ import { DispatcherLease } from './delivery/state/dispatcher-lease.entity';
 import { IdempotencyKey } from './idempotency/idempotency-key.entity';
 import { InboundMessage } from './inbound/inbound-message.entity';
 import { KeywordRule } from './keywords/keyword-rule.entity';
+import { QuietHoursSetting } from './quiet-hours/quiet-hours.entity';
 import { WebhookAttempt } from './webhooks/webhook-attempt.entity';
 import { WebhookEvent } from './webhooks/webhook-event.entity';
 import { User } from './users/user.entity';
@@ -55,6 +56,7 @@ export const ENTITIES = [
   DeliveryReceiptRecord,
   InboundMessage,
   KeywordRule,
+  QuietHoursSetting,
   WebhookEvent,
   WebhookAttempt,
   User,

@@ -23,6 +23,7 @@ import { PagePurchases1763704000000 } from './database/migrations/1763704000000-
 import { DashboardSends1763704200000 } from './database/migrations/1763704200000-DashboardSends';
 import { SignInPairs1763704300000 } from './database/migrations/1763704300000-SignInPairs';
 import { InboxReads1763704400000 } from './database/migrations/1763704400000-InboxReads';
+import { QuietHours1763704500000 } from './database/migrations/1763704500000-QuietHours';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   DashboardSends1763704200000,
   SignInPairs1763704300000,
   InboxReads1763704400000,
+  QuietHours1763704500000,
 ];

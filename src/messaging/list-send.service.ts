@@ -17,6 +17,7 @@ import { NewMessage } from './messages.repository';
 import { SendLinks } from './send-links';
 import type { SendRequester } from './send-requester';
 import { SendWriter } from './send-writer.service';
+import { QuietHoursService } from '../quiet-hours/quiet-hours.service';
 
 export interface ListSendCommand {
   listId: number;
@@ -61,6 +62,7 @@ export class ListSendService {
     private readonly lists: ListsService,
     private readonly unsubscribes: UnsubscribesService,
     private readonly writer: SendWriter,
+    private readonly quietHours: QuietHoursService,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
@@ -131,7 +133,7 @@ export class ListSendService {
     const linkRewriter = new LinkRewriter(this.config.shortLinkBase, command.shortenUrls ?? false);
     const maxParts = command.maxParts ?? DEFAULT_MAX_PARTS;
     let tooLong = 0;
-    const rendered: Array<{ to: string; text: string; encoding: SmsEncoding; parts: number; links: PendingLink[] }> = [];
+    const rendered: Array<{ to: string; text: string; encoding: SmsEncoding; parts: number; links: PendingLink[]; fields: ContactRecord }> = [];
     for (const member of members) {
       const { text, links } = linkRewriter.finish(template.render(member, OPTOUT_MARK), senderType);
       // list-send has no enable_unicode: a text that needs UCS-2 is sent as UCS-2 (supplement, Encoding).
@@ -140,15 +142,22 @@ export class ListSendService {
         tooLong++;
         continue;
       }
-      rendered.push({ to: member.number, text, encoding: analysis.encoding, parts: analysis.parts, links });
+      rendered.push({ to: member.number, text, encoding: analysis.encoding, parts: analysis.parts, links, fields: member });
     }
     if (rendered.length === 0) throw failure('noRecipientsAfterFiltering');
 
     const start = schedule.at ?? now;
     const offsets = command.staggerMinutes ? staggerOffsetsMs(rendered.length, command.staggerMinutes) : null;
+    const planned = rendered.map((r, i) => new Date(start.getTime() + (offsets ? offsets[i] : 0)));
+    // Quiet hours, when the account has them on: each message moves to the next allowed minute in its recipient's zone.
+    const allowed =
+      (await this.quietHours.schedule(
+        accountId,
+        rendered.map((r, i) => ({ at: planned[i], fields: r.fields })),
+      )) ?? planned;
     const links = new SendLinks(this.config.shortLinkBase);
     const rows = rendered.map((r, i): NewMessage => {
-      const dispatchAt = new Date(start.getTime() + (offsets ? offsets[i] : 0));
+      const dispatchAt = allowed[i];
       const scheduled = dispatchAt.getTime() > now.getTime();
       const id = uuid7();
       links.add(r.links, id, i);

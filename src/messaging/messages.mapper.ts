@@ -13,7 +13,14 @@ import type { SendBatchCommand } from './send-batch.service';
 
 /** Wire requests (snake_case, validated by their DTOs) to the services' commands. */
 export function toSendBatchCommand(dto: SendMessagesDto): SendBatchCommand {
-  return { messages: dto.messages, enableUnicode: dto.enable_unicode, maxParts: dto.max_parts, shortenUrls: dto.shorten_urls, ignoreUnsubscribes: dto.ignore_unsubscribes };
+  return {
+    messages: dto.messages,
+    enableUnicode: dto.enable_unicode,
+    maxParts: dto.max_parts,
+    shortenUrls: dto.shorten_urls,
+    ignoreUnsubscribes: dto.ignore_unsubscribes,
+    respectQuietHours: dto.respect_quiet_hours,
+  };
 }
 
 /** GET /simple/send-sms: its one message goes through exactly the checks of a batch entry. */

@@ -16,6 +16,7 @@ import { LinksModule } from '../links/links.module';
 import { ListsModule } from '../lists/lists.module';
 import { SendersModule } from '../senders/senders.module';
 import { UnsubscribesModule } from '../unsubscribes/unsubscribes.module';
+import { QuietHoursModule } from '../quiet-hours/quiet-hours.module';
 import { AutoRepliesRepository } from './auto-replies.repository';
 import { AutoReplyService } from './auto-reply.service';
 import { CancelMessagesService } from './cancel-messages.service';
@@ -45,6 +46,7 @@ import { SystemMessagesService } from './system-messages.service';
     IdempotencyModule,
     QueuesModule,
     WebhooksModule,
+    QuietHoursModule,
   ],
   controllers: [MessagesController, ListSendController, SimpleSendController],
   providers: [

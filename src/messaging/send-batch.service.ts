@@ -18,6 +18,7 @@ import { SendBatchResult, toSendBatchResult } from './messages.mapper';
 import { NewMessage } from './messages.repository';
 import type { SendRequester } from './send-requester';
 import { SendWriter } from './send-writer.service';
+import { QuietHoursService } from '../quiet-hours/quiet-hours.service';
 
 export interface SendBatchCommand {
   /** Raw entries: each is validated on its own, so one bad entry fails only itself. */
@@ -26,6 +27,8 @@ export interface SendBatchCommand {
   maxParts?: number;
   shortenUrls?: boolean;
   ignoreUnsubscribes?: boolean;
+  /** Move messages that would go outside the account's quiet hours (when on) to the next allowed minute. */
+  respectQuietHours?: boolean;
 }
 
 /**
@@ -40,6 +43,7 @@ export class SendBatchService {
     private readonly contacts: ContactsService,
     private readonly unsubscribes: UnsubscribesService,
     private readonly writer: SendWriter,
+    private readonly quietHours: QuietHoursService,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
@@ -124,6 +128,7 @@ export class SendBatchService {
     };
     const composed = await this.compose(accountId, command.messages, senders, options);
     if (!(command.ignoreUnsubscribes ?? false)) await this.blockUnsubscribed(accountId, composed);
+    if (command.respectQuietHours) await this.keepQuietHours(accountId, composed, now);
     return { account, composed, now };
   }
 
@@ -137,6 +142,22 @@ export class SendBatchService {
       if ('ok' in entry) return entry;
       const c = entry as CheckedEntry;
       return composeEntry(c, templates.get(c.template), { ...(contacts.get(c.to) ?? {}), number: c.to }, options);
+    });
+  }
+
+  /**
+   * `respect_quiet_hours` (an extension): a message that would go outside the account's quiet hours, in
+   * its recipient's zone, is scheduled for the next allowed minute instead (one statement for the batch).
+   */
+  private async keepQuietHours(accountId: number, composed: ComposedEntry[], now: Date): Promise<void> {
+    const okAt = composed.flatMap((entry, i) => (entry.ok ? [i] : []));
+    if (okAt.length === 0) return;
+    const fields = await this.contacts.fieldsForNumbers(accountId, [...new Set(okAt.map((i) => composed[i].to))]);
+    const planned = okAt.map((i) => ({ at: composed[i].scheduledAt ?? now, fields: fields.get(composed[i].to) }));
+    const allowed = await this.quietHours.schedule(accountId, planned);
+    if (!allowed) return;
+    okAt.forEach((i, k) => {
+      if (allowed[k].getTime() > planned[k].at.getTime()) composed[i] = { ...composed[i], scheduledAt: allowed[k] };
     });
   }
 

@@ -118,6 +118,13 @@ export const CATALOGUE = {
   webhookEventNotRedeliverable: entry('conflict', 'Only a failed or discarded webhook event can be redelivered'),
   invalidRedeliveryTime: entry('invalid', (field: string) => `${field} must be a UTC timestamp (YYYY-MM-DD HH:MM:SS)`),
   redeliveryPeriodBackwards: entry('invalid', 'from must be before to'),
+  // Quiet hours (src/quiet-hours)
+  quietHoursTimeInvalid: entry('invalid', (field: string) => `${field} must be a time HH:MM from 00:00 to 24:00`),
+  quietHoursWindowInvalid: entry('invalid', 'allowed_from must be earlier than allowed_until'),
+  quietHoursDaysInvalid: entry('invalid', 'days must list one or more of mon, tue, wed, thu, fri, sat, sun'),
+  quietHoursSkipDatesInvalid: entry('invalid', 'skip_dates must be a list of at most 100 dates YYYY-MM-DD'),
+  quietHoursZoneFieldInvalid: entry('invalid', 'zone_field must be one of: first_name, last_name, company, other, field_1, field_2, field_3, field_4, field_5'),
+  quietHoursNeverOpen: entry('invalid', 'Quiet hours leave no allowed time within a year for these messages'),
   // Pages (dashboard and public pages): shown on HTML pages, never in the API
   signInRequired: entry('unauthenticated', 'Please sign in to continue'),
   csrfTokenInvalid: entry('forbidden', 'This form has expired. Go back, reload the page and try again.'),

@@ -41,6 +41,13 @@ export class SendMessagesDto {
 
   @Field({ kind: 'boolean', description: 'Send to unsubscribed numbers too (default false)' })
   ignore_unsubscribes?: boolean;
+
+  @Field({
+    kind: 'boolean',
+    description:
+      'An extension: when the account has quiet hours on (GET /v1/quiet-hours), a message that would go outside them in its recipient’s time zone is scheduled for the next allowed minute (default false: transactional sends are unaffected)',
+  })
+  respect_quiet_hours?: boolean;
 }
 
 export class SendResultEntryDto {

@@ -4,6 +4,7 @@ import type { Caller } from '../../../src/common/auth/authenticated-request';
 import type { SenderType } from '../../../src/common/sms';
 import { AppConfig } from '../../../src/config/app-config';
 import type { ListsService } from '../../../src/lists/lists.service';
+import type { QuietHoursService } from '../../../src/quiet-hours/quiet-hours.service';
 import { ListSendCommand, ListSendService } from '../../../src/messaging/list-send.service';
 import type { ListSendResult } from '../../../src/messaging/messages.mapper';
 import type { SendWriter } from '../../../src/messaging/send-writer.service';
@@ -37,6 +38,17 @@ interface Setup {
   unsubscribed?: string[];
   senders?: Record<string, SenderType>;
   writer?: FakeSendWriter;
+  quietHours?: FakeQuietHours;
+}
+
+/** Quiet hours that move every message to one moment (or, with null, are off). */
+class FakeQuietHours {
+  readonly asked: Array<Array<{ at: Date }>> = [];
+  constructor(private readonly moveTo: Date | null) {}
+  async schedule(_accountId: number, recipients: Array<{ at: Date }>): Promise<Date[] | null> {
+    this.asked.push(recipients);
+    return this.moveTo === null ? null : recipients.map(() => this.moveTo!);
+  }
 }
 
 function setup({
@@ -45,6 +57,7 @@ function setup({
   unsubscribed = [],
   senders = { Acme: 'alpha', '61400000001': 'dedicated' },
   writer = new FakeSendWriter(501),
+  quietHours = new FakeQuietHours(null),
 }: Setup = {}) {
   const accounts = new FakeAccountsService(account);
   const unsubscribes = new FakeUnsubscribesService(1, unsubscribed);
@@ -55,6 +68,7 @@ function setup({
     new FakeListsService(1, { [LIST]: members }) as unknown as ListsService,
     unsubscribes as unknown as UnsubscribesService,
     writer as unknown as SendWriter,
+    quietHours as unknown as QuietHoursService,
     new FakeClock(NOW),
     config,
   );
@@ -193,6 +207,18 @@ describe(ListSendService.name, () => {
 
       for (const m of writer.only.priced.messages) expect(m).toMatchObject({ status: 'pending', scheduledFor: null, dispatchAt: NOW });
       expect(result).toMatchObject({ scheduled_for: null, stagger_minutes: null, send_status: 'queued' });
+    });
+
+    it('moves messages as quiet hours say, scheduling them, while the answer keeps the send status the request asked for', async () => {
+      const morning = at('2030-01-15T22:00:00Z');
+      const quietHours = new FakeQuietHours(morning);
+      const { service, writer } = setup({ quietHours });
+
+      const result = await service.send(caller, command());
+
+      expect(quietHours.asked[0].map((r) => r.at)).toEqual([NOW, NOW, NOW, NOW]);
+      for (const m of writer.only.priced.messages) expect(m).toMatchObject({ status: 'scheduled', scheduledFor: morning, dispatchAt: morning });
+      expect(result).toMatchObject({ scheduled_for: null, send_status: 'queued' });
     });
 
     it('schedules every message for the requested time', async () => {

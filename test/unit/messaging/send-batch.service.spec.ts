@@ -1,3 +1,4 @@
+import type { QuietHoursService } from '../../../src/quiet-hours/quiet-hours.service';
 import type { AccountsService } from '../../../src/accounts/accounts.service';
 import type { Caller } from '../../../src/common/auth/authenticated-request';
 import type { SenderType } from '../../../src/common/sms';
@@ -32,9 +33,27 @@ interface Setup {
   contacts?: ContactRecord[];
   unsubscribed?: string[];
   writer?: FakeSendWriter;
+  quietHours?: FakeQuietHours;
 }
 
-function setup({ account = anAccount(), senders = { Acme: 'alpha', '61400000001': 'dedicated' }, contacts = [], unsubscribed = [], writer = new FakeSendWriter(501) }: Setup = {}) {
+/** Quiet hours that move every message to one moment (or, with null, are off). */
+class FakeQuietHours {
+  readonly asked: Array<Array<{ at: Date }>> = [];
+  constructor(private readonly moveTo: Date | null) {}
+  async schedule(_accountId: number, recipients: Array<{ at: Date }>): Promise<Date[] | null> {
+    this.asked.push(recipients);
+    return this.moveTo === null ? null : recipients.map(() => this.moveTo!);
+  }
+}
+
+function setup({
+  account = anAccount(),
+  senders = { Acme: 'alpha', '61400000001': 'dedicated' },
+  contacts = [],
+  unsubscribed = [],
+  writer = new FakeSendWriter(501),
+  quietHours = new FakeQuietHours(null),
+}: Setup = {}) {
   const contactsFake = new FakeContactsService(1, contacts);
   const unsubscribes = new FakeUnsubscribesService(1, unsubscribed);
   const config = Object.assign(new AppConfig(), { shortLinkBase: 'https://sms.example' });
@@ -44,10 +63,11 @@ function setup({ account = anAccount(), senders = { Acme: 'alpha', '61400000001'
     contactsFake as unknown as ContactsService,
     unsubscribes as unknown as UnsubscribesService,
     writer as unknown as SendWriter,
+    quietHours as unknown as QuietHoursService,
     new FakeClock(NOW),
     config,
   );
-  return { service, writer, contacts: contactsFake, unsubscribes };
+  return { service, writer, contacts: contactsFake, unsubscribes, quietHours };
 }
 
 const to = (number: string, message = 'Hi', extra: Record<string, unknown> = {}) => ({ to: number, message, sender: 'Acme', ...extra });
@@ -117,6 +137,31 @@ describe(SendBatchService.name, () => {
       message: 'No allowed senders found for this user',
     });
     expect(writer.calls).toEqual([]);
+  });
+
+  describe('quiet hours', () => {
+    const morning = new Date('2030-01-15T22:00:00Z');
+
+    it('moves valid entries as quiet hours say when the request respects them, scheduling those messages', async () => {
+      const quietHours = new FakeQuietHours(morning);
+      const { service, writer } = setup({ quietHours });
+
+      const result = await service.send(caller, { ...batch([to(ANN, 'one'), { to: 'nonsense', message: 'x', sender: 'Acme' }]), respectQuietHours: true });
+
+      expect(quietHours.asked[0].map((r) => r.at)).toEqual([NOW]);
+      expect(writer.only.priced.messages.map((m) => [m.status, m.scheduledFor, m.dispatchAt])).toEqual([['scheduled', morning, morning]]);
+      expect(result.results[0]).toMatchObject({ status: 'success', scheduled_for: '2030-01-15 22:00:00' });
+    });
+
+    it('never asks quiet hours when the request does not respect them (transactional sends are unaffected)', async () => {
+      const quietHours = new FakeQuietHours(morning);
+      const { service, writer } = setup({ quietHours });
+
+      await service.send(caller, batch([to(ANN, 'one')]));
+
+      expect(quietHours.asked).toEqual([]);
+      expect(writer.only.priced.messages[0]).toMatchObject({ status: 'pending', scheduledFor: null });
+    });
   });
 
   describe('unsubscribes', () => {

@@ -3,6 +3,7 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { MailModule } from '../mail/mail.module';
 import { MessagingModule } from '../messaging/messaging.module';
 import { UsersModule } from '../users/users.module';
+import { UnsubscribesModule } from '../unsubscribes/unsubscribes.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { NumbersModule } from '../numbers/numbers.module';
 import { SenderIdentityModule } from '../sender-identity/sender-identity.module';
@@ -41,6 +42,8 @@ import { ContactsPageService } from './contacts/contacts-page.service';
 import { ListsPageController } from './contacts/lists-page.controller';
 import { ImportsPageController } from './contacts/imports-page.controller';
 import { InboxPageController } from './inbox/inbox-page.controller';
+import { OptOutsPageController } from './contacts/opt-outs-page.controller';
+import { OptOutsPageService } from './contacts/opt-outs-page.service';
 import { InboxPageService } from './inbox/inbox-page.service';
 import { InboundModule } from '../inbound/inbound.module';
 import { ImportsPageService } from './contacts/imports-page.service';
@@ -65,6 +68,7 @@ import { ReportsPageService } from './reports/reports-page.service';
 @Module({
   imports: [
     UsersModule,
+    UnsubscribesModule,
     AccountsModule,
     MessagingModule,
     WebhooksModule,
@@ -98,6 +102,7 @@ import { ReportsPageService } from './reports/reports-page.service';
     ListsPageController,
     ImportsPageController,
     InboxPageController,
+    OptOutsPageController,
     TimeZonePageController,
     SendPageController,
     CampaignsPageController,
@@ -122,6 +127,7 @@ import { ReportsPageService } from './reports/reports-page.service';
     ListsPageService,
     ImportsPageService,
     InboxPageService,
+    OptOutsPageService,
     TimeZonePageService,
     SendPageService,
     ComposePreviewService,

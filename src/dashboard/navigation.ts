@@ -28,6 +28,7 @@ export const PAGES = {
   contacts: { path: '/contacts', label: 'Contacts', access: { anyOf: ['manage_contacts'] } },
   contactLists: { path: '/contacts/lists', label: 'Lists', access: { anyOf: ['manage_contacts'] }, inNav: false },
   contactImports: { path: '/contacts/imports', label: 'Imports', access: { anyOf: ['manage_contacts'] }, inNav: false },
+  optOuts: { path: '/contacts/opt-outs', label: 'Opt-outs', access: { anyOf: ['manage_contacts'] }, inNav: false },
   messages: { path: '/messages', label: 'Messages', access: 'signed_in' },
   keywords: { path: '/keywords', label: 'Keywords', access: { anyOf: ['manage_contacts'] } },
   inbox: { path: '/inbox', label: 'Inbox', access: { anyOf: ['read_inbox'] } },

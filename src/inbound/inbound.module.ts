@@ -22,6 +22,6 @@ import { OptOutService } from './opt-out.service';
   imports: [AccountsModule, UnsubscribesModule, MessagingModule, WebhooksModule, LinksModule, RedisModule, KeywordsModule, ListsModule, SendersModule],
   controllers: [InboundController, OptOutPageController],
   providers: [InboundRepository, InboundService, OptOutService, OptOutPageService, KeywordActionsService, InboxRepository, InboxService],
-  exports: [InboundService, InboxService],
+  exports: [InboundService, InboxService, OptOutService],
 })
 export class InboundModule {}

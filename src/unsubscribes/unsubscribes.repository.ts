@@ -44,6 +44,31 @@ export class UnsubscribesRepository {
     return rowCount > 0;
   }
 
+  /** The account's opt-outs newest first, those whose number (in either form) contains `digits` when given. */
+  async search(accountId: number, digits: string | null, limit: number, offset: number): Promise<UnsubscribeRow[]> {
+    const { rows } = await sql<UnsubscribeRow>(
+      this.dataSource,
+      `SELECT number, source, created_at FROM unsubscribes
+        WHERE account_id = $1 AND ($2::text IS NULL OR (number || ' 0' || substr(number, 3)) LIKE '%' || $2 || '%')
+        ORDER BY created_at DESC, number LIMIT $3 OFFSET $4`,
+      [accountId, digits, limit, offset],
+    );
+    return rows;
+  }
+
+  /** Every opt-out of the account, oldest first (the CSV export). */
+  async all(accountId: number): Promise<UnsubscribeRow[]> {
+    const { rows } = await sql<UnsubscribeRow>(this.dataSource, `SELECT number, source, created_at FROM unsubscribes WHERE account_id = $1 ORDER BY created_at, number`, [
+      accountId,
+    ]);
+    return rows;
+  }
+
+  async find(accountId: number, number: string): Promise<UnsubscribeRow | null> {
+    const { rows } = await sql<UnsubscribeRow>(this.dataSource, `SELECT number, source, created_at FROM unsubscribes WHERE account_id = $1 AND number = $2`, [accountId, number]);
+    return rows[0] ?? null;
+  }
+
   async delete(accountId: number, number: string, tx?: Tx): Promise<boolean> {
     const { rowCount } = await sql(tx ?? this.dataSource, `DELETE FROM unsubscribes WHERE account_id = $1 AND number = $2`, [accountId, number]);
     return rowCount > 0;

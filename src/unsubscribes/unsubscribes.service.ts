@@ -50,6 +50,19 @@ export class UnsubscribesService {
   }
 
   /** The subset of numbers that are unsubscribed from the account (one query per batch). */
+  /** The dashboard's list: newest first, filtered by digits of the number when given. */
+  search(accountId: number, digits: string | null, limit: number, offset: number) {
+    return this.unsubscribes.search(accountId, digits, limit, offset);
+  }
+
+  all(accountId: number) {
+    return this.unsubscribes.all(accountId);
+  }
+
+  find(accountId: number, number: string) {
+    return this.unsubscribes.find(accountId, number);
+  }
+
   async unsubscribedAmong(accountId: number, numbers: string[], manager?: Tx): Promise<Set<string>> {
     return this.unsubscribes.filterUnsubscribed(accountId, numbers, manager);
   }

@@ -42,7 +42,9 @@ export type AuditAction =
   | 'billing.email_changed'
   | 'billing.credits_bought'
   | 'account.time_zone_changed'
-  | 'account.signed_up';
+  | 'account.signed_up'
+  | 'optout.added'
+  | 'optout.removed';
 
 @Injectable()
 export class AuditLogService {

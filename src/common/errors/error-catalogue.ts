@@ -59,6 +59,7 @@ export const CATALOGUE = {
   // Contact imports (the file, its header row and the mapping; each text says what to fix)
   contactImportInvalid: entry('invalid', (reason: string) => reason),
   contactImportNotFound: entry('not_found', 'Contact import not found'),
+  optOutNotFound: entry('not_found', 'That number is not on the opt-out list'),
   contactImportStarted: entry('conflict', 'This import has already been started'),
   // Sending (interface: Errors; supplement: per-message errors)
   invalidMessages: entry('invalid', 'Missing or invalid messages parameter; should be an array of messages'),

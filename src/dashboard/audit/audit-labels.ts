@@ -38,4 +38,6 @@ export const AUDIT_LABELS: Record<AuditAction, string> = {
   'billing.credits_bought': 'Bought credits on the Billing page',
   'account.time_zone_changed': 'Changed the account’s time zone',
   'account.signed_up': 'Signed up (test account opened)',
+  'optout.added': 'Added a number to the opt-out list',
+  'optout.removed': 'Removed a number from the opt-out list (it can be messaged again)',
 };

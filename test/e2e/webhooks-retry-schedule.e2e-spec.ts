@@ -85,14 +85,16 @@ describe('Webhook retries under load with a receiver that always fails', () => {
     const events = await ds.query(`SELECT attempts, state FROM webhook_events WHERE account_id = $1`, [accountId]);
     expect(new Set(events.map((e: { attempts: number; state: string }) => `${e.state}:${e.attempts}`))).toEqual(new Set([`failed:${MAX_RETRIES + 1}`]));
 
-    // The receiver saw every event exactly that often: no attempt was made twice and left unrecorded.
+    // The receiver never saw an event more often than its recorded attempts: no attempt was made twice and left
+    // unrecorded. (Fewer is possible: an attempt whose timeout fired, in a starved loop, before its request arrived.)
     const arrivals = new Map<number, number[]>();
     for (const w of receiver.received) arrivals.set(w.body.n, [...(arrivals.get(w.body.n) ?? []), w.arrivedAt]);
     expect(arrivals.size).toBe(EVENTS);
-    expect([...arrivals.entries()].filter(([, times]) => times.length !== MAX_RETRIES + 1)).toEqual([]);
+    expect([...arrivals.entries()].filter(([, times]) => times.length > MAX_RETRIES + 1)).toEqual([]);
 
     // Retry n arrives at least its delay (base × 2^(n-1), capped, less the 20% jitter) after attempt n arrived
-    // (which ended later still). A starved loop can note an arrival late, so a little slack.
+    // (which ended later still); where an arrival is missing the gap spans more retries, so the bound still holds.
+    // A starved loop can note an arrival late, so a little slack.
     const SLACK_MS = 50;
     const early = [...arrivals.entries()].flatMap(([n, times]) =>
       times.slice(1).flatMap((at, i) => {

@@ -23,6 +23,10 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: '0.0.0.0' });
   const address = app.getHttpServer().address();
   log.info({ port: typeof address === 'object' && address ? address.port : config.port }, 'listening');
+  log.info(
+    { dashboardUrl: config.dashboardUrl, shortLinkBase: config.shortLinkBase },
+    'emailed links start with DASHBOARD_URL; short and opt-out links in texts with SHORT_LINK_BASE',
+  );
 }
 
 main().catch((err: unknown) => {

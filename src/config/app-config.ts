@@ -78,7 +78,7 @@ export const SETTINGS = {
     default: 'http://localhost:3000',
     pattern: HTTP_URL,
     message: HTTP_URL_MESSAGE,
-    why: 'Base of short links and the {optout} link ({base}/o/{code}); no trailing slash',
+    why: 'Base of short links and the {optout} link ({base}/o/{code}); no trailing slash. Unset: http://localhost:$PORT',
   }),
   linkRetentionDays: integer({ default: 180, min: 1, max: 3650, why: 'Short links stop redirecting this many days after their message was sent' }),
   clickFoldIntervalMs: integer({ default: 5000, min: 100, max: 3_600_000, why: "How often appended clicks are folded into each link's counters" }),
@@ -172,7 +172,12 @@ export const SETTINGS = {
     values: ['auto', 'always', 'never'],
     why: 'auto: cookies are Secure when the request came over https (as the trusted proxy says); always; never (plain-http development only). Unset with NODE_ENV=production: always',
   }),
-  dashboardUrl: text({ default: 'http://localhost:3000', pattern: HTTP_URL, message: HTTP_URL_MESSAGE, why: 'Where people reach the dashboard; emailed links start with it' }),
+  dashboardUrl: text({
+    default: 'http://localhost:3000',
+    pattern: HTTP_URL,
+    message: HTTP_URL_MESSAGE,
+    why: 'Where people reach the dashboard; emailed links start with it. Unset: http://localhost:$PORT',
+  }),
   smtpUrl: optionalText({
     pattern: /^smtps?:\/\/.+/,
     message: 'must be an smtp:// or smtps:// URL',
@@ -277,6 +282,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const cookieSecureSet = (env[envName('cookieSecure')] ?? '') !== '' || overrides.cookieSecure !== undefined;
   if (!cookieSecureSet && (overrides.nodeEnv ?? config.nodeEnv) === 'production') config.cookieSecure = 'always';
   Object.assign(config, overrides);
+  // Links follow the port: unset, the dashboard and link bases name this service on its own port
+  // (PORT=0, any free port, is known only once listening: the declared default stays).
+  for (const key of ['dashboardUrl', 'shortLinkBase'] as const) {
+    if ((env[envName(key)] ?? '') === '' && !(key in overrides) && config.port !== 0) values[key] = `http://localhost:${config.port}`;
+  }
   const complaints: string[] = [];
   for (const [key, setting] of entries) {
     const complaint = unreadable.get(key) ?? setting.check(values[key]);

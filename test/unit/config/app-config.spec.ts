@@ -56,6 +56,16 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 
+  it('points the dashboard and link bases at this service on its own port unless they are set', () => {
+    expect(loadConfig({ PORT: '4100' })).toMatchObject({ dashboardUrl: 'http://localhost:4100', shortLinkBase: 'http://localhost:4100' });
+    expect(loadConfig({})).toMatchObject({ dashboardUrl: 'http://localhost:3000', shortLinkBase: 'http://localhost:3000' });
+    expect(loadConfig({ PORT: '4100', DASHBOARD_URL: 'https://app.example.com.au', SHORT_LINK_BASE: 'https://sms.example.au' })).toMatchObject({
+      dashboardUrl: 'https://app.example.com.au',
+      shortLinkBase: 'https://sms.example.au',
+    });
+    expect(loadConfig({ PORT: '4100' }, { shortLinkBase: 'http://127.0.0.1:9' })).toMatchObject({ dashboardUrl: 'http://localhost:4100', shortLinkBase: 'http://127.0.0.1:9' });
+  });
+
   it('reads the dashboard and mail settings', () => {
     const config = loadConfig({
       TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',

@@ -23,6 +23,7 @@ import { HealthModule } from './health/health.module';
 import { MIGRATIONS } from './migrations';
 import { SendersModule } from './senders/senders.module';
 import { DashboardModule } from './dashboard/dashboard.module';
+import { GuidesModule } from './guides/guides.module';
 import { SenderIdentityModule } from './sender-identity/sender-identity.module';
 import { NumbersModule } from './numbers/numbers.module';
 
@@ -52,6 +53,7 @@ export class AppModule {
         SenderIdentityModule,
         NumbersModule,
         DashboardModule,
+        GuidesModule,
         // APP_ROLE=all runs the delivery workers in this process too.
         ...(runsWorkers ? [DeliveryWorkerModule] : []),
         ...extraModules,

@@ -47,6 +47,8 @@ const DESCRIPTION = [
   'Send and receive SMS to Australian mobiles: batches of up to 10000 messages, list sends, scheduling with refundable cancellation, contacts and opt-outs, delivery receipts and replies by webhook.',
   '',
   'Every request authenticates with HTTP Basic (an API username and password). Bodies are JSON; every 4xx/5xx body is `{"error": "..."}`. Numbers are accepted in any Australian mobile form and answered normalised (`61412345678`); times are UTC.',
+  '',
+  'The guides (concepts, authentication, errors, idempotency, webhooks and their signature recipes, limits) are served by this service at [/guides](/guides).',
 ].join('\n');
 
 /** Who answers for the API and on what terms: proprietary, no public licence (SPDX custom licence reference). */
@@ -72,6 +74,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 /** Serves the document at /openapi.json and the browsable docs at /docs, both without authentication. */
 export function setupOpenApi(app: INestApplication): OpenAPIObject {
   const document = buildOpenApiDocument(app);
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', raw: ['json'] });
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'openapi.json',
+    raw: ['json'],
+    // The product's own reference page: its title, no vendor bar.
+    customSiteTitle: 'SMS Platform API reference',
+    customCss: '.swagger-ui .topbar { display: none }',
+    customfavIcon: 'data:,',
+  });
   return document;
 }

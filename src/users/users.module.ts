@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { BackgroundTasks } from '../common/background/background-tasks';
+import { RedisModule } from '../common/redis/redis.module';
 import { MailModule } from '../mail/mail.module';
 import { AuditLogRepository } from './audit-log.repository';
 import { AuditLogService } from './audit-log.service';
@@ -15,7 +16,8 @@ import { UsersService } from './users.service';
 
 /** People, permissions, sessions, sign-in, emailed links and the audit log. No controllers: the dashboard serves the pages. */
 @Module({
-  imports: [AccountsModule, MailModule],
+  // RedisModule: sign-in throttles per address (AddressCounter); imported here so the CLI's user commands, which start only their modules, have it.
+  imports: [AccountsModule, MailModule, RedisModule],
   providers: [
     BackgroundTasks,
     UsersRepository,

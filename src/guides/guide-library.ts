@@ -24,6 +24,8 @@ export interface RenderedGuide extends GuideSummary {
 }
 
 const GUIDE_NAME = /^[a-z0-9][a-z0-9-]*$/;
+/** The repository's own README.md and CHANGELOG.md, served beside the guides. */
+const ROOT_FILES = ['readme', 'changelog'];
 /** Files a guide links to that are served as they are (the signature recipes). */
 const RAW_FILE = /^[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9.-]*\.(mjs|js|py|php|txt)$/;
 
@@ -37,15 +39,18 @@ export function headingAnchor(text: string): string {
 }
 
 /**
- * Where a link in a guide points once served: another guide (`x.md#a`) becomes `/guides/x#a`, README
- * `/guides/readme`, a recipe file `/guides/files/<dir>/<file>`; anchors and absolute URLs stay.
+ * Where a link in a guide points once served: another guide (`x.md#a`) becomes `/guides/x#a`, README and
+ * CHANGELOG `/guides/readme` and `/guides/changelog`, a recipe file `/guides/files/<dir>/<file>`; anchors
+ * and absolute URLs stay. `fromRoot`: the link is written from the repository's root (README, CHANGELOG).
  */
-export function servedHref(href: string): string {
+export function servedHref(href: string, fromRoot = false): string {
   if (/^([a-z]+:|#|\/)/i.test(href)) return href;
-  const [file, anchor] = href.split('#');
+  const [written, anchor] = href.split('#');
   const suffix = anchor ? `#${anchor}` : '';
+  const file = fromRoot ? (written.startsWith('docs/') ? written.slice('docs/'.length) : `../${written}`) : written;
   const normalised = path.posix.normalize(file);
-  if (normalised === '../README.md') return `/guides/readme${suffix}`;
+  const root = /^\.\.\/(README|CHANGELOG)\.md$/.exec(normalised);
+  if (root) return `/guides/${root[1].toLowerCase()}${suffix}`;
   const guide = /^([a-z0-9-]+)\.md$/.exec(normalised);
   if (guide) return `/guides/${guide[1]}${suffix}`;
   if (RAW_FILE.test(normalised)) return `/guides/files/${normalised}${suffix}`;
@@ -62,9 +67,9 @@ export class GuideLibrary {
   constructor(private readonly docsDir: string) {
     this.md = new MarkdownIt({ html: false, linkify: false, typographer: false });
     const defaultLinkOpen: MarkdownIt.RendererRule = this.md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
-    this.md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
+    this.md.renderer.rules.link_open = (tokens, idx, options, env: MarkdownIt.Env | undefined, self) => {
       const href = tokens[idx].attrGet('href');
-      if (href !== null) tokens[idx].attrSet('href', servedHref(String(href)));
+      if (href !== null) tokens[idx].attrSet('href', servedHref(String(href), env?.fromRoot === true));
       return defaultLinkOpen(tokens, idx, options, env, self);
     };
     this.md.renderer.rules.heading_open = (tokens, idx, options, _env, self) => {
@@ -83,14 +88,17 @@ export class GuideLibrary {
     };
   }
 
-  /** Every guide with its title (its first heading), README first. */
+  /** Every guide with its title (its first heading), README and CHANGELOG first. */
   list(): GuideSummary[] {
     const names = readdirSync(this.docsDir)
       .filter((f) => f.endsWith('.md') && statSync(path.join(this.docsDir, f)).isFile())
       .map((f) => f.slice(0, -3))
-      .filter((name) => GUIDE_NAME.test(name))
+      .filter((name) => GUIDE_NAME.test(name) && !ROOT_FILES.includes(name))
       .sort();
-    return ['readme', ...names].map((name) => ({ name, title: titleOf(this.source(name)!) }));
+    return [...ROOT_FILES, ...names].flatMap((name) => {
+      const source = this.source(name);
+      return source === null ? [] : [{ name, title: titleOf(source) }];
+    });
   }
 
   /** A guide rendered, or null when there is none by that name. */
@@ -98,7 +106,7 @@ export class GuideLibrary {
     const source = this.source(name);
     if (source === null) return null;
     // A code block scrolls sideways on a phone: keyboard users must be able to reach it (tabindex).
-    const html = this.md.render(stripComments(source)).replaceAll('<pre>', '<pre tabindex="0">');
+    const html = this.md.render(stripComments(source), { fromRoot: ROOT_FILES.includes(name) }).replaceAll('<pre>', '<pre tabindex="0">');
     return { name, title: titleOf(source), html };
   }
 
@@ -111,7 +119,10 @@ export class GuideLibrary {
   }
 
   private source(name: string): string | null {
-    if (name === 'readme') return readFileSync(path.join(this.docsDir, '..', 'README.md'), 'utf8');
+    if (ROOT_FILES.includes(name)) {
+      const file = path.join(this.docsDir, '..', `${name.toUpperCase()}.md`);
+      return existsSync(file) ? readFileSync(file, 'utf8') : null;
+    }
     if (!GUIDE_NAME.test(name)) return null;
     const file = path.join(this.docsDir, `${name}.md`);
     return existsSync(file) ? readFileSync(file, 'utf8') : null;

@@ -21,6 +21,15 @@ describe(GuideLibrary.name, () => {
     expect(servedHref('/docs')).toBe('/docs');
     expect(servedHref('http://localhost:3000/docs')).toBe('http://localhost:3000/docs');
     expect(servedHref('../src/index.ts')).toBe('../src/index.ts');
+    expect(servedHref('../CHANGELOG.md')).toBe('/guides/changelog');
+  });
+
+  it('reads the links of README and CHANGELOG from the repository root', () => {
+    expect(servedHref('docs/webhooks.md#payloads', true)).toBe('/guides/webhooks#payloads');
+    expect(servedHref('CHANGELOG.md', true)).toBe('/guides/changelog');
+    expect(servedHref('docs/webhook-signature/verify.mjs', true)).toBe('/guides/files/webhook-signature/verify.mjs');
+    expect(servedHref('#quick-start', true)).toBe('#quick-start');
+    expect(servedHref('src/index.ts', true)).toBe('src/index.ts');
   });
 
   it('makes GitHub’s heading anchors', () => {

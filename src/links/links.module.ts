@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RedisModule } from '../common/redis/redis.module';
 import { LinkClicksController } from './link-clicks.controller';
 import { LinkClicksService } from './link-clicks.service';
 import { LinkStore } from './link-store.service';
@@ -7,6 +8,7 @@ import { ShortLinkController } from './short-link.controller';
 
 /** Short links and per-recipient opt-out links: stored with their messages, followed, clicks reported. */
 @Module({
+  imports: [RedisModule],
   controllers: [LinkClicksController, ShortLinkController],
   providers: [LinksRepository, LinkStore, LinkClicksService],
   exports: [LinkStore, LinkClicksService],

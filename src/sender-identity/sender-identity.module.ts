@@ -1,3 +1,4 @@
+import { RedisModule } from '../common/redis/redis.module';
 import { ConfirmationBudget } from './own-mobile/confirmation-budget';
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
@@ -17,7 +18,7 @@ import { SendersController } from './senders.controller';
  * as a sender (confirmation texts through dispatch), deactivation, and ACMA Sender ID registrations.
  */
 @Module({
-  imports: [SendersModule, AccountsModule, UsersModule, MessagingModule, SenderRegistrationsModule],
+  imports: [SendersModule, AccountsModule, UsersModule, MessagingModule, SenderRegistrationsModule, RedisModule],
   controllers: [SendersController, SenderRegistrationsController],
   providers: [SenderVerificationsRepository, ConfirmationBudget, OwnMobileService, SenderRemovalService, PendingSendersService],
   exports: [OwnMobileService, SenderRemovalService, PendingSendersService, SenderRegistrationsModule],

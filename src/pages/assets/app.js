@@ -165,6 +165,7 @@
   var POLL_MS = 2000;
 
   function poll(element) {
+    var started = Date.now();
     fetch(element.getAttribute('data-progress'), { headers: { accept: 'application/json' }, credentials: 'same-origin' })
       .then(function (response) {
         return response.ok ? response.json() : null;
@@ -181,9 +182,13 @@
           var note = element.querySelector('[data-live-note]');
           if (note) note.hidden = true;
         } else {
-          setTimeout(function () {
-            poll(element);
-          }, POLL_MS);
+          // A large campaign takes longer to count: ask less often, so a watching page never keeps the database busy.
+          setTimeout(
+            function () {
+              poll(element);
+            },
+            POLL_MS + 4 * (Date.now() - started),
+          );
         }
       })
       .catch(function () {});

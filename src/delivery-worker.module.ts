@@ -5,6 +5,7 @@ import { DispatchWorkerModule } from './delivery/worker/dispatch-worker.module';
 import { InboundModule } from './inbound/inbound.module';
 import { PeriodicWorkModule } from './periodic-work.module';
 import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
+import { RechargeWorkerModule } from './recharge/recharge-worker.module';
 
 /**
  * Everything a delivery worker runs (APP_ROLE all or worker): dispatch, carriers, receipts, the
@@ -12,7 +13,7 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
  * which provides CARRIER_STATUS for /health.
  */
 @Module({
-  imports: [DispatchWorkerModule, InboundModule, WebhookWorkerModule, ContactImportWorkerModule, PeriodicWorkModule],
+  imports: [DispatchWorkerModule, InboundModule, WebhookWorkerModule, ContactImportWorkerModule, RechargeWorkerModule, PeriodicWorkModule],
   providers: [CarrierEventsRouter],
   exports: [DispatchWorkerModule, PeriodicWorkModule],
 })

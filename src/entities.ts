@@ -1,5 +1,7 @@
 import { Account } from './accounts/account.entity';
 import { SignUp } from './signup/sign-up.entity';
+import { AutoRechargeSetting } from './recharge/auto-recharge.entity';
+import { BalanceCrossing } from './billing/balance-crossing.entity';
 import { ApiKey } from './accounts/api-key.entity';
 import { CreditLedgerEntry } from './billing/credit-ledger-entry.entity';
 import { CreditRefundLine } from './billing/credit-refund-line.entity';
@@ -81,4 +83,6 @@ export const ENTITIES = [
   InboxRead,
   DispatchBatch,
   SignUp,
+  AutoRechargeSetting,
+  BalanceCrossing,
 ];

@@ -24,6 +24,7 @@ import { DashboardSends1763704200000 } from './database/migrations/1763704200000
 import { SignInPairs1763704300000 } from './database/migrations/1763704300000-SignInPairs';
 import { InboxReads1763704400000 } from './database/migrations/1763704400000-InboxReads';
 import { QuietHours1763704500000 } from './database/migrations/1763704500000-QuietHours';
+import { AutoRecharge1763704600000 } from './database/migrations/1763704600000-AutoRecharge';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   SignInPairs1763704300000,
   InboxReads1763704400000,
   QuietHours1763704500000,
+  AutoRecharge1763704600000,
 ];

@@ -9,6 +9,8 @@ import { IdempotencyService } from './idempotency/idempotency.service';
 import { LinkClicksService } from './links/link-clicks.service';
 import { LinksModule } from './links/links.module';
 import { PeriodicRunner } from './periodic/periodic-runner';
+import { CrossingHandler } from './recharge/crossing-handler.service';
+import { RechargeModule } from './recharge/recharge.module';
 import { PERIODIC_WORK, type PeriodicWork } from './periodic/periodic-work';
 import { PurchaseReconciler } from './purchases/purchase-reconciler.service';
 import { PurchasesModule } from './purchases/purchases.module';
@@ -22,11 +24,21 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
  * conditional updates, idempotent steps). Add new work as one entry.
  */
 @Module({
-  imports: [DispatchWorkerModule, WebhookWorkerModule, PurchasesModule, LinksModule, IdempotencyModule, ContactImportsModule],
+  imports: [DispatchWorkerModule, WebhookWorkerModule, PurchasesModule, LinksModule, IdempotencyModule, ContactImportsModule, RechargeModule],
   providers: [
     {
       provide: PERIODIC_WORK,
-      inject: [AppConfig, SweeperService, WebhookDeliveryService, PurchaseReconciler, RenewalsService, LinkClicksService, IdempotencyService, ContactImportsService],
+      inject: [
+        AppConfig,
+        SweeperService,
+        WebhookDeliveryService,
+        PurchaseReconciler,
+        RenewalsService,
+        LinkClicksService,
+        IdempotencyService,
+        ContactImportsService,
+        CrossingHandler,
+      ],
       useFactory: (
         config: AppConfig,
         sweeper: SweeperService,
@@ -36,6 +48,7 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
         clicks: LinkClicksService,
         idempotency: IdempotencyService,
         contactImports: ContactImportsService,
+        crossings: CrossingHandler,
       ): PeriodicWork[] => [
         // Re-enqueues orphaned sends, takes back dead dispatchers' claims, applies late and simulated receipts.
         { name: 'dispatch-sweep', everyMs: config.sweepIntervalMs, run: () => sweeper.sweep() },
@@ -51,6 +64,8 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
         { name: 'idempotency-purge', everyMs: config.idempotencyPurgeIntervalMs, run: () => idempotency.purgeExpired() },
         // Re-enqueues contact imports whose job was lost (Redis flushed, enqueue failed); one still queued is not added twice.
         { name: 'contact-import-sweep', everyMs: config.sweepIntervalMs, run: () => contactImports.requeueUnfinished() },
+        // Handles balance crossings (auto-recharge, the low-balance warning) whose job was lost.
+        { name: 'balance-crossing-sweep', everyMs: config.sweepIntervalMs, run: () => crossings.sweep() },
       ],
     },
     PeriodicRunner,

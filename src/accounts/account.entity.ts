@@ -56,6 +56,14 @@ export class Account {
   @Column({ name: 'time_zone', type: 'text', default: DEFAULT_TIME_ZONE })
   timeZone: string;
 
+  /** Auto-recharge's threshold in hundredths (null: off); kept here so a debit sees it in its own UPDATE. */
+  @Column({ name: 'recharge_below', type: 'bigint', nullable: true })
+  rechargeBelow: number | null;
+
+  /** The low-balance warning's threshold in hundredths (null: off). */
+  @Column({ name: 'warn_below', type: 'bigint', nullable: true })
+  warnBelow: number | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

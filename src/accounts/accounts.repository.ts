@@ -85,4 +85,10 @@ export class AccountsRepository {
   async setBillingEmail(accountId: number, email: string | null, tx?: Tx): Promise<void> {
     await sql(tx ?? this.dataSource, `UPDATE accounts SET billing_email = $2 WHERE id = $1`, [accountId, email]);
   }
+
+  /** The thresholds a debit compares the balance with (hundredths; null: off), as auto-recharge and the warning are set. */
+  async setBalanceThresholds(accountId: number, thresholds: { rechargeBelow?: number | null; warnBelow?: number | null }, tx: Tx): Promise<void> {
+    if (thresholds.rechargeBelow !== undefined) await sql(tx, `UPDATE accounts SET recharge_below = $2 WHERE id = $1`, [accountId, thresholds.rechargeBelow]);
+    if (thresholds.warnBelow !== undefined) await sql(tx, `UPDATE accounts SET warn_below = $2 WHERE id = $1`, [accountId, thresholds.warnBelow]);
+  }
 }

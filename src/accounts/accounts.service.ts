@@ -88,6 +88,11 @@ export class AccountsService {
     return { accounts: rows.slice(0, filter.limit), more: rows.length > filter.limit };
   }
 
+  /** The auto-recharge and low-balance thresholds a debit checks (hundredths; null: off; undefined: unchanged). */
+  async setBalanceThresholds(accountId: number, thresholds: { rechargeBelow?: number | null; warnBelow?: number | null }, tx: Tx): Promise<void> {
+    await this.accounts.setBalanceThresholds(accountId, thresholds, tx);
+  }
+
   /** Where tax invoices go; null: to the owner. */
   async setBillingEmail(accountId: number, email: string | null, tx?: Tx): Promise<void> {
     await this.accounts.setBillingEmail(accountId, email, tx);

@@ -1,8 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { LedgerRepository, RefundLine } from './ledger.repository';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
+import { Clock } from '../common/time/clock';
+import { BalanceCrossingsRepository } from './balance-crossings.repository';
+import { crossedThresholds } from './balance-crossings';
 
 export class AccountNotFoundForCreditsError extends Error {}
+
+export interface Debited {
+  /** The new balance, in hundredths. */
+  balance: number;
+  /** Ids of the balance crossings this debit made (usually none). */
+  crossings: number[];
+}
 
 /** Every change of a credit balance goes through here, as a ledger row in the same transaction. */
 @Injectable()
@@ -10,6 +20,8 @@ export class CreditsService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly ledger: LedgerRepository,
+    private readonly crossings: BalanceCrossingsRepository,
+    private readonly clock: Clock,
   ) {}
 
   /** Adds credits (operator grant, purchase); returns the new balance in hundredths. */
@@ -22,9 +34,17 @@ export class CreditsService {
     });
   }
 
-  /** Takes credits if the account holds them; null (and nothing written) when it does not. */
-  async debit(accountId: number, hundredths: number, reason: string, reference: string, manager: Tx): Promise<number | null> {
-    return this.ledger.apply(accountId, { kind: 'debit', amount: -hundredths, reason, reference }, manager);
+  /**
+   * Takes credits if the account holds them; null (and nothing written) when it does not. A debit that
+   * takes the balance below the account's auto-recharge or warning threshold records the crossing in the
+   * same transaction and answers its ids, for the caller to hand to the balance queue after the commit.
+   */
+  async debit(accountId: number, hundredths: number, reason: string, reference: string, manager: Tx): Promise<Debited | null> {
+    const moved = await this.ledger.applyWithThresholds(accountId, { kind: 'debit', amount: -hundredths, reason, reference }, manager);
+    if (!moved) return null;
+    const crossed = crossedThresholds(moved.balance + hundredths, moved.balance, moved.thresholds);
+    const crossings = crossed.length ? await this.crossings.record(accountId, crossed, moved.balance, this.clock.now(), manager) : [];
+    return { balance: moved.balance, crossings };
   }
 
   /** Pays back the cost of the given messages as one ledger row with a line per message (those that cost something). */

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { sql } from '../database/sql';
 import { LedgerKind } from './credit-ledger-entry.entity';
+import type { BalanceThresholds } from './balance-crossings';
 
 /** One message a refund pays back. */
 export interface RefundLine {
@@ -34,6 +35,12 @@ export class LedgerRepository {
     return applied?.balance ?? null;
   }
 
+  /** As apply, answering also the account's balance thresholds read by the same UPDATE (no extra statement on the send path). */
+  async applyWithThresholds(accountId: number, movement: LedgerMovement, tx: Tx): Promise<{ balance: number; thresholds: BalanceThresholds } | null> {
+    const applied = await this.move(accountId, movement, tx);
+    return applied ? { balance: applied.balance, thresholds: applied.thresholds } : null;
+  }
+
   /**
    * A refund and the messages it pays back, in the caller's transaction: the balance, the ledger row
    * and one line per message (one statement for the lines). A message refunded twice violates the
@@ -51,12 +58,12 @@ export class LedgerRepository {
     return applied.balance;
   }
 
-  private async move(accountId: number, movement: LedgerMovement, tx: Tx): Promise<{ balance: number; entryId: number } | null> {
-    const { rows } = await sql<{ credit_balance: number }>(
+  private async move(accountId: number, movement: LedgerMovement, tx: Tx): Promise<{ balance: number; entryId: number; thresholds: BalanceThresholds } | null> {
+    const { rows } = await sql<{ credit_balance: number; recharge_below: number | null; warn_below: number | null }>(
       tx,
       `UPDATE accounts SET credit_balance = credit_balance + $2
         WHERE id = $1 AND credit_balance + $2 >= 0
-        RETURNING credit_balance`,
+        RETURNING credit_balance, recharge_below, warn_below`,
       [accountId, movement.amount],
     );
     if (rows.length === 0) return null;
@@ -67,7 +74,7 @@ export class LedgerRepository {
       movement.reason,
       movement.reference,
     ]);
-    return { balance: rows[0].credit_balance, entryId: entry.rows[0].id };
+    return { balance: rows[0].credit_balance, entryId: entry.rows[0].id, thresholds: { recharge: rows[0].recharge_below, warning: rows[0].warn_below } };
   }
 
   async sumForAccount(accountId: number): Promise<number> {

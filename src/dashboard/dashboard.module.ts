@@ -16,6 +16,9 @@ import { ContactImportsModule } from '../contact-imports/contact-imports.module'
 import { BillingPageController } from './billing/billing-page.controller';
 import { BillingPageService } from './billing/billing-page.service';
 import { BuyCreditsPageService } from './billing/buy-credits-page.service';
+import { BalanceSettingsPageService } from './billing/balance-settings-page.service';
+import { RechargeModule } from '../recharge/recharge.module';
+import { BillingModule } from '../billing/billing.module';
 import { SenderConfirmPageController } from './senders/sender-confirm-page.controller';
 import { SendersPageController } from './senders/senders-page.controller';
 import { SendersPageService } from './senders/senders-page.service';
@@ -84,6 +87,8 @@ import { ReportsPageService } from './reports/reports-page.service';
     ContactImportsModule,
     KeywordsModule,
     InboundModule,
+    RechargeModule,
+    BillingModule,
   ],
   controllers: [
     AuthPagesController,
@@ -120,6 +125,7 @@ import { ReportsPageService } from './reports/reports-page.service';
     SendersPageService,
     BillingPageService,
     BuyCreditsPageService,
+    BalanceSettingsPageService,
     UsersPageService,
     AuditPageService,
     ProfilePageService,

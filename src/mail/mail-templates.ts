@@ -74,6 +74,34 @@ export const MailTemplates = {
     };
   },
 
+  lowBalance(to: string, input: { accountName: string; balance: string; threshold: string; billingLink: string }): Mail {
+    return {
+      to,
+      subject: `Low balance: ${input.balance} credits left on ${input.accountName}`,
+      text: [
+        `The credit balance of ${input.accountName} fell below ${input.threshold} credits: ${input.balance} credits are left.`,
+        `Sends that cost more than the balance are refused. Buy credits or set up auto-recharge on the Billing page:`,
+        ``,
+        input.billingLink,
+        ``,
+        `This warning is sent once each time the balance falls below the threshold you set there.`,
+      ].join('\n'),
+    };
+  },
+
+  autoRechargeStopped(to: string, input: { accountName: string; credits: number; cardLast4: string; reason: string; billingLink: string }): Mail {
+    return {
+      to,
+      subject: `Auto-recharge stopped on ${input.accountName}`,
+      text: [
+        `Auto-recharge of ${input.accountName} tried to buy ${input.credits} credits with the card ending in ${input.cardLast4}: ${input.reason}.`,
+        `Auto-recharge is now switched off, so it will not try again. Check the card and switch it back on on the Billing page:`,
+        ``,
+        input.billingLink,
+      ].join('\n'),
+    };
+  },
+
   passwordReset(to: string, input: { link: string; validMinutes: number }): Mail {
     return {
       to,
@@ -143,7 +171,7 @@ export const MailTemplates = {
   },
   taxInvoice(
     to: string,
-    input: { invoiceNumber: string; accountName: string; keyLabel: string; username: string; onPage?: boolean; item: string; total: string; gst: string; held: boolean },
+    input: { invoiceNumber: string; accountName: string; keyLabel: string; username: string; boughtBy?: string | null; item: string; total: string; gst: string; held: boolean },
   ): Mail {
     return {
       to,
@@ -153,7 +181,7 @@ export const MailTemplates = {
         ``,
         `Item: ${input.item}`,
         `Total: A$${input.total} inc. GST (GST A$${input.gst})`,
-        input.onPage ? `Bought on the Billing page by ${input.username}.` : `Bought with the API key "${input.keyLabel}" (${input.username}).`,
+        input.boughtBy ? `${input.boughtBy}.` : `Bought with the API key "${input.keyLabel}" (${input.username}).`,
         ...(input.held
           ? [
               ``,

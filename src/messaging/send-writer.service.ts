@@ -8,6 +8,7 @@ import { Tx, UnitOfWork } from '../database/unit-of-work';
 import type { LinkBatch } from '../links/link-rewriter';
 import { LinkStore } from '../links/link-store.service';
 import { IdempotencyClaim, IdempotencyKeyTaken, IdempotencyService } from '../idempotency/idempotency.service';
+import { BalanceQueue } from '../queues/balance-queue';
 import { DispatchQueue } from '../queues/dispatch-queue';
 import { MessagesRepository, NewMessage } from './messages.repository';
 import { SendAlreadySubmitted } from './send-requester';
@@ -50,6 +51,7 @@ export class SendWriter {
     private readonly credits: CreditsService,
     private readonly idempotency: IdempotencyService,
     private readonly dispatch: DispatchQueue,
+    private readonly balance: BalanceQueue,
     private readonly links: LinkStore,
     private readonly statistics: TableStatistics,
   ) {}
@@ -62,8 +64,11 @@ export class SendWriter {
         const sendId = await this.sends.insertUnlessFormKeyUsed(send, tx);
         if (sendId === null) throw new SendAlreadySubmitted((await this.sends.findByFormKey(send.accountId, send.formKey ?? '', tx)) ?? 0);
         const reference = `send:${sendId}`;
-        if (!priced.isTest && send.totalCost > 0 && (await this.credits.debit(send.accountId, send.totalCost, priced.debitReason, reference, tx)) === null) {
-          throw await options.insufficientCredits(tx);
+        if (!priced.isTest && send.totalCost > 0) {
+          const debited = await this.credits.debit(send.accountId, send.totalCost, priced.debitReason, reference, tx);
+          if (!debited) throw await options.insufficientCredits(tx);
+          // Took the balance below auto-recharge's or the warning's threshold: handled once, after the commit.
+          if (debited.crossings.length) tx.afterCommit(() => void this.balance.crossed(debited.crossings));
         }
         // Links first: a code another send took meanwhile is redrawn and rewritten into its message's text.
         if (priced.links && priced.links.drafts.length > 0) await this.links.store(send.accountId, sendId, priced.links, tx);

@@ -9,10 +9,11 @@ import { dollars, priceCredits } from './pricing';
 import type { Purchase } from './purchase.entity';
 import { PurchaseRunner } from './purchase-runner.service';
 import { PurchasesRepository } from './purchases.repository';
-import { PAGE_REQUEST_PREFIX } from './request-keys';
+import { AUTO_RECHARGE_PREFIX, PAGE_REQUEST_PREFIX } from './request-keys';
 
 /** Named on the tax invoice where an API purchase names its key. */
 export const BILLING_PAGE_LABEL = 'Billing page';
+export const AUTO_RECHARGE_LABEL = 'Auto-recharge';
 
 /**
  * Credits bought by a person on the Billing page: the API's tiers, GST, states, settler and invoice, with
@@ -33,7 +34,25 @@ export class AccountPurchasesService {
 
   /** `credits` is checked by the caller (creditsError); the card must be one of the account's saved cards. */
   async buyCreditsOnPage(actor: Actor, formKey: string, credits: number, cardId: number): Promise<Purchase> {
-    const requestKey = `${PAGE_REQUEST_PREFIX}${formKey}`;
+    return this.buyWithoutKey(actor, `${PAGE_REQUEST_PREFIX}${formKey}`, BILLING_PAGE_LABEL, actor.email, credits, cardId);
+  }
+
+  /** Auto-recharge's purchase for one balance crossing: one purchase and one charge per crossing, however many handle it. */
+  async autoRecharge(actor: Actor, crossingId: number, credits: number, cardId: number): Promise<Purchase> {
+    return this.buyWithoutKey(actor, `${AUTO_RECHARGE_PREFIX}${crossingId}`, AUTO_RECHARGE_LABEL, '', credits, cardId);
+  }
+
+  /** Whether auto-recharge already started the purchase of this crossing (a second handler must not count it against the day). */
+  async existingAutoRecharge(accountId: number, crossingId: number): Promise<boolean> {
+    return this.uow.run(async (tx) => (await this.repo.byRequestKey(accountId, `${AUTO_RECHARGE_PREFIX}${crossingId}`, tx)) !== null);
+  }
+
+  /** Purchases made today (the last 24 hours) by auto-recharge, on their way or paid. */
+  async autoRechargesSince(accountId: number, since: Date): Promise<number> {
+    return this.repo.countByRequestPrefixSince(accountId, AUTO_RECHARGE_PREFIX, since);
+  }
+
+  private async buyWithoutKey(actor: Actor, requestKey: string, label: string, username: string, credits: number, cardId: number): Promise<Purchase> {
     const price = priceCredits(credits);
     const started = await this.uow.run(async (tx) => {
       const existing = await this.repo.byRequestKey(actor.accountId, requestKey, tx);
@@ -44,8 +63,8 @@ export class AccountPurchasesService {
         {
           accountId: actor.accountId,
           apiKeyId: null,
-          apiKeyLabel: BILLING_PAGE_LABEL,
-          apiUsername: actor.email,
+          apiKeyLabel: label,
+          apiUsername: username,
           idempotencyKey: null,
           fingerprint: null,
           requestKey,
@@ -64,7 +83,8 @@ export class AccountPurchasesService {
       );
       // Another submission of the same form inserted first (it committed while we waited on its key).
       if (!purchase) return { purchase: (await this.repo.byRequestKey(actor.accountId, requestKey, tx))!, first: false };
-      await this.audit.record(actor, 'billing.credits_bought', `${credits} credits, A$${dollars(price.incGstCents)} inc. GST, ${card.brand} ending in ${card.last4}`, tx);
+      const action = requestKey.startsWith(AUTO_RECHARGE_PREFIX) ? 'billing.auto_recharged' : 'billing.credits_bought';
+      await this.audit.record(actor, action, `${credits} credits, A$${dollars(price.incGstCents)} inc. GST, ${card.brand} ending in ${card.last4}`, tx);
       return { purchase, first: true };
     });
     if (!started.first) return this.runner.waitOrSettle(started.purchase.id);

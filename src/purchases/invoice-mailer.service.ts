@@ -57,7 +57,7 @@ export class InvoiceMailer implements OnApplicationShutdown {
           accountName: data.buyerName,
           keyLabel: data.apiKeyLabel,
           username: data.apiUsername,
-          onPage: data.boughtOnPage,
+          boughtBy: data.boughtBy,
           item: data.lines[0].description,
           total: dollars(data.incGstCents),
           gst: dollars(data.gstCents),

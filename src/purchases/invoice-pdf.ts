@@ -20,8 +20,8 @@ export interface InvoiceData {
   buyerEmail: string;
   apiKeyLabel: string;
   apiUsername: string;
-  /** Bought by a person on the Billing page (apiUsername is their email), not with an API key. */
-  boughtOnPage: boolean;
+  /** How a purchase made without an API key was made (the Billing page, auto-recharge); null: with the key named above. */
+  boughtBy: string | null;
   lines: InvoiceLine[];
   exGstCents: number;
   gstCents: number;
@@ -58,7 +58,7 @@ export function renderInvoicePdf(data: InvoiceData): Promise<Buffer> {
     doc.font('Helvetica-Bold').text('Bill to');
     doc.font('Helvetica').text(data.buyerName);
     if (data.buyerEmail) doc.text(data.buyerEmail);
-    doc.text(data.boughtOnPage ? `Bought on the Billing page by ${data.apiUsername}` : `API key: ${data.apiKeyLabel} (${data.apiUsername})`);
+    doc.text(data.boughtBy ?? `API key: ${data.apiKeyLabel} (${data.apiUsername})`);
     doc.moveDown();
 
     const cols = [50, 300, 370, 460];

@@ -1,6 +1,6 @@
 import { localDayOf } from '../common/time/local-time';
 import { Injectable } from '@nestjs/common';
-import { PAGE_REQUEST_PREFIX } from './request-keys';
+import { boughtBy } from './request-keys';
 import { AccountsService } from '../accounts/accounts.service';
 import { failure } from '../common/errors/error-catalogue';
 import { AppConfig } from '../config/app-config';
@@ -56,7 +56,7 @@ export class InvoicesService {
       buyerEmail: account.billingEmail ?? '',
       apiKeyLabel: purchase.apiKeyLabel,
       apiUsername: purchase.apiUsername,
-      boughtOnPage: purchase.requestKey?.startsWith(PAGE_REQUEST_PREFIX) ?? false,
+      boughtBy: boughtBy(purchase),
       lines: [lineOf(purchase)],
       exGstCents: purchase.amountExGstCents,
       gstCents: purchase.gstCents,

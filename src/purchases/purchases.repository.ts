@@ -92,6 +92,16 @@ export class PurchasesRepository {
     return rows[0] ?? null;
   }
 
+  /** Purchases of the account whose request key starts so, created since then and on their way or paid. */
+  async countByRequestPrefixSince(accountId: number, prefix: string, since: Date): Promise<number> {
+    const { rows } = await sql<{ n: number }>(
+      this.dataSource,
+      `SELECT count(*)::int AS n FROM purchases WHERE account_id = $1 AND request_key LIKE $2 || '%' AND state IN ${SPENDING} AND created_at > $3`,
+      [accountId, prefix, since.toISOString()],
+    );
+    return rows[0].n;
+  }
+
   async byIdInAccount(accountId: number, id: number): Promise<Purchase | null> {
     const { rows } = await sql<Purchase>(this.dataSource, `SELECT ${COLUMNS} FROM purchases WHERE account_id = $1 AND id = $2`, [accountId, id]);
     return rows[0] ?? null;

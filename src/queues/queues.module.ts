@@ -4,6 +4,7 @@ import { AppConfig } from '../config/app-config';
 import { CONTACT_IMPORT_QUEUE, ContactImportQueue } from './contact-import-queue';
 import { DISPATCH_QUEUE, DispatchQueue } from './dispatch-queue';
 import { WEBHOOK_QUEUE, WebhookQueue } from './webhook-queue';
+import { BALANCE_QUEUE, BalanceQueue } from './balance-queue';
 
 /**
  * The Bull root and its queues, behind typed wrappers (rule 7): producers for the API (enqueue after
@@ -15,9 +16,9 @@ import { WEBHOOK_QUEUE, WebhookQueue } from './webhook-queue';
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({ url: config.redisUrl, prefix: `${config.redisPrefix}:bull` }),
     }),
-    BullModule.registerQueue({ name: DISPATCH_QUEUE }, { name: WEBHOOK_QUEUE }, { name: CONTACT_IMPORT_QUEUE }),
+    BullModule.registerQueue({ name: DISPATCH_QUEUE }, { name: WEBHOOK_QUEUE }, { name: CONTACT_IMPORT_QUEUE }, { name: BALANCE_QUEUE }),
   ],
-  providers: [DispatchQueue, WebhookQueue, ContactImportQueue],
-  exports: [DispatchQueue, WebhookQueue, ContactImportQueue],
+  providers: [DispatchQueue, WebhookQueue, ContactImportQueue, BalanceQueue],
+  exports: [DispatchQueue, WebhookQueue, ContactImportQueue, BalanceQueue],
 })
 export class QueuesModule {}

@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { inspectPage, launchChromium, watchForProblems } from '../support/browser';
@@ -61,7 +62,7 @@ describe('Billing in a browser', () => {
     await page.getByLabel('Test card number').fill('4242 4242 4242 4242');
     await page.getByRole('button', { name: 'Add card' }).click();
     await page.waitForURL('**/billing?notice=card_added');
-    await page.getByText('visa ending in 4242').waitFor();
+    await page.getByRole('cell', { name: 'visa ending in 4242' }).waitFor();
 
     await page.getByLabel('Email address').fill('accounts@harbour.example.com.au');
     await page.getByRole('button', { name: 'Save address' }).click();
@@ -75,6 +76,30 @@ describe('Billing in a browser', () => {
     await page.getByRole('link', { name: bought.body.invoice_number }).click();
     expect((await download).suggestedFilename()).toBe(`${bought.body.invoice_number}.pdf`);
     accessibility.push(...(await inspectPage(page, 'billing-with-invoice')));
+
+    // Credits bought on the page: a double click is one purchase; the result and its invoice show at once.
+    await page.getByLabel('Credits', { exact: true }).fill('1000');
+    await page.getByRole('button', { name: 'Buy credits' }).dblclick();
+    await page.waitForURL('**/billing/purchases/*');
+    await page.getByRole('heading', { name: 'Credits bought' }).waitFor();
+    accessibility.push(...(await inspectPage(page, 'billing-purchase-result')));
+    const onPage = await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM purchases WHERE account_id = $1 AND request_key LIKE 'page:%'`, [acct.accountId]);
+    expect(onPage).toEqual([{ n: 1 }]);
+    expect(await page.getByTestId('balance').innerText()).toBe('2000.00');
+
+    // Auto-recharge and the warning are set on the same page.
+    await page.goto('/billing');
+    await page.getByLabel('Auto-recharge on').check();
+    await page.getByLabel('When the balance falls below (credits)').fill('200');
+    await page.getByLabel('Buy (credits)').fill('1000');
+    await page.getByRole('button', { name: 'Save auto-recharge' }).click();
+    await page.waitForURL('**/billing?notice=auto_recharge_on');
+    await page.getByLabel('Warn below (credits)').fill('100');
+    await page.getByRole('button', { name: 'Save warning' }).click();
+    await page.waitForURL('**/billing?notice=warning_saved');
+    expect(await page.getByLabel('When the balance falls below (credits)').inputValue()).toBe('200');
+    expect(await page.getByLabel('Warn below (credits)').inputValue()).toBe('100');
+    accessibility.push(...(await inspectPage(page, 'billing-auto-recharge')));
 
     const other = await signIn(keysUser);
     expect(await nav(other).getByRole('link', { name: 'Billing', exact: true }).count()).toBe(0);

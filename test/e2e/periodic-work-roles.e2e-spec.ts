@@ -15,7 +15,16 @@ import { PeriodicRunner } from '../../src/periodic/periodic-runner';
 import { WorkerModule } from '../../src/worker.module';
 import { startTestApp } from '../support/test-app';
 
-const WORKER_ROLE_WORK = ['dispatch-sweep', 'webhook-sweep', 'purchase-reconciliation', 'number-renewals', 'click-folding', 'idempotency-purge', 'contact-import-sweep'];
+const WORKER_ROLE_WORK = [
+  'dispatch-sweep',
+  'webhook-sweep',
+  'purchase-reconciliation',
+  'number-renewals',
+  'click-folding',
+  'idempotency-purge',
+  'contact-import-sweep',
+  'balance-crossing-sweep',
+];
 
 /** The periodic work a process runs: none when no module of it provides a runner. */
 function periodicWorkOf(context: { get(type: typeof ModulesContainer): ModulesContainer }): string[] {

@@ -146,6 +146,8 @@ export const CATALOGUE = {
   emailInvalid: entry('invalid', 'Enter a valid email address'),
   emailTaken: entry('conflict', 'A user with this email already exists'),
   nameTooLong: entry('invalid', 'Names must be at most 100 characters'),
+  // Auto-recharge and the low-balance warning (the Billing page)
+  balanceSettingOutOfRange: entry('invalid', (field: string, min: number, max: number) => `${field} must be a whole number from ${min} to ${max}`),
   // Sign-up (the public page)
   signUpClosed: entry('not_found', 'Sign-up is not open on this service. Ask its operator for an account.'),
   signUpThrottled: entry('too_many_requests', (minutes: number) => `Too many sign-ups from this connection. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`),

@@ -5,12 +5,14 @@ import { CurrentUser, type DashboardUser } from '../dashboard-user';
 import { PAGES } from '../navigation';
 import { BillingPageService } from './billing-page.service';
 import { BuyCreditsPageService } from './buy-credits-page.service';
+import { BalanceSettingsPageService } from './balance-settings-page.service';
 
 @DashboardController(PAGES.billing)
 export class BillingPageController {
   constructor(
     private readonly billing: BillingPageService,
     private readonly buying: BuyCreditsPageService,
+    private readonly balance: BalanceSettingsPageService,
   ) {}
 
   @Get()
@@ -36,6 +38,16 @@ export class BillingPageController {
   @Post('credits')
   buyCredits(@CurrentUser() user: DashboardUser, @Body() form: FormBody | undefined) {
     return this.buying.buy(user, form);
+  }
+
+  @Post('auto-recharge')
+  saveAutoRecharge(@CurrentUser() user: DashboardUser, @Body() form: FormBody | undefined) {
+    return this.balance.saveAutoRecharge(user, form);
+  }
+
+  @Post('low-balance-warning')
+  saveWarning(@CurrentUser() user: DashboardUser, @Body() form: FormBody | undefined) {
+    return this.balance.saveWarning(user, form);
   }
 
   @Get('purchases/:id')

@@ -10,6 +10,9 @@ import { CardsService } from '../../payments/cards.service';
 import { TEST_CARDS } from '../../payments/test-cards';
 import { dollars, MIN_CREDITS } from '../../purchases/pricing';
 import { tierRows } from './tiers';
+import { BalanceCrossingsService } from '../../billing/balance-crossings.service';
+import { BalanceSettingsService } from '../../recharge/balance-settings.service';
+import { DEFAULT_RECHARGES_PER_DAY, MAX_RECHARGES_PER_DAY } from '../../recharge/balance-settings';
 import { InvoicesService } from '../../purchases/invoices.service';
 import type { Actor } from '../../users/actor';
 import { AuditLogService } from '../../users/audit-log.service';
@@ -27,6 +30,8 @@ function requireBilling(actor: Actor): void {
 interface Typed {
   card?: string;
   credits?: string;
+  autoRecharge?: Record<string, string>;
+  warnBelow?: string;
   billingEmail?: string;
 }
 
@@ -39,11 +44,20 @@ export class BillingPageService {
     private readonly invoices: InvoicesService,
     private readonly accounts: AccountsService,
     private readonly audit: AuditLogService,
+    private readonly balanceSettings: BalanceSettingsService,
+    private readonly crossings: BalanceCrossingsService,
   ) {}
 
   async page(user: DashboardUser, notice?: unknown, error?: { message: string; status: number }, typed: Typed = {}): Promise<PageResult> {
     requireBilling(user);
-    const [account, cards, invoices] = await Promise.all([this.accounts.get(user.accountId), this.cards.list(user.accountId), this.invoices.list(user.accountId)]);
+    const [account, cards, invoices, balance, crossings] = await Promise.all([
+      this.accounts.get(user.accountId),
+      this.cards.list(user.accountId),
+      this.invoices.list(user.accountId),
+      this.balanceSettings.show(user.accountId),
+      this.crossings.latest(user.accountId, 5),
+    ]);
+    const recharge = balance.autoRecharge;
     return view(
       'dashboard/views/billing',
       {
@@ -56,6 +70,22 @@ export class BillingPageService {
         tiers: tierRows(),
         minCredits: MIN_CREDITS,
         typedCredits: typed.credits ?? '',
+        autoRecharge: {
+          enabled: typed.autoRecharge ? typed.autoRecharge.enabled === 'on' : (recharge?.enabled ?? false),
+          below: typed.autoRecharge?.below_credits ?? String(recharge?.belowCredits ?? ''),
+          buy: typed.autoRecharge?.buy_credits ?? String(recharge?.buyCredits ?? ''),
+          perDay: typed.autoRecharge?.max_per_day ?? String(recharge?.maxPerDay ?? DEFAULT_RECHARGES_PER_DAY),
+          cardId: Number(typed.autoRecharge?.card_id ?? recharge?.cardId ?? 0),
+          stoppedReason: recharge && !recharge.enabled ? recharge.stoppedReason : '',
+          maxPerDay: MAX_RECHARGES_PER_DAY,
+        },
+        warnBelow: typed.warnBelow ?? (balance.warnBelowCredits === null ? '' : String(balance.warnBelowCredits)),
+        crossings: crossings.map((c) => ({
+          when: show.time(c.crossedAt, user.timeZone),
+          what: c.kind === 'recharge' ? 'Auto-recharge' : 'Low-balance warning',
+          balance: show.credits(c.balanceAfter),
+          outcome: c.handledAt ? c.outcome : 'in progress',
+        })),
         testCards: TEST_CARDS,
         typedCard: typed.card ?? '',
         billingEmail: typed.billingEmail ?? account.billingEmail ?? '',

@@ -1,4 +1,4 @@
-import type { CreditsService } from '../../../src/billing/credits.service';
+import type { CreditsService, Debited } from '../../../src/billing/credits.service';
 import type { RefundLine } from '../../../src/billing/ledger.repository';
 import type { Tx } from '../../../src/database/unit-of-work';
 import { openTx } from './fake-unit-of-work';
@@ -35,12 +35,12 @@ export class FakeCreditsService implements Pick<CreditsService, 'debit' | 'refun
     return this.balances.get(accountId)!;
   }
 
-  async debit(accountId: number, hundredths: number, reason: string, reference: string, tx: Tx): Promise<number | null> {
+  async debit(accountId: number, hundredths: number, reason: string, reference: string, tx: Tx): Promise<Debited | null> {
     const open = this.check('CreditsService.debit', accountId, hundredths, tx);
     this.journal.record('credits.debit');
     const balance = this.balances.get(accountId)!;
     if (balance < hundredths) return null;
-    return this.move(open, { kind: 'debit', accountId, amount: hundredths, reason, reference, tx }, -hundredths);
+    return { balance: this.move(open, { kind: 'debit', accountId, amount: hundredths, reason, reference, tx }, -hundredths), crossings: [] };
   }
 
   async refund(accountId: number, lines: readonly RefundLine[], reason: string, reference: string, tx: Tx): Promise<number> {

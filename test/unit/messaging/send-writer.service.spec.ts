@@ -10,6 +10,7 @@ import { SendAlreadySubmitted } from '../../../src/messaging/send-requester';
 import type { LinkBatch } from '../../../src/links/link-rewriter';
 import type { LinkStore } from '../../../src/links/link-store.service';
 import type { DispatchQueue } from '../../../src/queues/dispatch-queue';
+import type { BalanceQueue } from '../../../src/queues/balance-queue';
 import { FakeCreditsService } from '../fakes/fake-credits-service';
 import { FakeDispatchQueue } from '../fakes/fake-dispatch-queue';
 import { FakeIdempotencyService } from '../fakes/fake-idempotency-service';
@@ -77,6 +78,7 @@ function setup(balance = 10_000) {
     credits as unknown as CreditsService,
     idempotency as unknown as IdempotencyService,
     dispatch as unknown as DispatchQueue,
+    { crossed: () => Promise.resolve() } as unknown as BalanceQueue,
     links as unknown as LinkStore,
     { grew: (table: string, rows: number) => grown.push(`${table} +${rows}`) } as unknown as TableStatistics,
   );

@@ -40,6 +40,7 @@ describe(navigationFor.name, () => {
     expect(navigationFor({ isOwner: false, permissions: ['read_inbox'] }, '/inbox/61412345678').map((l) => [l.href, l.current])).toEqual([
       ['/overview', false],
       ['/campaigns', false],
+      ['/reports', false],
       ['/messages', false],
       ['/inbox', true],
     ]);

@@ -9,6 +9,11 @@ import { DELIVER_SM_RESP } from './commands';
 export const HEADER_LENGTH = 16;
 /** The highest sequence number; the next after it is 1 (SMPP 3.4 §5.1.4: 0x00000001 to 0x7FFFFFFF). */
 export const MAX_SEQUENCE = 0x7fffffff;
+/** The sequence number after `sequence`: 1 to 0x7FFFFFFF, then 1 again (0 is never a request's). */
+export function sequenceAfter(sequence: number): number {
+  return sequence >= MAX_SEQUENCE ? 1 : sequence + 1;
+}
+
 /** The longest PDU we accept (as the widely used `smpp` package does), so a garbled length ends the session. */
 export const MAX_PDU_LENGTH = 16384;
 

@@ -12,7 +12,7 @@
 import type { Socket } from 'node:net';
 import { commandName, ENQUIRE_LINK, ENQUIRE_LINK_RESP, GENERIC_NACK, isResponse, STATUS, UNBIND, UNBIND_RESP } from './commands';
 import { corkForThisTick } from './cork';
-import { encodeHeaderOnly, MAX_SEQUENCE, PduFramer } from './pdu';
+import { encodeHeaderOnly, PduFramer, sequenceAfter } from './pdu';
 
 /** Called with the response to a request (a view valid during the call), or null when the session ended first. */
 export type ResponseHandler<C> = (context: C, resp: Buffer | null) => void;
@@ -113,7 +113,7 @@ export class Session {
 
   /** The sequence number for the next request (1 to 0x7FFFFFFF, then 1 again). */
   nextSequence(): number {
-    this.sequence = this.sequence === MAX_SEQUENCE ? 1 : this.sequence + 1;
+    this.sequence = sequenceAfter(this.sequence);
     return this.sequence;
   }
 

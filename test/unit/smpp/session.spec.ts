@@ -3,7 +3,7 @@ import net from 'node:net';
 import type { AddressInfo, Server, Socket } from 'node:net';
 import { PDU } from 'smpp';
 import { DELIVER_SM, ENQUIRE_LINK, ENQUIRE_LINK_RESP, GENERIC_NACK, STATUS, SUBMIT_SM, UNBIND, UNBIND_RESP } from '../../../src/smpp/commands';
-import { encodeHeaderOnly, PduFramer } from '../../../src/smpp/pdu';
+import { encodeHeaderOnly, MAX_SEQUENCE, PduFramer, sequenceAfter } from '../../../src/smpp/pdu';
 import { Session } from '../../../src/smpp/session';
 import type { SessionOptions } from '../../../src/smpp/session';
 import { encodeSubmitSmResp } from '../../../src/smpp/smsc-pdus';
@@ -21,6 +21,12 @@ async function waitFor(what: string, predicate: () => boolean, timeoutMs = 5_000
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
+
+describe(sequenceAfter.name, () => {
+  it('numbers up to 0x7FFFFFFF, then 1 again (SMPP 3.4 §5.1.4), never 0', () => {
+    expect([sequenceAfter(0), sequenceAfter(41), sequenceAfter(MAX_SEQUENCE - 1), sequenceAfter(MAX_SEQUENCE)]).toEqual([1, 42, 0x7fffffff, 1]);
+  });
+});
 
 describe(Session.name, () => {
   let server: Server;

@@ -7,6 +7,7 @@ import type { PartStatusChange } from '../src/webhooks/webhook-events.service';
 import { WebhookEventsService } from '../src/webhooks/webhook-events.service';
 import { signWebhook } from '../src/webhooks/signature';
 import { argValue, benchAccount, fmt, ms, startBenchApp } from './support';
+import { failingReceiverRun } from './webhooks-failing';
 
 /**
  * npm run bench:webhooks [-- --events 50000]
@@ -17,6 +18,8 @@ import { argValue, benchAccount, fmt, ms, startBenchApp } from './support';
  *    requests in flight as the deliverer has per host (WEBHOOK_HOST_CONCURRENCY); no database. Prints the ratio.
  * 2. Repeats with the receiver down for the first half of the run, then up: reports that every event
  *    arrived once it came back.
+ * With --failing, instead: a receiver that always fails, slowly (bench/webhooks-failing.ts): attempts per
+ * event, repeated attempt numbers and retry gaps.
  */
 interface Receiver {
   child: ChildProcess;
@@ -123,6 +126,7 @@ async function postFloor(receiver: Receiver, events: Array<{ id: number; body: s
 }
 
 async function main() {
+  if (process.argv.includes('--failing')) return failingReceiverRun();
   const total = argValue('events', 50_000);
   const bench = await startBenchApp({ webhookAllowPrivate: true, webhookRetryBaseMs: 500, webhookRetryMaxMs: 2000, webhookTimeoutMs: 5000, sweepIntervalMs: 500 });
   const ds = bench.app.get(DataSource);

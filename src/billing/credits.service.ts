@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { LedgerRepository, RefundLine } from './ledger.repository';
+import { LedgerRepository, RefundLine, StatementRow } from './ledger.repository';
+import { KeysetCursor, KeysetPage, keysetPage } from '../common/http/keyset';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 import { Clock } from '../common/time/clock';
 import { BalanceCrossingsRepository } from './balance-crossings.repository';
@@ -55,6 +56,11 @@ export class CreditsService {
     const balance = await this.ledger.applyRefund(accountId, { kind: 'refund', amount: hundredths, reason, reference }, paid, manager);
     if (balance === null) throw new AccountNotFoundForCreditsError(`account ${accountId} not found`);
     return balance;
+  }
+
+  /** A page of the account's ledger, newest first (keyset by id). */
+  async statement(accountId: number, cursor: KeysetCursor, limit: number): Promise<KeysetPage<StatementRow>> {
+    return keysetPage(await this.ledger.statementRows(accountId, cursor, limit + 1), cursor, limit, (r) => r.id);
   }
 
   async ledgerSum(accountId: number): Promise<number> {

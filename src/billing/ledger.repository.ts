@@ -5,6 +5,18 @@ import { DataSource } from 'typeorm';
 import { sql } from '../database/sql';
 import { LedgerKind } from './credit-ledger-entry.entity';
 import type { BalanceThresholds } from './balance-crossings';
+import type { KeysetCursor } from '../common/http/keyset';
+
+/** One line of an account's statement. */
+export interface StatementRow {
+  id: number;
+  kind: LedgerKind;
+  /** Signed hundredths. */
+  amount: number;
+  reason: string;
+  reference: string;
+  createdAt: Date;
+}
 
 /** One message a refund pays back. */
 export interface RefundLine {
@@ -80,5 +92,18 @@ export class LedgerRepository {
   async sumForAccount(accountId: number): Promise<number> {
     const { rows } = await sql<{ total: number }>(this.dataSource, `SELECT COALESCE(SUM(amount), 0)::bigint AS total FROM credit_ledger WHERE account_id = $1`, [accountId]);
     return rows[0].total;
+  }
+
+  /** The account's ledger in the cursor's direction by id (`limit` rows at most): the statement's page. */
+  async statementRows(accountId: number, cursor: KeysetCursor, limit: number): Promise<StatementRow[]> {
+    const older = cursor.direction === 'older';
+    const { rows } = await sql<StatementRow>(
+      this.dataSource,
+      `SELECT id, kind, amount, reason, reference, created_at AS "createdAt" FROM credit_ledger
+        WHERE account_id = $1 AND ($2::bigint IS NULL OR ${older ? 'id < $2' : 'id > $2'})
+        ORDER BY id ${older ? 'DESC' : 'ASC'} LIMIT $3`,
+      [accountId, cursor.from ?? null, limit],
+    );
+    return rows;
   }
 }

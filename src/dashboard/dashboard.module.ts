@@ -17,6 +17,7 @@ import { BillingPageController } from './billing/billing-page.controller';
 import { BillingPageService } from './billing/billing-page.service';
 import { BuyCreditsPageService } from './billing/buy-credits-page.service';
 import { BalanceSettingsPageService } from './billing/balance-settings-page.service';
+import { StatementPageService } from './billing/statement-page.service';
 import { RechargeModule } from '../recharge/recharge.module';
 import { BillingModule } from '../billing/billing.module';
 import { SenderConfirmPageController } from './senders/sender-confirm-page.controller';
@@ -126,6 +127,7 @@ import { ReportsPageService } from './reports/reports-page.service';
     BillingPageService,
     BuyCreditsPageService,
     BalanceSettingsPageService,
+    StatementPageService,
     UsersPageService,
     AuditPageService,
     ProfilePageService,

@@ -6,6 +6,7 @@ import { PAGES } from '../navigation';
 import { BillingPageService } from './billing-page.service';
 import { BuyCreditsPageService } from './buy-credits-page.service';
 import { BalanceSettingsPageService } from './balance-settings-page.service';
+import { StatementPageService } from './statement-page.service';
 
 @DashboardController(PAGES.billing)
 export class BillingPageController {
@@ -13,6 +14,7 @@ export class BillingPageController {
     private readonly billing: BillingPageService,
     private readonly buying: BuyCreditsPageService,
     private readonly balance: BalanceSettingsPageService,
+    private readonly statement: StatementPageService,
   ) {}
 
   @Get()
@@ -48,6 +50,16 @@ export class BillingPageController {
   @Post('low-balance-warning')
   saveWarning(@CurrentUser() user: DashboardUser, @Body() form: FormBody | undefined) {
     return this.balance.saveWarning(user, form);
+  }
+
+  @Get('statement')
+  statementPage(@CurrentUser() user: DashboardUser, @Query() query: Record<string, unknown>) {
+    return this.statement.page(user, query);
+  }
+
+  @Get('statement/csv')
+  statementCsv(@CurrentUser() user: DashboardUser) {
+    return this.statement.csv(user);
   }
 
   @Get('purchases/:id')

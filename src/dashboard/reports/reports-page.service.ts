@@ -7,7 +7,7 @@ import { PageResult, streamDownload, view } from '../../pages/page-result';
 import type { DashboardUser } from '../dashboard-user';
 import { show, zoneLabel } from '../format';
 import { ChosenPeriod, readReportPeriod } from './report-period';
-import { Bar, barChartSvg } from './svg-chart';
+import { Bar, barChart } from './svg-chart';
 
 /** A failure reason's label under its bar (the table beside the chart gives it in full). */
 const REASON_LABEL_CHARS = 16;
@@ -62,7 +62,7 @@ export class ReportsPageService {
       return {
         id,
         title,
-        svg: barChartSvg({ id, title, description, bars, max }),
+        chart: barChart({ id, title, description, bars, max }),
         column,
         rows: days.map((d, i) => ({ label: d.day, shown: bars[i].shown })),
       };
@@ -95,7 +95,7 @@ export class ReportsPageService {
     charts.push({
       id: 'failures',
       title: 'Failures by reason',
-      svg: barChartSvg({ id: 'failures', title: 'Failures by reason', description: `${totals.failed} failed messages ${span}, by reason.`, bars: failureBars }),
+      chart: barChart({ id: 'failures', title: 'Failures by reason', description: `${totals.failed} failed messages ${span}, by reason.`, bars: failureBars }),
       column: 'Messages',
       rows: report.failures.map((f) => ({ label: f.reason, shown: String(f.messages) })),
     });

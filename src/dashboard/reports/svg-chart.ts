@@ -16,19 +16,24 @@ export interface BarChart {
   max?: number;
 }
 
+/** Everything the bar-chart partial draws, in SVG user units: numbers and texts only, escaped by the template. */
+export interface ChartGeometry {
+  id: string;
+  title: string;
+  description: string;
+  width: number;
+  height: number;
+  axis: { x1: number; x2: number; y: number };
+  grid: Array<{ y: string; label: string; labelX: number }>;
+  bars: Array<{ x: string; y: string; width: string; height: string; tooltip: string; label?: string; labelX: string; labelY: number }>;
+  empty: { x: number; y: number } | null;
+}
+
 const WIDTH = 640;
 const HEIGHT = 220;
 const PLOT = { left: 48, right: 8, top: 12, bottom: 36 };
 /** Axis labels a chart can show without overlapping; with more bars, every nth is labelled. */
 const MAX_AXIS_LABELS = 10;
-const BAR_COLOUR = '#0a58a8';
-const AXIS_COLOUR = '#4f5660';
-const GRID_COLOUR = '#d5dae0';
-
-/** Text for SVG markup: the five XML specials escaped. */
-export function xmlText(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
 
 /** A round scale top at or above `max` (1, 2 or 5 times a power of ten), so gridlines read as plain numbers. */
 export function niceMax(max: number): number {
@@ -43,45 +48,40 @@ function number(n: number): string {
 }
 
 /**
- * A vertical bar chart as an SVG document fragment, drawn on the server: no script, no style attribute
- * (the CSP allows neither inline), presentation attributes only. Accessible as one image named by its
- * title and description; each bar carries a tooltip title with its label and value.
+ * A vertical bar chart's geometry, computed on the server and drawn by the `bar-chart` partial as inline
+ * SVG: no script, no style attribute (the CSP allows neither inline), every text escaped by the template.
  */
-export function barChartSvg(chart: BarChart): string {
+export function barChart(chart: BarChart): ChartGeometry {
   const top = niceMax(chart.max ?? Math.max(0, ...chart.bars.map((b) => b.value)));
   const plotWidth = WIDTH - PLOT.left - PLOT.right;
   const plotHeight = HEIGHT - PLOT.top - PLOT.bottom;
+  const baseline = PLOT.top + plotHeight;
   const slot = chart.bars.length > 0 ? plotWidth / chart.bars.length : plotWidth;
   const barWidth = Math.max(1, slot * 0.7);
   const labelEvery = Math.max(1, Math.ceil(chart.bars.length / MAX_AXIS_LABELS));
-  const y = (value: number) => PLOT.top + plotHeight - (Math.max(0, value) / top) * plotHeight;
-
-  const grid = [0, 0.5, 1]
-    .map((f) => {
-      const gy = y(top * f).toFixed(1);
-      return `<line x1="${PLOT.left}" x2="${WIDTH - PLOT.right}" y1="${gy}" y2="${gy}" stroke="${GRID_COLOUR}" stroke-width="1"/><text x="${PLOT.left - 6}" y="${gy}" dy="4" text-anchor="end" font-size="11" fill="${AXIS_COLOUR}">${xmlText(number(top * f))}</text>`;
-    })
-    .join('');
-  const bars = chart.bars
-    .map((bar, i) => {
+  const y = (value: number) => baseline - (Math.max(0, value) / top) * plotHeight;
+  return {
+    id: chart.id,
+    title: chart.title,
+    description: chart.description,
+    width: WIDTH,
+    height: HEIGHT,
+    axis: { x1: PLOT.left, x2: WIDTH - PLOT.right, y: baseline },
+    grid: [0, 0.5, 1].map((f) => ({ y: y(top * f).toFixed(1), label: number(top * f), labelX: PLOT.left - 6 })),
+    bars: chart.bars.map((bar, i) => {
       const x = PLOT.left + i * slot + (slot - barWidth) / 2;
-      const by = y(bar.value);
-      const rect = `<rect x="${x.toFixed(1)}" y="${by.toFixed(1)}" width="${barWidth.toFixed(1)}" height="${(PLOT.top + plotHeight - by).toFixed(1)}" fill="${BAR_COLOUR}"><title>${xmlText(`${bar.label}: ${bar.shown}`)}</title></rect>`;
-      const label =
-        i % labelEvery === 0
-          ? `<text x="${(x + barWidth / 2).toFixed(1)}" y="${HEIGHT - PLOT.bottom + 16}" text-anchor="middle" font-size="11" fill="${AXIS_COLOUR}">${xmlText(bar.label)}</text>`
-          : '';
-      return rect + label;
-    })
-    .join('');
-  const empty = chart.bars.length === 0 ? `<text x="${WIDTH / 2}" y="${HEIGHT / 2}" text-anchor="middle" font-size="13" fill="${AXIS_COLOUR}">No data for this period</text>` : '';
-  const titleId = `${chart.id}-title`;
-  const descId = `${chart.id}-desc`;
-  return (
-    `<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${titleId} ${descId}" xmlns="http://www.w3.org/2000/svg">` +
-    `<title id="${titleId}">${xmlText(chart.title)}</title><desc id="${descId}">${xmlText(chart.description)}</desc>` +
-    `${grid}${bars}${empty}` +
-    `<line x1="${PLOT.left}" x2="${WIDTH - PLOT.right}" y1="${PLOT.top + plotHeight}" y2="${PLOT.top + plotHeight}" stroke="${AXIS_COLOUR}" stroke-width="1"/>` +
-    `</svg>`
-  );
+      const barTop = y(bar.value);
+      return {
+        x: x.toFixed(1),
+        y: barTop.toFixed(1),
+        width: barWidth.toFixed(1),
+        height: (baseline - barTop).toFixed(1),
+        tooltip: `${bar.label}: ${bar.shown}`,
+        label: i % labelEvery === 0 ? bar.label : undefined,
+        labelX: (x + barWidth / 2).toFixed(1),
+        labelY: HEIGHT - PLOT.bottom + 16,
+      };
+    }),
+    empty: chart.bars.length === 0 ? { x: WIDTH / 2, y: HEIGHT / 2 } : null,
+  };
 }

@@ -25,6 +25,7 @@ import { SignInPairs1763704300000 } from './database/migrations/1763704300000-Si
 import { InboxReads1763704400000 } from './database/migrations/1763704400000-InboxReads';
 import { QuietHours1763704500000 } from './database/migrations/1763704500000-QuietHours';
 import { AutoRecharge1763704600000 } from './database/migrations/1763704600000-AutoRecharge';
+import { TwoFactor1763704800000 } from './database/migrations/1763704800000-TwoFactor';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   InboxReads1763704400000,
   QuietHours1763704500000,
   AutoRecharge1763704600000,
+  TwoFactor1763704800000,
 ];

@@ -178,6 +178,11 @@ export const SETTINGS = {
     message: HTTP_URL_MESSAGE,
     why: 'Where people reach the dashboard; emailed links start with it. Unset: http://localhost:$PORT',
   }),
+  twoFactorKey: optionalText({
+    pattern: /^.{32,}$/,
+    message: 'must be at least 32 characters (32 random bytes, e.g. base64)',
+    why: "Key that encrypts users' TOTP secrets and signs remembered-device cookies; unset: a fixed development key (start-up warns in production)",
+  }),
   smtpUrl: optionalText({
     pattern: /^smtps?:\/\/.+/,
     message: 'must be an smtp:// or smtps:// URL',
@@ -304,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
 export function startupWarnings(config: AppConfig): string[] {
   const warnings: string[] = [];
   if (config.nodeEnv !== 'production') return warnings;
+  if (!config.twoFactorKey) warnings.push('TWO_FACTOR_KEY is not set with NODE_ENV=production: two-factor secrets are encrypted with the public development key');
   if (config.cookieSecure === 'never') warnings.push('COOKIE_SECURE=never with NODE_ENV=production: session cookies are sent without Secure, over plain http too');
   else if (config.cookieSecure === 'auto' && config.trustProxy === 'false')
     warnings.push(

@@ -34,6 +34,7 @@ import { MessagesPageService } from './messages/messages-page.service';
 import { OverviewController } from './overview/overview.controller';
 import { OverviewPageService } from './overview/overview-page.service';
 import { ProfileController, ProfilePageService } from './profile/profile.controller';
+import { TwoFactorPageController, TwoFactorPageService } from './profile/two-factor-page.controller';
 import { ApiKeyActionsService } from './settings-api/api-key-actions.service';
 import { ApiKeysPageController } from './settings-api/api-keys-page.controller';
 import { ApiKeysPageService } from './settings-api/api-keys-page.service';
@@ -104,6 +105,7 @@ import { ReportsPageService } from './reports/reports-page.service';
     UsersPageController,
     AuditPageController,
     ProfileController,
+    TwoFactorPageController,
     ContactsPageController,
     ListsPageController,
     ImportsPageController,
@@ -131,6 +133,7 @@ import { ReportsPageService } from './reports/reports-page.service';
     UsersPageService,
     AuditPageService,
     ProfilePageService,
+    TwoFactorPageService,
     ContactsPageService,
     ListsPageService,
     ImportsPageService,

@@ -4,6 +4,8 @@ export const NOTICES = {
   password_set: 'Your password is set. Sign in with it.',
   password_changed: 'Your password is changed. Your other sessions have been signed out.',
   renamed: 'Your name is saved.',
+  two_factor_off: 'Two-factor sign-in is off. You sign in with your password alone.',
+  two_factor_reset: 'Two-factor sign-in is reset for this user. They set it up again with their app.',
   key_revoked: 'The API key is revoked. Requests made with it are refused from now on.',
   purchases_saved: 'Purchase settings saved.',
   webhooks_saved: 'Webhook URLs saved.',

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 export type CookieSecureMode = 'auto' | 'always' | 'never';
 
 /** Cookies the pages use. Over https they carry the `__Host-` prefix (Secure, Path=/, no Domain), which no subdomain can plant. */
-export const COOKIE = { session: 'sid', csrf: 'csrf' } as const;
+export const COOKIE = { session: 'sid', csrf: 'csrf', challenge: 'tfa', device: 'tfd' } as const;
 export type CookieKind = keyof typeof COOKIE;
 
 /** True when the browser reached us over https (directly, or as a trusted proxy says in X-Forwarded-Proto). */

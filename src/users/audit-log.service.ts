@@ -48,7 +48,11 @@ export type AuditAction =
   | 'account.time_zone_changed'
   | 'account.signed_up'
   | 'optout.added'
-  | 'optout.removed';
+  | 'optout.removed'
+  | 'two_factor.enabled'
+  | 'two_factor.disabled'
+  | 'two_factor.reset'
+  | 'two_factor.recovery_code_used';
 
 @Injectable()
 export class AuditLogService {

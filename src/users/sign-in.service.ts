@@ -14,7 +14,13 @@ import { digestOf } from './secret-token';
 import { SessionsService } from './sessions.service';
 import { SignInFailuresRepository, ThrottleScope } from './sign-in-failures.repository';
 import { ADDRESS_POLICY, PAIR_POLICY, secondsUntil, SIGN_IN_ALERT_FAILURES, SIGN_IN_WINDOW_MS, throttledUntil, waitText } from './sign-in-throttle';
+import { RememberedDevices } from './two-factor/remembered-devices';
+import { SignInChallenges } from './two-factor/sign-in-challenges';
+import { TwoFactorService } from './two-factor/two-factor.service';
 import { UsersRepository } from './users.repository';
+
+/** A session at once, or (two-factor sign-in) a challenge to complete with a code. */
+export type SignInOutcome = { token: string; challenge?: undefined } | { challenge: string; token?: undefined };
 
 /**
  * Email and password to a session. An unknown email, a user without a password yet and a wrong
@@ -35,9 +41,17 @@ export class SignInService {
     private readonly counter: AddressCounter,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly twoFactor: TwoFactorService,
+    private readonly challenges: SignInChallenges,
+    private readonly devices: RememberedDevices,
   ) {}
 
-  async signIn(emailText: string, password: string, ip: string): Promise<{ token: string }> {
+  /**
+   * A session token, or for a user with two-factor sign-in (and no remembered device of theirs) a
+   * challenge: the short-lived proof that the password was right, which completeSecondFactor exchanges
+   * for a session with a code.
+   */
+  async signIn(emailText: string, password: string, ip: string, rememberedDevice?: string): Promise<SignInOutcome> {
     const now = this.clock.now();
     const email = normaliseEmail(emailText) ?? emailText.trim().toLowerCase();
     const pair = { scope: 'pair' as const, subject: digestOf(`${email}\n${ip}`) };
@@ -63,6 +77,30 @@ export class SignInService {
       throw failure('signInFailed');
     }
     await this.failures.clear('pair', pair.subject);
+    if ((await this.twoFactor.isEnabled(user.id)) && !(await this.devices.recognises(user.id, rememberedDevice))) {
+      return { challenge: await this.challenges.open(user.id) };
+    }
+    return this.openSession(user.id, ip);
+  }
+
+  /**
+   * The second step for a user with two-factor sign-in: the challenge from the first step and a code
+   * (TOTP or recovery). `remember`: also a device cookie, so this browser skips the code for 30 days.
+   */
+  async completeSecondFactor(challenge: string, code: string, ip: string, remember: boolean): Promise<{ token: string; device?: string }> {
+    const userId = await this.challenges.userOf(challenge);
+    const user = userId === null ? null : await this.users.findById(userId);
+    if (!user) throw failure('twoFactorChallengeExpired');
+    const actor: Actor = { userId: user.id, accountId: user.accountId, email: user.email, isOwner: user.isOwner, permissions: user.permissions, ip };
+    await this.twoFactor.verify(actor, code);
+    await this.challenges.close(challenge);
+    const { token } = await this.openSession(user.id, ip);
+    return remember ? { token, device: await this.devices.issue(user.id) } : { token };
+  }
+
+  private async openSession(userId: number, ip: string): Promise<{ token: string }> {
+    const user = await this.users.findById(userId);
+    if (!user) throw failure('signInFailed');
     return this.uow.run(async (tx) => {
       const { token } = await this.sessions.create(user.id, ip, tx);
       const actor: Actor = { userId: user.id, accountId: user.accountId, email: user.email, isOwner: user.isOwner, permissions: user.permissions, ip };

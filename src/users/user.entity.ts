@@ -36,4 +36,20 @@ export class User {
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
+
+  /** The TOTP secret, sealed with TWO_FACTOR_KEY (two-factor/secret-box.ts); set while enrolling and once on. */
+  @Column({ name: 'totp_secret', type: 'bytea', nullable: true, select: false })
+  totpSecret: Buffer | null;
+
+  /** When two-factor sign-in was turned on; null: off. */
+  @Column({ name: 'totp_enabled_at', type: 'timestamptz', nullable: true })
+  totpEnabledAt: Date | null;
+
+  /** The last TOTP step accepted: a code is never accepted twice. */
+  @Column({ name: 'totp_last_step', type: 'bigint', nullable: true })
+  totpLastStep: string | null;
+
+  /** SHA-256 digests of the unused recovery codes. */
+  @Column({ name: 'recovery_codes', type: 'bytea', array: true, default: () => "'{}'", select: false })
+  recoveryCodes: Buffer[];
 }

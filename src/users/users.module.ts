@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { BackgroundTasks } from '../common/background/background-tasks';
-import { RedisModule } from '../common/redis/redis.module';
 import { MailModule } from '../mail/mail.module';
+import { RedisModule } from '../common/redis/redis.module';
 import { AuditLogRepository } from './audit-log.repository';
 import { AuditLogService } from './audit-log.service';
 import { SessionsRepository } from './sessions.repository';
@@ -13,6 +13,10 @@ import { UserLinksService } from './user-links.service';
 import { UserTokensRepository } from './user-tokens.repository';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
+import { RememberedDevices } from './two-factor/remembered-devices';
+import { SignInChallenges } from './two-factor/sign-in-challenges';
+import { TwoFactorRepository } from './two-factor/two-factor.repository';
+import { TwoFactorService } from './two-factor/two-factor.service';
 
 /** People, permissions, sessions, sign-in, emailed links and the audit log. No controllers: the dashboard serves the pages. */
 @Module({
@@ -30,7 +34,11 @@ import { UsersService } from './users.service';
     SignInService,
     UserLinksService,
     UsersService,
+    TwoFactorRepository,
+    TwoFactorService,
+    SignInChallenges,
+    RememberedDevices,
   ],
-  exports: [UsersService, SessionsService, SignInService, UserLinksService, AuditLogService],
+  exports: [UsersService, SessionsService, SignInService, UserLinksService, AuditLogService, TwoFactorService],
 })
 export class UsersModule {}

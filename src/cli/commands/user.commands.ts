@@ -4,6 +4,7 @@ import { PERMISSIONS } from '../../users/permissions';
 import { LINK_LIFETIME_MS } from '../../users/user-links.service';
 import { UsersModule } from '../../users/users.module';
 import { UsersService } from '../../users/users.service';
+import { TwoFactorService } from '../../users/two-factor/two-factor.service';
 import { positiveId, UsageError } from '../cli-args';
 import { defineCommand } from '../command';
 import { emailFlag } from '../flag-values';
@@ -60,6 +61,19 @@ export const COMMANDS = [
     run: async (app, v) => {
       const { user, link, purpose } = await app.get(UsersService).issueLinkByOperator(emailFlag(v.email, 'email'));
       return { ...userView(user, link), link_kind: purpose, valid_minutes: LINK_LIFETIME_MS[purpose] / 60_000 };
+    },
+  }),
+
+  defineCommand({
+    name: 'user:reset-2fa',
+    summary: "turns off a user's two-factor sign-in (lost phone and recovery codes); they sign in with their password and set it up again",
+    description: 'Remembered devices stop working too. Recorded in the audit log.',
+    options: { email: { type: 'string', value: 'EMAIL', required: true, help: 'the user' } },
+    examples: ['--email owner@example.com.au'],
+    modules: [UsersModule],
+    run: async (app, v) => {
+      const { email, accountId, wasOn } = await app.get(TwoFactorService).resetByOperator(emailFlag(v.email, 'email'));
+      return { email, account_id: accountId, two_factor: 'off', was_on: wasOn };
     },
   }),
 ];

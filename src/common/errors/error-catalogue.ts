@@ -137,6 +137,10 @@ export const CATALOGUE = {
   shortLinkThrottled: entry('too_many_requests', 'Too many unknown links from this connection. Please try again in a few minutes.'),
   // Users, sign-in and the dashboard's actions
   signInFailed: entry('unauthenticated', 'Email or password is incorrect'),
+  twoFactorCodeWrong: entry('invalid', 'That code is not right. Enter the current 6-digit code from your app, or one of your recovery codes.'),
+  twoFactorThrottled: entry('too_many_requests', 'Too many wrong codes. Try again in a few minutes.'),
+  twoFactorAlreadyOn: entry('conflict', 'Two-factor sign-in is already on'),
+  twoFactorChallengeExpired: entry('unauthenticated', 'Your sign-in has expired. Sign in again.'),
   signInThrottled: entry('too_many_requests', (wait: string) => `Too many failed sign-ins. Try again in ${wait}.`),
   passwordTooShort: entry('invalid', 'Passwords must be at least 12 characters'),
   passwordTooLong: entry('invalid', 'Passwords must be at most 256 characters'),

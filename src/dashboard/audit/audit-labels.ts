@@ -3,6 +3,10 @@ import type { AuditAction } from '../../users/audit-log.service';
 /** How the audit log page names each action. */
 export const AUDIT_LABELS: Record<AuditAction, string> = {
   signed_in: 'Signed in',
+  'two_factor.enabled': 'Turned on two-factor sign-in',
+  'two_factor.disabled': 'Turned off two-factor sign-in',
+  'two_factor.reset': 'Reset two-factor sign-in',
+  'two_factor.recovery_code_used': 'Signed in with a recovery code',
   signed_out: 'Signed out',
   'password.set': 'Set their password (invitation)',
   'password.reset': 'Reset their password',

@@ -26,6 +26,16 @@ export class AuthPagesController {
     return this.auth.signIn(request, reply, form);
   }
 
+  @Get('sign-in/two-factor')
+  secondFactorPage(@Req() request: FastifyRequest, @Query() query: Record<string, string | undefined>) {
+    return this.auth.secondFactorPage(request, query);
+  }
+
+  @Post('sign-in/two-factor')
+  secondFactor(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() form: FormBody | undefined) {
+    return this.auth.secondFactor(request, reply, form);
+  }
+
   @Post('sign-out')
   signOut(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     return this.auth.signOut(request, reply);

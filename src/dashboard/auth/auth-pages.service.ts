@@ -9,15 +9,20 @@ import { AuditLogService } from '../../users/audit-log.service';
 import { SessionsService } from '../../users/sessions.service';
 import { SESSION_ABSOLUTE_MS } from '../../users/session-expiry';
 import { SignInService } from '../../users/sign-in.service';
+import { REMEMBER_DEVICE_MS } from '../../users/two-factor/remembered-devices';
+import { CHALLENGE_TTL_MS } from '../../users/two-factor/sign-in-challenges';
 import { UserLinksService } from '../../users/user-links.service';
 import { MIN_PASSWORD_LENGTH } from '../../users/password-policy';
 import { PAGES } from '../navigation';
 import { noticeFor, withNotice } from '../notices';
 
+export const TWO_FACTOR_PATH = '/sign-in/two-factor';
+
 const VIEWS = {
   signIn: 'dashboard/views/sign-in',
   forgot: 'dashboard/views/forgot-password',
   setPassword: 'dashboard/views/set-password',
+  secondFactor: 'dashboard/views/sign-in-two-factor',
 };
 
 /** Signing in and out, and the emailed password links: the pages anyone may open. */
@@ -44,13 +49,42 @@ export class AuthPagesService {
     const password = form && typeof form.password === 'string' ? form.password : '';
     return withFormErrors<PageResult>(
       async () => {
-        const { token } = await this.signIns.signIn(email, password, request.ip);
-        writeCookie(reply, request, 'session', token, this.config.cookieSecure, SESSION_ABSOLUTE_MS / 1000);
+        const outcome = await this.signIns.signIn(email, password, request.ip, readCookie(request, 'device', this.config.cookieSecure));
+        if (outcome.challenge !== undefined) {
+          writeCookie(reply, request, 'challenge', outcome.challenge, this.config.cookieSecure, CHALLENGE_TTL_MS / 1000);
+          return redirectTo(`${TWO_FACTOR_PATH}?next=${encodeURIComponent(next)}`);
+        }
+        writeCookie(reply, request, 'session', outcome.token, this.config.cookieSecure, SESSION_ABSOLUTE_MS / 1000);
         return redirectTo(next);
       },
       (error) => {
         if (error.retryAfterSeconds) reply.header('Retry-After', String(error.retryAfterSeconds));
         return view(VIEWS.signIn, { title: 'Sign in', next, email, error: error.message, signUpEnabled: this.config.signupEnabled }, error.status);
+      },
+    );
+  }
+
+  secondFactorPage(request: FastifyRequest, query: Record<string, string | undefined>): PageResult {
+    const next = safeLocalPath(query.next, PAGES.overview.path);
+    if (!readCookie(request, 'challenge', this.config.cookieSecure)) return redirectTo(`/sign-in?next=${encodeURIComponent(next)}`);
+    return view(VIEWS.secondFactor, { title: 'Two-factor sign-in', next });
+  }
+
+  async secondFactor(request: FastifyRequest, reply: FastifyReply, form: FormBody | undefined): Promise<PageResult> {
+    const next = safeLocalPath(formText(form, 'next'), PAGES.overview.path);
+    const mode = this.config.cookieSecure;
+    return withFormErrors<PageResult>(
+      async () => {
+        const challenge = readCookie(request, 'challenge', mode) ?? '';
+        const { token, device } = await this.signIns.completeSecondFactor(challenge, formText(form, 'code'), request.ip, formText(form, 'remember') === 'yes');
+        clearCookie(reply, request, 'challenge', mode);
+        writeCookie(reply, request, 'session', token, mode, SESSION_ABSOLUTE_MS / 1000);
+        if (device) writeCookie(reply, request, 'device', device, mode, REMEMBER_DEVICE_MS / 1000);
+        return redirectTo(next);
+      },
+      (error) => {
+        if (error.retryAfterSeconds) reply.header('Retry-After', String(error.retryAfterSeconds));
+        return view(VIEWS.secondFactor, { title: 'Two-factor sign-in', next, error: error.message, expired: error.status === 401 }, error.status);
       },
     );
   }

@@ -4,6 +4,7 @@ import { withFormErrors } from '../../pages/form-error';
 import { PageResult, redirectTo, view } from '../../pages/page-result';
 import { MIN_PASSWORD_LENGTH } from '../../users/password-policy';
 import { UsersService } from '../../users/users.service';
+import { TwoFactorService } from '../../users/two-factor/two-factor.service';
 import { DashboardController } from '../dashboard-controller.decorator';
 import { CurrentUser, type DashboardUser } from '../dashboard-user';
 import { PAGES } from '../navigation';
@@ -14,12 +15,16 @@ const rawField = (form: FormBody | undefined, name: string) => (form && typeof f
 /** Your profile: your name, and changing your password (which signs out your other sessions). */
 @Injectable()
 export class ProfilePageService {
-  constructor(private readonly users: UsersService) {}
+  constructor(
+    private readonly users: UsersService,
+    private readonly twoFactor: TwoFactorService,
+  ) {}
 
-  page(user: DashboardUser, notice?: unknown, error?: { message: string; status: number }): PageResult {
+  async page(user: DashboardUser, notice?: unknown, error?: { message: string; status: number }): Promise<PageResult> {
+    const twoFactorOn = await this.twoFactor.isEnabled(user.userId!);
     return view(
       'dashboard/views/profile',
-      { title: 'Your profile', notice: noticeFor(notice), error: error?.message, me: { email: user.email, name: user.name }, minLength: MIN_PASSWORD_LENGTH },
+      { title: 'Your profile', notice: noticeFor(notice), error: error?.message, me: { email: user.email, name: user.name }, minLength: MIN_PASSWORD_LENGTH, twoFactorOn },
       error?.status ?? 200,
     );
   }

@@ -29,6 +29,11 @@ export class UsersPageController {
     return this.users.savePermissions(user, id, form);
   }
 
+  @Post(':id/reset-two-factor')
+  resetTwoFactor(@CurrentUser() user: DashboardUser, @Param('id') id: string) {
+    return this.users.resetTwoFactor(user, id);
+  }
+
   @Post(':id/invitation')
   resendInvitation(@CurrentUser() user: DashboardUser, @Param('id') id: string) {
     return this.users.resendInvitation(user, id);

@@ -5,6 +5,7 @@ import { withFormErrors } from '../../pages/form-error';
 import { PageResult, redirectTo, view } from '../../pages/page-result';
 import { PERMISSION_LABELS, PERMISSIONS } from '../../users/permissions';
 import type { UserRecord } from '../../users/users.repository';
+import { TwoFactorService } from '../../users/two-factor/two-factor.service';
 import { UsersService } from '../../users/users.service';
 import type { DashboardUser } from '../dashboard-user';
 import { show } from '../format';
@@ -27,7 +28,10 @@ const permissionChoices = (selected: readonly string[]) => PERMISSIONS.map((valu
 /** Users (owner only): invite, change permissions, remove, hand on ownership. The services check the owner rule too. */
 @Injectable()
 export class UsersPageService {
-  constructor(private readonly users: UsersService) {}
+  constructor(
+    private readonly users: UsersService,
+    private readonly twoFactor: TwoFactorService,
+  ) {}
 
   async page(
     user: DashboardUser,
@@ -77,6 +81,7 @@ export class UsersPageService {
         title: `User ${target.email}`,
         error: error?.message,
         target: { id: target.id, email: target.email, name: target.name, isOwner: target.isOwner, pending: !target.hasPassword, role: roleOf(target) },
+        twoFactorOn: await this.twoFactor.isEnabled(target.id),
         permissions: permissionChoices(target.permissions),
       },
       error?.status ?? 200,
@@ -92,6 +97,13 @@ export class UsersPageService {
       },
       (error) => this.editPage(user, id, error),
     );
+  }
+
+  /** The owner turns off a user's two-factor sign-in (a lost phone); they set it up again. */
+  async resetTwoFactor(user: DashboardUser, id: string): Promise<PageResult> {
+    const target = await this.users.get(user.accountId, userIdOf(id));
+    await this.twoFactor.reset(user, target.id, target.email);
+    return redirectTo(withNotice(PAGES.users.path, 'two_factor_reset'));
   }
 
   async resendInvitation(user: DashboardUser, id: string): Promise<PageResult> {

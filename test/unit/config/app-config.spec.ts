@@ -207,7 +207,7 @@ describe('SETTINGS', () => {
   });
 
   it('makes cookies Secure in production unless COOKIE_SECURE says otherwise, and warns when they would not be', () => {
-    const smsc = { SMPP_HOST: 'smsc', SMPP_SYSTEM_ID: 'id', SMPP_PASSWORD: 'pw' };
+    const smsc = { SMPP_HOST: 'smsc', SMPP_SYSTEM_ID: 'id', SMPP_PASSWORD: 'pw', TWO_FACTOR_KEY: 'k'.repeat(32) };
     const production = loadConfig({ NODE_ENV: 'production', ...smsc });
     expect(production.cookieSecure).toBe('always');
     expect(startupWarnings(production)).toEqual([]);
@@ -218,6 +218,7 @@ describe('SETTINGS', () => {
     expect(startupWarnings(loadConfig({ NODE_ENV: 'production', COOKIE_SECURE: 'auto', ...smsc }))).toEqual([expect.stringContaining('COOKIE_SECURE=auto without TRUST_PROXY')]);
     expect(startupWarnings(loadConfig({ NODE_ENV: 'production', COOKIE_SECURE: 'auto', TRUST_PROXY: '1', ...smsc }))).toEqual([]);
     expect(startupWarnings(loadConfig({ COOKIE_SECURE: 'never' }))).toEqual([]);
+    expect(startupWarnings(loadConfig({ NODE_ENV: 'production', ...smsc, TWO_FACTOR_KEY: '' }))).toEqual([expect.stringContaining('TWO_FACTOR_KEY is not set')]);
   });
 
   it('refuses production without an SMSC', () => {

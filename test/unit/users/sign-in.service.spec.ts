@@ -55,7 +55,10 @@ describe(SignInService.name, () => {
       passwordHash: hash,
       ...overrides,
     };
-    const users = { findByEmailWithHash: async (email: string) => (email === user.email ? user : null) } as unknown as UsersRepository;
+    const users = {
+      findByEmailWithHash: async (email: string) => (email === user.email ? user : null),
+      findById: async (id: number) => (id === user.id ? user : null),
+    } as unknown as UsersRepository;
     const sessionService = {
       create: async (userId: number, ip: string, tx?: Tx) => {
         openTx('SessionsService.create', tx);
@@ -75,7 +78,24 @@ describe(SignInService.name, () => {
     const counter = { add: async (key: string) => (counts.set(key, (counts.get(key) ?? 0) + 1), counts.get(key)!) };
     const config = { dashboardUrl: 'https://dash.example' };
     const clock = new FakeClock(NOW);
-    const service = new SignInService(new FakeUnitOfWork() as never, users, failures as never, sessionService, audit, mail as never, counter as never, config as never, clock);
+    // Two-factor off here: the second step has its own tests.
+    const twoFactor = { isEnabled: async () => false };
+    const challenges = { open: async () => 'challenge' };
+    const devices = { recognises: async () => false };
+    const service = new SignInService(
+      new FakeUnitOfWork() as never,
+      users,
+      failures as never,
+      sessionService,
+      audit,
+      mail as never,
+      counter as never,
+      config as never,
+      clock,
+      twoFactor as never,
+      challenges as never,
+      devices as never,
+    );
     return { service, failures, sessions, audits, mails, clock };
   }
 

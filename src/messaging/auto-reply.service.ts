@@ -6,6 +6,7 @@ import { analyseMessage } from '../common/sms';
 import { Clock } from '../common/time/clock';
 import { AppConfig } from '../config/app-config';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
+import { BalanceQueue } from '../queues/balance-queue';
 import { DispatchQueue } from '../queues/dispatch-queue';
 import { SendersService } from '../senders/senders.service';
 import { UnsubscribesService } from '../unsubscribes/unsubscribes.service';
@@ -50,6 +51,7 @@ export class AutoReplyService {
     private readonly messages: MessagesRepository,
     private readonly replies: AutoRepliesRepository,
     private readonly dispatch: DispatchQueue,
+    private readonly balance: BalanceQueue,
     private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {}
@@ -70,7 +72,12 @@ export class AutoReplyService {
       // Under a savepoint: a reply the account cannot pay for leaves no send row and undoes nothing else.
       return await this.uow.savepoint(tx, async () => {
         const sendId = await this.sends.insert({ accountId, apiKeyId: null, kind: 'reply', ignoreUnsubscribes: reply.ignoreUnsubscribes, messageCount: 1, totalCost: cost }, tx);
-        if (!account.isTest && cost > 0 && (await this.credits.debit(accountId, cost, 'auto-reply', `send:${sendId}`, tx)) === null) throw new CannotPay();
+        if (!account.isTest && cost > 0) {
+          const debited = await this.credits.debit(accountId, cost, 'auto-reply', `send:${sendId}`, tx);
+          if (!debited) throw new CannotPay();
+          // Below auto-recharge's or the warning's threshold: handled once after the commit (a crossing a rollback undid is not found, so nothing happens).
+          if (debited.crossings.length) tx.afterCommit(() => void this.balance.crossed(debited.crossings));
+        }
         const messageId = uuid7();
         await this.messages.insertMany(
           accountId,

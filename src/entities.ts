@@ -20,6 +20,7 @@ import { IdempotencyKey } from './idempotency/idempotency-key.entity';
 import { InboundMessage } from './inbound/inbound-message.entity';
 import { KeywordRule } from './keywords/keyword-rule.entity';
 import { QuietHoursSetting } from './quiet-hours/quiet-hours.entity';
+import { ConsentRecord } from './consent/consent-record.entity';
 import { WebhookAttempt } from './webhooks/webhook-attempt.entity';
 import { WebhookEvent } from './webhooks/webhook-event.entity';
 import { User } from './users/user.entity';
@@ -59,6 +60,7 @@ export const ENTITIES = [
   InboundMessage,
   KeywordRule,
   QuietHoursSetting,
+  ConsentRecord,
   WebhookEvent,
   WebhookAttempt,
   User,

@@ -26,6 +26,7 @@ import { InboxReads1763704400000 } from './database/migrations/1763704400000-Inb
 import { QuietHours1763704500000 } from './database/migrations/1763704500000-QuietHours';
 import { AutoRecharge1763704600000 } from './database/migrations/1763704600000-AutoRecharge';
 import { TwoFactor1763704800000 } from './database/migrations/1763704800000-TwoFactor';
+import { ConsentRecords1763704900000 } from './database/migrations/1763704900000-ConsentRecords';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   QuietHours1763704500000,
   AutoRecharge1763704600000,
   TwoFactor1763704800000,
+  ConsentRecords1763704900000,
 ];

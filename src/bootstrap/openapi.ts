@@ -20,6 +20,7 @@ export const TAGS: Array<{ name: string; description: string }> = [
   { name: 'contacts', description: 'The address book: contacts and their placeholder fields.' },
   { name: 'lists', description: 'Named contact lists and their members, for list sends.' },
   { name: 'unsubscribes', description: 'Numbers that opted out; sends skip them unless told to ignore unsubscribes.' },
+  { name: 'consent', description: 'The evidence of every opt-in and opt-out: when, how, and what proves it.' },
   { name: 'quiet-hours', description: 'The allowed sending window in each recipient’s local time, for list sends and sends that ask for it.' },
   { name: 'keyword-rules', description: 'What replies make happen: auto-replies, list joins, opt-outs and opt-ins by keyword, after STOP and before START and HELP.' },
   { name: 'inbound', description: 'Replies and opt-outs received on the account’s numbers.' },

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
+import { ConsentModule } from '../consent/consent.module';
 import { KeywordsModule } from '../keywords/keywords.module';
 import { LinksModule } from '../links/links.module';
 import { ListsModule } from '../lists/lists.module';
@@ -19,7 +20,7 @@ import { OptOutPageService } from './opt-out-page.service';
 import { OptOutService } from './opt-out.service';
 
 @Module({
-  imports: [AccountsModule, UnsubscribesModule, MessagingModule, WebhooksModule, LinksModule, RedisModule, KeywordsModule, ListsModule, SendersModule],
+  imports: [AccountsModule, UnsubscribesModule, MessagingModule, WebhooksModule, LinksModule, RedisModule, KeywordsModule, ListsModule, SendersModule, ConsentModule],
   controllers: [InboundController, OptOutPageController],
   providers: [InboundRepository, InboundService, OptOutService, OptOutPageService, KeywordActionsService, InboxRepository, InboxService],
   exports: [InboundService, InboxService, OptOutService],

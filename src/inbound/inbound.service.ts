@@ -71,9 +71,9 @@ export class InboundService {
       const keywordRule = actions ? { keywordRule: { ruleId: actions.ruleId, keyword: actions.keyword } } : {};
       await this.repo.insert({ id, accountId, from: mobile, to, body: sms.text, type, ...original, ...keywordRule, receivedAt: sms.receivedAt }, tx);
       if (stop && isAuMobile(mobile)) {
-        await this.optOuts.apply(accountId, mobile, 'reply', tx);
+        await this.optOuts.apply(accountId, mobile, 'reply', tx, { inboundMessageId: id });
       }
-      if (actions) await this.keywordActions.apply({ accountId, mobile, to, text: sms.text, stop }, actions, tx);
+      if (actions) await this.keywordActions.apply({ accountId, inboundId: id, mobile, to, text: sms.text, stop }, actions, tx);
       await this.webhooks.inboundReceived(accountId, { to, sender: mobile, message: sms.text, receivedAt: sms.receivedAt, type, ...original, ...keywordRule }, tx);
       return type;
     });

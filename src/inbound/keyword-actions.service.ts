@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { ConsentService } from '../consent/consent.service';
 import { Tx } from '../database/unit-of-work';
 import type { KeywordActions } from '../keywords/built-in-keywords';
 import { ListsService } from '../lists/lists.service';
@@ -8,6 +9,8 @@ import { OptOutService } from './opt-out.service';
 
 export interface KeywordReply {
   accountId: number;
+  /** The stored inbound message: the evidence of what the keyword changed. */
+  inboundId: string;
   /** The mobile that replied (an Australian mobile: actions never touch other senders). */
   mobile: string;
   /** The account's number it replied to. */
@@ -31,15 +34,21 @@ export class KeywordActionsService {
     private readonly unsubscribes: UnsubscribesService,
     private readonly lists: ListsService,
     private readonly autoReplies: AutoReplyService,
+    private readonly consent: ConsentService,
   ) {}
 
   async apply(reply: KeywordReply, actions: KeywordActions, tx: Tx): Promise<AutoReplyOutcome | null> {
     const { accountId, mobile } = reply;
     const optingOut = reply.stop || actions.optOut;
     if (!reply.stop) {
-      if (actions.optIn) await this.unsubscribes.resubscribe(accountId, mobile, tx);
-      if (actions.optOut) await this.optOuts.apply(accountId, mobile, 'reply', tx);
-      if (actions.addToListId !== null && !actions.optOut) await this.lists.addNumber(accountId, actions.addToListId, mobile, tx);
+      const evidence = { inboundMessageId: reply.inboundId, detail: actions.keyword };
+      const source = actions.ruleId === null ? 'start' : 'keyword';
+      if (actions.optIn) await this.unsubscribes.resubscribe(accountId, mobile, { source, evidence }, tx);
+      if (actions.optOut) await this.optOuts.apply(accountId, mobile, 'reply', tx, evidence);
+      if (actions.addToListId !== null && !actions.optOut && (await this.lists.addNumber(accountId, actions.addToListId, mobile, tx))) {
+        // Joining a list by keyword is an opt-in to what is sent to it.
+        await this.consent.record(accountId, mobile, 'opt_in', 'keyword', { ...evidence, detail: `${actions.keyword}: joined list ${actions.addToListId}` }, tx);
+      }
       if (actions.removeFromListId !== null) await this.lists.removeNumber(accountId, actions.removeFromListId, mobile, tx);
     }
     if (actions.reply === null) return null;

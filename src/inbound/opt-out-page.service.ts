@@ -57,7 +57,7 @@ export class OptOutPageService {
         await this.throttle(ip);
         const number = target.recipient ?? normaliseAuMobile(formText(form, 'number'));
         if (!number || !isAuMobile(number)) throw failure('optoutNumberInvalid');
-        await this.optOuts.byLink(target.accountId, number, target.messageId);
+        await this.optOuts.byLink(target.accountId, number, target.messageId, ip);
         return view(VIEW, { title: 'You are unsubscribed', done: true, accountName: target.accountName });
       },
       (error) => view(VIEW, { ...this.model(code, target), error: error.message, number: formText(form, 'number') }, error.status),

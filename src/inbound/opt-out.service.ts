@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/time/clock';
+import type { ConsentEvidence } from '../consent/consent.repository';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 import { CancelMessagesService } from '../messaging/cancel-messages.service';
 import type { UnsubscribeSource } from '../unsubscribes/unsubscribe.entity';
@@ -24,8 +25,8 @@ export class OptOutService {
   ) {}
 
   /** Returns false when the number was already unsubscribed (the other effects apply either way). */
-  async apply(accountId: number, mobile: string, source: UnsubscribeSource, tx: Tx): Promise<boolean> {
-    const added = await this.unsubscribes.unsubscribe(accountId, mobile, source, tx);
+  async apply(accountId: number, mobile: string, source: UnsubscribeSource, tx: Tx, evidence: ConsentEvidence = {}): Promise<boolean> {
+    const added = await this.unsubscribes.unsubscribe(accountId, mobile, source, tx, evidence);
     await this.cancellations.cancelForRecipient(accountId, mobile, tx);
     return added;
   }
@@ -35,9 +36,9 @@ export class OptOutService {
    * `unsubscribe` inbound webhook has an empty message and names the message the link came in (for
    * the per-account link, the last message sent to the number), when there is one.
    */
-  async byLink(accountId: number, mobile: string, messageId: string | null): Promise<void> {
+  async byLink(accountId: number, mobile: string, messageId: string | null, clientAddress: string | null = null): Promise<void> {
     await this.uow.run(async (tx) => {
-      const added = await this.apply(accountId, mobile, 'link', tx);
+      const added = await this.apply(accountId, mobile, 'link', tx, { messageId, clientAddress });
       // A second confirmation (a reload, a double tap) changes nothing and tells the account nothing new.
       if (!added) return;
       const original = await this.repo.originalForLinkOptOut(accountId, mobile, messageId, tx);

@@ -34,7 +34,7 @@ export class UnsubscribesController {
   @ApiOkResponse({ type: UnsubscribeAddedDto })
   @ApiErrors(400, 401, 405, 429, 503)
   add(@CurrentCaller() caller: Caller, @Body() body: UnsubscribeNumberDto) {
-    return this.unsubscribes.addByApi(caller.accountId, body.number);
+    return this.unsubscribes.addByApi(caller.accountId, body.number, caller.apiKeyId);
   }
 
   @Delete()
@@ -47,6 +47,6 @@ export class UnsubscribesController {
   @ApiOkResponse({ type: UnsubscribeRemovedDto })
   @ApiErrors(400, 401, 405, 429, 503)
   remove(@CurrentCaller() caller: Caller, @Body() body: UnsubscribeNumberDto) {
-    return this.unsubscribes.remove(caller.accountId, body.number);
+    return this.unsubscribes.remove(caller.accountId, body.number, caller.apiKeyId);
   }
 }

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Page, PageResult, pageResult } from '../common/http/pagination';
 import { normaliseOrThrow } from '../common/phone';
+import { ConsentService } from '../consent/consent.service';
+import type { ConsentEvidence } from '../consent/consent.repository';
 import { ListsService } from '../lists/lists.service';
 import type { UnsubscribeSource } from './unsubscribe.entity';
 import { UnsubscribesRepository } from './unsubscribes.repository';
@@ -13,6 +15,7 @@ export class UnsubscribesService {
     private readonly uow: UnitOfWork,
     private readonly unsubscribes: UnsubscribesRepository,
     private readonly lists: ListsService,
+    private readonly consent: ConsentService,
   ) {}
 
   async page(accountId: number, rawNumber: string | undefined, page: Page): Promise<PageResult<UnsubscribeView>> {
@@ -21,14 +24,20 @@ export class UnsubscribesService {
     return pageResult(page, total, rows.map(toUnsubscribeView));
   }
 
-  async addByApi(accountId: number, rawNumber: string): Promise<ReturnType<typeof toUnsubscribeAdded>> {
+  async addByApi(accountId: number, rawNumber: string, apiKeyId: number | null = null): Promise<ReturnType<typeof toUnsubscribeAdded>> {
     const number = normaliseOrThrow(rawNumber);
-    return toUnsubscribeAdded(number, await this.unsubscribe(accountId, number, 'api'));
+    return toUnsubscribeAdded(number, await this.unsubscribe(accountId, number, 'api', undefined, { apiKeyId }));
   }
 
-  async remove(accountId: number, rawNumber: string): Promise<ReturnType<typeof toUnsubscribeRemoved>> {
+  /** DELETE /v1/unsubscribes: the number is opted back in by the API (a consent record names the key). */
+  async remove(accountId: number, rawNumber: string, apiKeyId: number | null = null): Promise<ReturnType<typeof toUnsubscribeRemoved>> {
     const number = normaliseOrThrow(rawNumber);
-    return toUnsubscribeRemoved(number, await this.unsubscribes.delete(accountId, number));
+    const removed = await this.uow.run(async (tx) => {
+      const gone = await this.unsubscribes.delete(accountId, number, tx);
+      if (gone) await this.consent.record(accountId, number, 'opt_in', 'api', { apiKeyId }, tx);
+      return gone;
+    });
+    return toUnsubscribeRemoved(number, removed);
   }
 
   /**
@@ -36,17 +45,24 @@ export class UnsubscribesService {
    * in one transaction (the contact itself stays). Returns false when it was already unsubscribed;
    * list memberships are removed either way (a number may have been re-added to a list since).
    */
-  async unsubscribe(accountId: number, number: string, source: UnsubscribeSource, manager?: Tx): Promise<boolean> {
+  async unsubscribe(accountId: number, number: string, source: UnsubscribeSource, manager?: Tx, evidence: ConsentEvidence = {}): Promise<boolean> {
     return this.uow.runIn(manager, async (m) => {
       const added = await this.unsubscribes.insert(accountId, number, source, m);
       await this.lists.removeNumberFromAllLists(accountId, number, m);
+      // A change of standing is evidence: recorded with it, in the same transaction.
+      if (added) await this.consent.record(accountId, number, 'opt_out', source, evidence, m);
       return added;
     });
   }
 
-  /** Opts a number back in (START or a keyword rule): it leaves the unsubscribe list; false when it was not on it. */
-  async resubscribe(accountId: number, number: string, tx: Tx): Promise<boolean> {
-    return this.unsubscribes.delete(accountId, number, tx);
+  /**
+   * Opts a number back in (START or a keyword rule): it leaves the unsubscribe list (false when it was
+   * not on it), and the opt-in is recorded either way, since the reply itself is consent.
+   */
+  async resubscribe(accountId: number, number: string, how: { source: 'start' | 'keyword'; evidence: ConsentEvidence }, tx: Tx): Promise<boolean> {
+    const removed = await this.unsubscribes.delete(accountId, number, tx);
+    await this.consent.record(accountId, number, 'opt_in', how.source, how.evidence, tx);
+    return removed;
   }
 
   /** The subset of numbers that are unsubscribed from the account (one query per batch). */

@@ -220,7 +220,7 @@ describe(InboundService.name, () => {
       const stored = await service.receive(sms({ text: 'join!' }));
 
       expect(keywords.asked).toEqual([{ accountId: 1, number: DEDICATED, text: 'join!' }]);
-      expect(keywordActions.applied).toEqual([{ reply: { accountId: 1, mobile: ANN, to: DEDICATED, text: 'join!', stop: false }, actions: join }]);
+      expect(keywordActions.applied).toEqual([{ reply: { accountId: 1, inboundId: stored!.id, mobile: ANN, to: DEDICATED, text: 'join!', stop: false }, actions: join }]);
       expect(repo.stored[0]).toMatchObject({ id: stored!.id, type: 'inbound', keywordRule: { ruleId: 7, keyword: 'JOIN' } });
       expect(webhooks.inbound[0].inbound.keywordRule).toEqual({ ruleId: 7, keyword: 'JOIN' });
       expect(uow.onlyTransaction.state).toBe('committed');

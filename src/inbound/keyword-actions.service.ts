@@ -43,7 +43,7 @@ export class KeywordActionsService {
     if (!reply.stop) {
       const evidence = { inboundMessageId: reply.inboundId, detail: actions.keyword };
       const source = actions.ruleId === null ? 'start' : 'keyword';
-      if (actions.optIn) await this.unsubscribes.resubscribe(accountId, mobile, { source, evidence }, tx);
+      if (actions.optIn) await this.unsubscribes.resubscribe(accountId, mobile, tx, { source, evidence });
       if (actions.optOut) await this.optOuts.apply(accountId, mobile, 'reply', tx, evidence);
       if (actions.addToListId !== null && !actions.optOut && (await this.lists.addNumber(accountId, actions.addToListId, mobile, tx))) {
         // Joining a list by keyword is an opt-in to what is sent to it.

@@ -56,12 +56,13 @@ export class UnsubscribesService {
   }
 
   /**
-   * Opts a number back in (START or a keyword rule): it leaves the unsubscribe list (false when it was
-   * not on it), and the opt-in is recorded either way, since the reply itself is consent.
+   * Opts a number back in (START, a keyword rule, the dashboard): it leaves the unsubscribe list (false
+   * when it was not on it). The opt-in is recorded when the number was opted out, and for a reply
+   * (START or a keyword) every time, since the reply itself is consent.
    */
-  async resubscribe(accountId: number, number: string, how: { source: 'start' | 'keyword'; evidence: ConsentEvidence }, tx: Tx): Promise<boolean> {
+  async resubscribe(accountId: number, number: string, tx: Tx, how: { source: 'start' | 'keyword' | 'dashboard'; evidence: ConsentEvidence }): Promise<boolean> {
     const removed = await this.unsubscribes.delete(accountId, number, tx);
-    await this.consent.record(accountId, number, 'opt_in', how.source, how.evidence, tx);
+    if (removed || how.source !== 'dashboard') await this.consent.record(accountId, number, 'opt_in', how.source, how.evidence, tx);
     return removed;
   }
 

@@ -79,7 +79,7 @@ export class OptOutsPageService {
         const number = normaliseAuMobile(typed);
         if (!number) throw failure('invalidPhoneNumber');
         const added = await this.uow.run(async (tx) => {
-          const isNew = await this.optOuts.apply(user.accountId, number, 'api', tx);
+          const isNew = await this.optOuts.apply(user.accountId, number, 'api', tx, { userId: user.userId, detail: 'dashboard' });
           if (isNew) await this.audit.record(user, 'optout.added', number, tx);
           return isNew;
         });
@@ -104,7 +104,7 @@ export class OptOutsPageService {
   async remove(user: DashboardUser, rawNumber: string): Promise<PageResult> {
     const number = numberOf(rawNumber);
     const removed = await this.uow.run(async (tx) => {
-      const gone = await this.unsubscribes.resubscribe(user.accountId, number, tx);
+      const gone = await this.unsubscribes.resubscribe(user.accountId, number, tx, { source: 'dashboard', evidence: { userId: user.userId } });
       if (gone) await this.audit.record(user, 'optout.removed', number, tx);
       return gone;
     });

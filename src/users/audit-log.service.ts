@@ -28,6 +28,8 @@ export type AuditAction =
   | 'api_key.daily_limit_lowered'
   | 'webhooks.updated'
   | 'webhooks.secret_rotated'
+  | 'webhooks.test_event_sent'
+  | 'webhooks.redelivered'
   | 'sender.own_registered'
   | 'sender.own_link_resent'
   | 'sender.own_confirmed'

@@ -119,6 +119,7 @@ export const CATALOGUE = {
   webhookEventNotRedeliverable: entry('conflict', 'Only a failed or discarded webhook event can be redelivered'),
   invalidRedeliveryTime: entry('invalid', (field: string) => `${field} must be a UTC timestamp (YYYY-MM-DD HH:MM:SS)`),
   redeliveryPeriodBackwards: entry('invalid', 'from must be before to'),
+  redeliveryDaysInvalid: entry('invalid', 'Choose the first and last day (YYYY-MM-DD), the first not after the last'),
   // Quiet hours (src/quiet-hours)
   quietHoursTimeInvalid: entry('invalid', (field: string) => `${field} must be a time HH:MM from 00:00 to 24:00`),
   quietHoursWindowInvalid: entry('invalid', 'allowed_from must be earlier than allowed_until'),

@@ -27,6 +27,8 @@ export const AUDIT_LABELS: Record<AuditAction, string> = {
   'api_key.daily_limit_lowered': 'Lowered daily limit',
   'webhooks.updated': 'Changed webhook URLs',
   'webhooks.secret_rotated': 'Rotated the webhook signing secret',
+  'webhooks.test_event_sent': 'Sent a test webhook',
+  'webhooks.redelivered': 'Redelivered webhooks',
   'sender.own_registered': 'Registered a mobile as sender (confirmation text sent)',
   'sender.own_link_resent': 'Sent a new confirmation link to a mobile',
   'sender.own_confirmed': 'Confirmed a mobile as sender (link opened)',

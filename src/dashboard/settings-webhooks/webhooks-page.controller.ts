@@ -19,6 +19,16 @@ export class WebhooksPageController {
     return this.webhooks.update(user, form);
   }
 
+  @Post('test-event')
+  testEvent(@CurrentUser() user: DashboardUser, @Body() form: FormBody | undefined) {
+    return this.webhooks.sendTestEvent(user, form);
+  }
+
+  @Post('redeliver')
+  redeliver(@CurrentUser() user: DashboardUser, @Body() form: FormBody | undefined) {
+    return this.webhooks.redeliver(user, form);
+  }
+
   @Post('signing-secret')
   rotate(@CurrentUser() user: DashboardUser) {
     return this.webhooks.rotateSecret(user);

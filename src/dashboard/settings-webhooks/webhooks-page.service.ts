@@ -8,6 +8,9 @@ import type { Actor } from '../../users/actor';
 import { AuditLogService } from '../../users/audit-log.service';
 import { can } from '../../users/permissions';
 import { WebhookSettingsService } from '../../webhooks/webhook-settings.service';
+import { WebhookToolsService } from '../../webhooks/webhook-tools.service';
+import { formatUtc } from '../../common/time/format';
+import { addDays, startOfLocalDay } from '../../common/time/local-time';
 import type { DashboardUser } from '../dashboard-user';
 import { show } from '../format';
 import { PAGES } from '../navigation';
@@ -25,6 +28,7 @@ export class WebhooksPageService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly settings: WebhookSettingsService,
+    private readonly tools: WebhookToolsService,
     private readonly audit: AuditLogService,
   ) {}
 
@@ -65,6 +69,36 @@ export class WebhooksPageService {
     );
   }
 
+  /** A signed sample to the status or inbound URL, delivered (and logged) like any other event. */
+  async sendTestEvent(user: DashboardUser, form: FormBody | undefined): Promise<PageResult> {
+    requireSettings(user);
+    const event = formText(form, 'event') || 'status';
+    return withFormErrors<PageResult>(
+      async () => {
+        const { event_id } = await this.tools.sendTestEvent(user.accountId, event);
+        await this.audit.record(user, 'webhooks.test_event_sent', `${event} event #${event_id}`);
+        return redirectTo(withNotice(PAGES.webhooks.path, 'webhook_test_sent'));
+      },
+      (error) => this.page(user, undefined, error),
+    );
+  }
+
+  /** One more attempt for one failed event (its row's button), or for every failed event of some days on the account's calendar. */
+  async redeliver(user: DashboardUser, form: FormBody | undefined): Promise<PageResult> {
+    requireSettings(user);
+    const eventId = formText(form, 'event_id');
+    return withFormErrors<PageResult>(
+      async () => {
+        const input = /^\d{1,15}$/.test(eventId) ? { event_id: Number(eventId) } : daysToPeriod(formText(form, 'from'), formText(form, 'to'), user.timeZone);
+        const { redelivered } = await this.tools.redeliver(user.accountId, input);
+        const detail = 'event_id' in input ? `event #${input.event_id}` : `${redelivered} failed events from ${formText(form, 'from')} to ${formText(form, 'to')}`;
+        if (redelivered > 0) await this.audit.record(user, 'webhooks.redelivered', detail);
+        return redirectTo(withNotice(PAGES.webhooks.path, redelivered > 0 ? 'webhooks_redelivered' : 'webhooks_none_to_redeliver'));
+      },
+      (error) => this.page(user, undefined, error),
+    );
+  }
+
   /** A new secret, shown on this page only; deliveries are signed with it from now on. */
   async rotateSecret(user: DashboardUser): Promise<PageResult> {
     requireSettings(user);
@@ -75,4 +109,13 @@ export class WebhooksPageService {
     });
     return view('dashboard/views/webhook-secret', { title: 'New signing secret', secret: signing_secret });
   }
+}
+
+/** Whole days on the account's calendar, first to last inclusive, as the UTC period the redelivery takes. */
+export function daysToPeriod(first: string, last: string, timeZone: string): { from: string; to: string } {
+  const from = /^\d{4}-\d{2}-\d{2}$/.test(first) ? startOfLocalDay(first, timeZone) : null;
+  const lastStart = /^\d{4}-\d{2}-\d{2}$/.test(last) ? startOfLocalDay(last, timeZone) : null;
+  const to = lastStart ? startOfLocalDay(addDays(last, 1), timeZone) : null;
+  if (!from || !to || from >= to) throw failure('redeliveryDaysInvalid');
+  return { from: formatUtc(from), to: formatUtc(to) };
 }

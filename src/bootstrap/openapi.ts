@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { WEBHOOK_PAYLOAD_MODELS, webhooksOpenApi } from '../webhooks/webhooks.openapi';
+import { addCodeSamples } from './openapi-code-samples';
 import { finishOpenApiDocument } from './openapi-finish';
 
 /**
@@ -69,6 +70,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addSecurityRequirements('basic');
   for (const tag of TAGS) builder.addTag(tag.name, tag.description);
   const generated = SwaggerModule.createDocument(app, builder.build(), { extraModels: WEBHOOK_PAYLOAD_MODELS });
+  addCodeSamples(generated.paths as Parameters<typeof addCodeSamples>[0]);
   return finishOpenApiDocument(addTransportResponses(generated), { webhooks: webhooksOpenApi(), info: INFO }) as OpenAPIObject;
 }
 

@@ -1,9 +1,11 @@
 /**
  * Unit tests need nothing running; e2e tests share one fresh database and Redis prefix made by global
- * setup. A few dependencies ship ESM only (content-disposition, under @fastify/static); jest on Node 20
- * cannot require ESM, so those files are compiled to CommonJS like our own.
+ * setup. A few dependencies ship ESM only (content-disposition, under @fastify/static; cookie, which
+ * @fastify/cookie loads with import()); jest's CommonJS runtime can neither require ESM nor run a dynamic
+ * import() without --experimental-vm-modules, so those files (and the importer) are compiled to CommonJS
+ * like our own.
  */
-const ESM_ONLY = ['content-disposition'];
+const ESM_ONLY = ['content-disposition', '@fastify/cookie', 'cookie'];
 const transform = { '^.+\\.[tj]s$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] };
 const transformIgnorePatterns = [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`];
 

@@ -21,6 +21,7 @@ export const COMMAND_FILES: Readonly<Record<string, CommandFile>> = {
   credits,
   ledger: credits,
   contacts: () => import('./commands/contacts.commands.js'),
+  compliance: () => import('./commands/compliance.commands.js'),
   registration: senderIdentity,
   numbers: senderIdentity,
   card: purchases,

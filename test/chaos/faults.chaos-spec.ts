@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { call, database, HttpAnswer, international, ledgerVerify, LiveAccount, liveAccount, mobiles, statusCounts } from '../support/campaign';
+import { call, complianceVerify, database, HttpAnswer, international, ledgerVerify, LiveAccount, liveAccount, mobiles, statusCounts } from '../support/campaign';
 import { metricValue, RunningService, SmscProcess, startApi, startSmscProcess, startWorker } from '../support/processes';
 import { TcpProxy } from '../support/tcp-proxy';
 import { deleteRedisKeys } from '../support/test-env';
@@ -16,7 +16,7 @@ jest.setTimeout(300_000);
 /**
  * Faults a datacenter has, injected into real processes (one API, two workers, the SMSC simulator) on
  * live (SMPP) accounts; after each, nothing is lost, repeats stay within what was on the wire, and
- * `cli ledger:verify` finds no violation.
+ * `cli ledger:verify` and `cli compliance:verify` find no violation.
  */
 describe('Chaos, checked by the ledger', () => {
   let smsc: SmscProcess;
@@ -91,6 +91,8 @@ describe('Chaos, checked by the ledger', () => {
     for (const scope of [acct.accountId, undefined]) {
       const ledger = await ledgerVerify(scope);
       expect([scope, ledger.code, ledger.report.violations]).toEqual([scope, 0, []]);
+      const compliance = await complianceVerify(scope);
+      expect([scope, compliance.code, compliance.report.violations]).toEqual([scope, 0, []]);
     }
   }
 

@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { Client, Pool } from 'pg';
-import { call, database, international, ledgerVerify, liveAccount, mobiles, statusCounts } from '../support/campaign';
+import { call, complianceVerify, database, international, ledgerVerify, liveAccount, mobiles, statusCounts } from '../support/campaign';
 import { metricValue, RunningService, SmscProcess, startApi, startSmscProcess, startWorker } from '../support/processes';
 import { until } from '../support/wait';
 
@@ -91,6 +91,8 @@ describe('Many instances on one PostgreSQL and one Redis', () => {
     expect(await statusCounts(db, acct.accountId)).toEqual({ delivered: 20_000 });
     const ledger = await ledgerVerify(acct.accountId);
     expect([ledger.code, ledger.report.violations]).toEqual([0, []]);
+    const compliance = await complianceVerify(acct.accountId);
+    expect([compliance.code, compliance.report.violations]).toEqual([0, []]);
   });
 
   it('loses nothing when a worker is SIGKILLed mid-campaign, and repeats at most its in-flight window', async () => {
@@ -139,6 +141,8 @@ describe('Many instances on one PostgreSQL and one Redis', () => {
       expect(numbers.filter((n) => (submitted.get(international(n)) ?? 0) > 2)).toEqual([]);
       const ledger = await ledgerVerify(acct.accountId);
       expect([ledger.code, ledger.report.violations]).toEqual([0, []]);
+      const compliance = await complianceVerify(acct.accountId);
+      expect([compliance.code, compliance.report.violations]).toEqual([0, []]);
     } finally {
       await smsc.control.setRespDelay(0);
       const dead = workers.findIndex((w) => w.process.child.exitCode !== null || w.process.child.signalCode !== null);

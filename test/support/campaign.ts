@@ -51,6 +51,12 @@ export async function statusCounts(db: Pool, accountId: number): Promise<Record<
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
 
+/** Runs `cli compliance:verify` for one account (or all) and returns its report and exit code. */
+export async function complianceVerify(accountId?: number): Promise<{ code: number; report: { ok: boolean; violations: unknown[] }; stderr: string }> {
+  const res = await runCli('compliance:verify', ...(accountId ? ['--account', String(accountId)] : []));
+  return { code: res.code, report: res.json, stderr: res.stderr };
+}
+
 /** Runs `cli ledger:verify` for one account (or all) and returns its report and exit code. */
 export async function ledgerVerify(accountId?: number): Promise<{ code: number; report: { ok: boolean; violations: unknown[] }; stderr: string }> {
   const res = await runCli('ledger:verify', ...(accountId ? ['--account', String(accountId)] : []));

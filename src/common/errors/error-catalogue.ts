@@ -292,6 +292,7 @@ export const UsageText = {
   flagBetween: (flag: string, min: number, max: number) => `--${flag} must be a whole number from ${min} to ${max}`,
   ownerTakesNoPermission: '--permission does not apply with --owner (the owner can do everything)',
   ledgerViolations: (count: number) => `ledger:verify found ${count} violation(s)`,
+  complianceViolations: (count: number) => `compliance:verify found ${count} violation(s)`,
   databaseNotMigrated: (database: string) => `database ${database} does not exist or was never migrated: run db:migrate first`,
   migrationsPending: (count: number) => `the database schema is older than this build (${count} migration(s) pending): run db:migrate first`,
 } as const;
@@ -307,6 +308,14 @@ export const LedgerViolationText = {
   refundOfWrongMessage: (ledgerEntryId: number, messageId: string, why: string) => `refund ${ledgerEntryId} pays back message ${messageId}, which ${why}`,
   refundedAndSubmitted: (messageId: string, parts: number) => `message ${messageId} was refunded and also submitted (${parts} part(s))`,
   cancelledNotRefunded: (messageId: string, cost: string) => `message ${messageId} was cancelled but its ${cost} credits were never refunded`,
+} as const;
+
+/** `compliance:verify` findings, one text per check (times in UTC). */
+export const ComplianceViolationText = {
+  claimedAfterOptOut: (messageId: string, number: string, optedOutAt: string, at: string) =>
+    `message ${messageId} to ${number} was claimed for dispatch after ${number} opted out at ${optedOutAt} (due and accepted by ${at}; its send did not ignore unsubscribes)`,
+  listRecipientOptedOut: (sendId: number, messageId: string, number: string, optedOutAt: string) =>
+    `list send ${sendId} addressed message ${messageId} to ${number}, opted out since ${optedOutAt}`,
 } as const;
 
 /** What the OpenAPI document says of each error status. */

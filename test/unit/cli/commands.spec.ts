@@ -2,6 +2,7 @@ import { parseCommandArgs } from '../../../src/cli/cli-args';
 import type { AnyCommand } from '../../../src/cli/command';
 import { COMMAND_FILES } from '../../../src/cli/command-table';
 import * as account from '../../../src/cli/commands/account.commands';
+import * as compliance from '../../../src/cli/commands/compliance.commands';
 import * as contacts from '../../../src/cli/commands/contacts.commands';
 import * as credits from '../../../src/cli/commands/credits.commands';
 import * as db from '../../../src/cli/commands/db.commands';
@@ -12,7 +13,7 @@ import * as senderIdentity from '../../../src/cli/commands/sender-identity.comma
 import * as user from '../../../src/cli/commands/user.commands';
 import { commandHelp, commandList, usageLine } from '../../../src/cli/help';
 
-const FILES = [db, account, user, key, sender, credits, contacts, senderIdentity, purchase];
+const FILES = [db, account, user, key, sender, credits, contacts, compliance, senderIdentity, purchase];
 const ALL: AnyCommand[] = FILES.flatMap((f) => f.COMMANDS);
 
 /** Splits an example as a shell would (double-quoted words kept whole). */

@@ -27,6 +27,7 @@ import { QuietHours1763704500000 } from './database/migrations/1763704500000-Qui
 import { AutoRecharge1763704600000 } from './database/migrations/1763704600000-AutoRecharge';
 import { TwoFactor1763704800000 } from './database/migrations/1763704800000-TwoFactor';
 import { ConsentRecords1763704900000 } from './database/migrations/1763704900000-ConsentRecords';
+import { SendBlockedCount1763705200000 } from './database/migrations/1763705200000-SendBlockedCount';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   AutoRecharge1763704600000,
   TwoFactor1763704800000,
   ConsentRecords1763704900000,
+  SendBlockedCount1763705200000,
 ];

@@ -23,7 +23,13 @@ export interface CampaignRow {
   counts: StatusCounts;
   /** Hundredths of a credit: what the cancelled messages cost, refunded when they were cancelled. */
   cancelled_cost: number;
+  /** Recipients refused when the send was accepted (unsubscribed): they never became messages. */
+  blocked: number;
   clicks: number;
+  /** Replies to the send's messages (inbound correlated to one of them; STOP replies are opt-outs, not replies). */
+  replies: number;
+  /** Numbers that opted out through one of the send's messages: a STOP reply to it, or its opt-out link. */
+  opt_outs: number;
 }
 
 export interface FailureReasonRow {
@@ -46,9 +52,36 @@ const COUNTS = `
    GROUP BY m.send_id`;
 
 /**
+ * What followed the chosen sends, each read from its own table from the oldest chosen send's creation on
+ * (the index on account and time bounds it), then matched to the send through the message it names:
+ * replies by the message they answer, opt-outs by their consent record's evidence (the message whose
+ * link was used, or the STOP reply's message).
+ */
+const FOLLOWED = `
+  since AS (SELECT min(created_at) AS at FROM sends WHERE account_id = $1 AND id = ANY (SELECT id FROM chosen)),
+  replies AS (
+    SELECT m.send_id, count(*)::int AS replies
+      FROM inbound_messages i
+      JOIN messages m ON m.id = i.original_message_id
+     WHERE i.account_id = $1 AND i.type = 'inbound' AND i.received_at >= (SELECT at FROM since)
+       AND m.account_id = $1 AND m.send_id = ANY (SELECT id FROM chosen)
+     GROUP BY m.send_id),
+  opt_outs AS (
+    SELECT m.send_id, count(DISTINCT c.number)::int AS opt_outs
+      FROM consent_records c
+      LEFT JOIN inbound_messages i ON i.id = c.inbound_message_id
+      JOIN messages m ON m.id = coalesce(c.message_id, i.original_message_id)
+     WHERE c.account_id = $1 AND c.change = 'opt_out' AND c.recorded_at >= (SELECT at FROM since)
+       AND m.account_id = $1 AND m.send_id = ANY (SELECT id FROM chosen)
+     GROUP BY m.send_id)`;
+
+/**
  * The dashboard's campaign reads: an account's sends (batch and list, never the platform's own) with
  * their messages counted by status, the clicks on their links and their first message, and a send's
- * failures grouped by reason. Set-based: one statement per page of sends, whatever their size.
+ * failures grouped by reason. Set-based: one statement per page of sends, whatever their size. Counted
+ * live rather than kept in counters: a message's status is read (message-status.ts), never written
+ * after dispatch, so a counter would have to be kept by the receipt path; a million-message send counts
+ * in the time bench:export prints, and the page's polls back off with it.
  */
 @Injectable()
 export class CampaignReadsRepository {
@@ -90,18 +123,22 @@ export class CampaignReadsRepository {
       `WITH chosen AS (${chosen}),
             counts AS (${COUNTS}),
             clicks AS (SELECT l.send_id, sum(l.clicks)::int AS clicks FROM short_links l
-                        WHERE l.account_id = $1 AND l.kind = 'url' AND l.send_id = ANY (SELECT id FROM chosen) GROUP BY l.send_id)
+                        WHERE l.account_id = $1 AND l.kind = 'url' AND l.send_id = ANY (SELECT id FROM chosen) GROUP BY l.send_id),
+            ${FOLLOWED}
        SELECT s.id, s.kind, s.created_at, coalesce(s.scheduled_for, first.scheduled_for) AS scheduled_for, s.stagger_minutes, s.message_count, s.total_cost,
               l.name AS list_name, u.email AS sent_by, first.sender, first.body,
               coalesce(c.pending, 0) AS pending, coalesce(c.scheduled, 0) AS scheduled, coalesce(c.sent, 0) AS sent,
               coalesce(c.delivered, 0) AS delivered, coalesce(c.failed, 0) AS failed, coalesce(c.cancelled, 0) AS cancelled,
-              coalesce(c.cancelled_cost, 0) AS cancelled_cost, coalesce(k.clicks, 0) AS clicks
+              coalesce(c.cancelled_cost, 0) AS cancelled_cost, s.blocked_count AS blocked, coalesce(k.clicks, 0) AS clicks,
+              coalesce(r.replies, 0) AS replies, coalesce(o.opt_outs, 0) AS opt_outs
          FROM sends s
          JOIN chosen ON chosen.id = s.id
          LEFT JOIN contact_lists l ON l.id = s.list_id AND l.account_id = s.account_id
          LEFT JOIN users u ON u.id = s.user_id
          LEFT JOIN counts c ON c.send_id = s.id
          LEFT JOIN clicks k ON k.send_id = s.id
+         LEFT JOIN replies r ON r.send_id = s.id
+         LEFT JOIN opt_outs o ON o.send_id = s.id
          LEFT JOIN LATERAL (SELECT m.sender, m.body, m.scheduled_for FROM messages m WHERE m.account_id = s.account_id AND m.send_id = s.id ORDER BY m.dispatch_at, m.seq LIMIT 1) first ON true
         WHERE s.account_id = $1
         ORDER BY s.id DESC`,
@@ -121,7 +158,10 @@ export class CampaignReadsRepository {
       body: r.body,
       counts: { pending: r.pending, scheduled: r.scheduled, sent: r.sent, delivered: r.delivered, failed: r.failed, cancelled: r.cancelled },
       cancelled_cost: Number(r.cancelled_cost),
+      blocked: r.blocked,
       clicks: r.clicks,
+      replies: r.replies,
+      opt_outs: r.opt_outs,
     }));
   }
 }

@@ -82,6 +82,7 @@ export class ListSendService {
       staggerMinutes: command.staggerMinutes ?? null,
       messageCount: rows.length,
       totalCost,
+      blockedCount: counts.blockedUnsubscribed,
       requestId: caller.requestId ?? null,
       userId: caller.userId ?? null,
       formKey: caller.formKey ?? null,

@@ -86,6 +86,7 @@ export class SendBatchService {
           shortenUrls: command.shortenUrls ?? false,
           messageCount: rows.length,
           totalCost,
+          blockedCount: composed.filter((entry) => !entry.ok && entry.blocked).length,
           requestId: caller.requestId ?? null,
           userId: caller.userId ?? null,
           formKey: caller.formKey ?? null,

@@ -7,6 +7,7 @@ export type SendKind = 'batch' | 'list' | 'system' | 'reply';
 /** One request that created messages: a batch (POST /v1/messages), a list send, a keyword rule's auto-reply, or the platform's own text (system account). */
 @Entity({ name: 'sends' })
 @Check('sends_kind_check', "kind IN ('batch', 'list', 'system', 'reply')")
+@Check('sends_blocked_count_check', 'blocked_count >= 0')
 // An account's sends; unique so that messages' one foreign key (account and send together) can name it.
 @Index('sends_account_idx', ['accountId', 'id'], { unique: true })
 // Sends with messages no dispatcher has taken yet (the sweeper's and the health check's starting point).
@@ -42,6 +43,10 @@ export class Send {
 
   @Column({ name: 'total_cost', type: 'bigint', default: 0 })
   totalCost: number;
+
+  /** Recipients blocked when the send was accepted (unsubscribed): they never became messages. */
+  @Column({ name: 'blocked_count', type: 'integer', default: 0 })
+  blockedCount: number;
 
   @Column({ name: 'custom_ref', type: 'text', nullable: true })
   customRef: string | null;

@@ -15,6 +15,8 @@ export interface NewSend {
   staggerMinutes?: number | null;
   messageCount: number;
   totalCost: number;
+  /** Recipients blocked at acceptance (unsubscribed), kept for the campaign pages. */
+  blockedCount?: number;
   /** The request that created it (X-Request-Id), for tracing. */
   requestId?: string | null;
   /** The dashboard user who sent it. */
@@ -38,8 +40,8 @@ export class SendsRepository {
   async insertUnlessFormKeyUsed(send: NewSend, tx: Tx): Promise<number | null> {
     const { rows } = await sql<{ id: number }>(
       tx,
-      `INSERT INTO sends (account_id, api_key_id, kind, list_id, ignore_unsubscribes, shorten_urls, custom_ref, scheduled_for, stagger_minutes, message_count, total_cost, request_id, user_id, form_key)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+      `INSERT INTO sends (account_id, api_key_id, kind, list_id, ignore_unsubscribes, shorten_urls, custom_ref, scheduled_for, stagger_minutes, message_count, total_cost, request_id, user_id, form_key, blocked_count)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
        ON CONFLICT (account_id, form_key) WHERE form_key IS NOT NULL DO NOTHING
        RETURNING id`,
       [
@@ -57,6 +59,7 @@ export class SendsRepository {
         send.requestId ?? null,
         send.userId ?? null,
         send.formKey ?? null,
+        send.blockedCount ?? 0,
       ],
     );
     return rows[0] ? Number(rows[0].id) : null;

@@ -23,14 +23,24 @@ const STAGES = [
 
 const MESSAGE_PREVIEW_CHARS = 80;
 
-/** What the page's script polls while messages are still moving: the counts and the delivery rate. */
+/** What followed a send, after its messages' statuses. */
+const FOLLOWED = [
+  { key: 'clicks', label: 'Link clicks' },
+  { key: 'replies', label: 'Replies' },
+  { key: 'optOuts', label: 'Opt-outs' },
+] as const;
+
+/** What the page's script polls while messages are still moving: the counts, what followed and the delivery rate. */
 export function progressOf(row: CampaignRow) {
   const settled = row.counts.delivered + row.counts.failed;
   const live = row.counts.scheduled + row.counts.pending + row.counts.sent;
   return {
     accepted: row.message_count,
     ...row.counts,
+    blocked: row.blocked,
     clicks: row.clicks,
+    replies: row.replies,
+    optOuts: row.opt_outs,
     deliveryRate: settled === 0 ? '' : `${Math.round((row.counts.delivered / settled) * 1000) / 10}%`,
     done: live === 0,
   };
@@ -65,7 +75,8 @@ export class CampaignsPageService {
       notice: noticeFor(query.notice),
       campaign: this.summary(row, user),
       progress,
-      stages: STAGES.map((s) => ({ ...s, count: row.counts[s.status] })),
+      stages: [...STAGES.map((s) => ({ ...s, count: row.counts[s.status] })), { status: 'blocked', label: 'Blocked', count: row.blocked }],
+      followed: FOLLOWED.map((f) => ({ ...f, count: progress[f.key] })),
       failures,
       refunded: row.counts.cancelled > 0 ? (user.accountIsTest ? 'nothing (test accounts are not charged)' : `${show.credits(row.cancelled_cost)} credits`) : '',
       canCancel: row.counts.scheduled > 0 && can(user, 'send_messages'),

@@ -4,6 +4,8 @@ import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedCo
 @Entity({ name: 'webhook_attempts' })
 // (account_id, id DESC): TypeORM indexes have no DESC keys, so only the migration defines its columns.
 @Index('webhook_attempts_account_idx', { synchronize: false })
+// The same keys for failed attempts only (partial): the dashboard's failed-deliveries filter.
+@Index('webhook_attempts_account_failed_idx', { synchronize: false })
 // Each attempt number of an event once (it also serves the reads of one event's attempts).
 @Index('webhook_attempts_event_attempt_key', ['eventId', 'attempt'], { unique: true })
 export class WebhookAttempt {

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { failure } from '../common/errors/error-catalogue';
+import { keysetPage, type KeysetCursor, type KeysetPage } from '../common/http/keyset';
 import { Page, PageResult, pageResult } from '../common/http/pagination';
 import { AppConfig } from '../config/app-config';
 import type { Tx } from '../database/unit-of-work';
 import { checkWebhookUrl } from './url-policy';
 import { toSigningSecret, toWebhookDeliveryView, toWebhookSettingsView, WebhookDeliveryView, WebhookSettingsView } from './webhooks.mapper';
-import { WebhookKind, WebhooksRepository } from './webhooks.repository';
+import { AttemptFilter, WebhookKind, WebhooksRepository } from './webhooks.repository';
 
 const REASON_CONDITION = {
   invalid: 'invalidWebhookUrl',
@@ -70,5 +71,11 @@ export class WebhookSettingsService {
     }
     const { total, rows } = await this.repo.deliveriesPage(accountId, kind, page);
     return pageResult(page, total, rows.map(toWebhookDeliveryView));
+  }
+
+  /** A keyset page of the account's delivery attempts, newest first (the dashboard's list, filtered). */
+  async attemptsPage(accountId: number, filter: AttemptFilter, cursor: KeysetCursor, limit: number): Promise<KeysetPage<WebhookDeliveryView>> {
+    const page = keysetPage(await this.repo.attemptsKeysetPage(accountId, filter, cursor, limit + 1), cursor, limit, (r) => r.id);
+    return { ...page, rows: page.rows.map(toWebhookDeliveryView) };
   }
 }

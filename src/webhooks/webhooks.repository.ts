@@ -2,10 +2,29 @@ import { Injectable } from '@nestjs/common';
 import { Tx } from '../database/unit-of-work';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { KeysetCursor } from '../common/http/keyset';
 import type { Page } from '../common/http/pagination';
 import { paged, sql } from '../database/sql';
 
 export type WebhookKind = 'status' | 'inbound';
+
+/** Which attempts a page of them shows: one URL's, delivered or failed ones; each left out means all. */
+export interface AttemptFilter {
+  kind?: WebhookKind;
+  delivered?: boolean;
+}
+
+export interface AttemptRow {
+  id: number;
+  event_id: number;
+  kind: WebhookKind;
+  url: string;
+  attempt: number;
+  response_status: number | null;
+  error: string;
+  delivered: boolean;
+  created_at: Date;
+}
 
 /** What a status webhook repeats of the part's message. */
 export interface MessageOfChange {
@@ -237,6 +256,29 @@ export class WebhooksRepository {
       ),
     ]);
     return { total: count.rows[0].total, rows: rows.rows };
+  }
+
+  /**
+   * An account's delivery attempts beyond the cursor, in its direction (one indexed range on (account_id, id);
+   * failed attempts have a partial index of their own, since a filter for the rare failures would otherwise
+   * read past every delivered attempt).
+   */
+  async attemptsKeysetPage(accountId: number, filter: AttemptFilter, cursor: KeysetCursor, limit: number): Promise<AttemptRow[]> {
+    const older = cursor.direction === 'older';
+    const params: unknown[] = [accountId, cursor.from ?? (older ? Number.MAX_SAFE_INTEGER : 0), limit];
+    let where = `account_id = $1 AND id ${older ? '<' : '>'} $2`;
+    if (filter.kind) {
+      params.push(filter.kind);
+      where += ` AND kind = $${params.length}`;
+    }
+    if (filter.delivered !== undefined) where += filter.delivered ? ' AND delivered' : ' AND NOT delivered';
+    const { rows } = await sql<AttemptRow>(
+      this.dataSource,
+      `SELECT id, event_id, kind, url, attempt, response_status, error, delivered, created_at FROM webhook_attempts
+        WHERE ${where} ORDER BY id ${older ? 'DESC' : 'ASC'} LIMIT $3`,
+      params,
+    );
+    return rows;
   }
 
   async dueCount(): Promise<{ due: number; next: Date | null }> {

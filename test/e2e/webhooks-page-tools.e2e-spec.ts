@@ -125,4 +125,55 @@ describe('Settings › Webhooks: test event and redelivery', () => {
     expect((await owner.post('/settings/webhooks/redeliver', { event_id: String(theirs) })).status).toBe(404);
     expect(await eventState(theirs)).toBe('failed');
   });
+  it('lists the deliveries 20 a page, newest first, filtered by event and result across pages; only the account’s own', async () => {
+    const acct = await withStatusUrl('/paged');
+    const other = await withStatusUrl('/paged-other');
+    await failedEvent(other);
+    const failed = [await failedEvent(acct), await failedEvent(acct), await failedEvent(acct)];
+    const sent: number[] = [];
+    for (let i = 0; i < 22; i++) sent.push(((await t.api.post('/v1/webhooks/test-event', { auth: acct.auth, body: {} })).body as { event_id: number }).event_id);
+    await until(async () => (await Promise.all(sent.map(eventState))).every((s) => s === 'delivered'), 'the 22 deliveries');
+    const owner = await signedIn(t.app, acct.ownerEmail);
+    const eventsOn = (html: string) => [...textOf(html).matchAll(/status #(\d+)/g)].map((m) => Number(m[1]));
+
+    // Newest attempt first (attempts of concurrent deliveries finish in their own order).
+    const logged = (await db.query(`SELECT event_id, delivered FROM webhook_attempts WHERE account_id = $1 ORDER BY id DESC`, [acct.accountId])) as Array<{
+      event_id: string;
+      delivered: boolean;
+    }>;
+    const all = logged.map((r) => Number(r.event_id));
+    const delivered = logged.filter((r) => r.delivered).map((r) => Number(r.event_id));
+    expect([all.length, delivered.length]).toEqual([25, 22]);
+
+    const first = await owner.get('/settings/webhooks');
+    expect(eventsOn(first.html)).toEqual(all.slice(0, 20));
+    const older = /href="([^"]+)" rel="next"/
+      .exec(first.html)?.[1]
+      ?.replace(/&amp;/g, '&')
+      .replace(/&#x3D;/g, '=');
+    expect(older).toMatch(/^\/settings\/webhooks\?before=\d+$/);
+    const second = await owner.get(older!);
+    expect(eventsOn(second.html)).toEqual(all.slice(20));
+    expect(second.html).toContain('rel="prev"');
+
+    const onlyFailed = await owner.get('/settings/webhooks?result=failed');
+    expect(eventsOn(onlyFailed.html).sort()).toEqual([...failed].sort());
+    expect(onlyFailed.html).toMatch(/<option value="failed" selected>/);
+    expect(onlyFailed.html).not.toContain('rel="next"');
+    const firstDelivered = await owner.get('/settings/webhooks?event=status&result=delivered');
+    expect(eventsOn(firstDelivered.html)).toEqual(delivered.slice(0, 20));
+    const next = /href="([^"]+)" rel="next"/
+      .exec(firstDelivered.html)?.[1]
+      ?.replace(/&amp;/g, '&')
+      .replace(/&#x3D;/g, '=');
+    expect(next).toMatch(/[?&]event=status/);
+    expect(next).toMatch(/[?&]result=delivered/);
+    expect(eventsOn((await owner.get(next!)).html)).toEqual(delivered.slice(20));
+
+    const inbound = await owner.get('/settings/webhooks?event=inbound');
+    expect(eventsOn(inbound.html)).toEqual([]);
+    expect(textOf(inbound.html)).toContain('No deliveries match.');
+    const unknownFilter = await owner.get('/settings/webhooks?result=%3Cscript%3E&event=nope&before=x');
+    expect([unknownFilter.status, eventsOn(unknownFilter.html)]).toEqual([200, all.slice(0, 20)]);
+  });
 });

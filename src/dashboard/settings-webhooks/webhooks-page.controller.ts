@@ -10,8 +10,8 @@ export class WebhooksPageController {
   constructor(private readonly webhooks: WebhooksPageService) {}
 
   @Get()
-  show(@CurrentUser() user: DashboardUser, @Query('notice') notice: unknown) {
-    return this.webhooks.page(user, notice);
+  show(@CurrentUser() user: DashboardUser, @Query() query: Record<string, unknown>) {
+    return this.webhooks.page(user, query);
   }
 
   @Post()

@@ -9,20 +9,32 @@ import { AuditLogService } from '../../users/audit-log.service';
 import { can } from '../../users/permissions';
 import { WebhookSettingsService } from '../../webhooks/webhook-settings.service';
 import { WebhookToolsService } from '../../webhooks/webhook-tools.service';
+import type { AttemptFilter, WebhookKind } from '../../webhooks/webhooks.repository';
 import { formatUtc } from '../../common/time/format';
 import { addDays, startOfLocalDay } from '../../common/time/local-time';
 import type { DashboardUser } from '../dashboard-user';
 import { show } from '../format';
+import { keysetCursorOf, keysetPager } from '../keyset-pager';
 import { PAGES } from '../navigation';
 import { noticeFor, withNotice } from '../notices';
 
-export const RECENT_DELIVERIES = 20;
+export const DELIVERIES_PER_PAGE = 20;
+
+const EVENTS: Record<string, WebhookKind> = { status: 'status', inbound: 'inbound' };
+const RESULTS: Record<string, boolean> = { delivered: true, failed: false };
+
+/** The attempt list's filters from the page's query; a value the page does not offer shows everything. */
+export function attemptFilterOf(query: Record<string, unknown>): { filter: AttemptFilter; shown: { event: string; result: string } } {
+  const event = typeof query.event === 'string' && query.event in EVENTS ? query.event : '';
+  const result = typeof query.result === 'string' && query.result in RESULTS ? query.result : '';
+  return { filter: { kind: event ? EVENTS[event] : undefined, delivered: result ? RESULTS[result] : undefined }, shown: { event, result } };
+}
 
 function requireSettings(actor: Actor): void {
   if (!can(actor, 'manage_settings')) throw failure('permissionRequired');
 }
 
-/** Settings > Webhooks: the two URLs, the signing secret (rotated, shown once), the latest delivery attempts. */
+/** Settings > Webhooks: the two URLs, the signing secret (rotated, shown once), its delivery attempts (filtered, paged). */
 @Injectable()
 export class WebhooksPageService {
   constructor(
@@ -32,21 +44,30 @@ export class WebhooksPageService {
     private readonly audit: AuditLogService,
   ) {}
 
-  async page(user: DashboardUser, notice?: unknown, error?: { message: string; status: number }, typed?: { inbound: string; status: string }): Promise<PageResult> {
+  async page(
+    user: DashboardUser,
+    query: Record<string, unknown> = {},
+    error?: { message: string; status: number },
+    typed?: { inbound: string; status: string },
+  ): Promise<PageResult> {
     requireSettings(user);
+    const { filter, shown } = attemptFilterOf(query);
     const [current, deliveries] = await Promise.all([
       this.settings.get(user.accountId),
-      this.settings.deliveries(user.accountId, undefined, { limit: RECENT_DELIVERIES, offset: 0 }),
+      this.settings.attemptsPage(user.accountId, filter, keysetCursorOf(query), DELIVERIES_PER_PAGE),
     ]);
     return view(
       'dashboard/views/settings-webhooks',
       {
         title: 'Webhooks',
-        notice: noticeFor(notice),
+        notice: noticeFor(query.notice),
         error: error?.message,
         urls: typed ?? current.webhooks,
         hasSecret: current.has_signing_secret,
-        deliveries: deliveries.results.map((d) => ({ ...d, createdAt: show.apiTime(d.created_at, user.timeZone), result: d.delivered ? 'delivered' : 'failed' })),
+        filters: shown,
+        filtered: shown.event !== '' || shown.result !== '',
+        deliveries: deliveries.rows.map((d) => ({ ...d, createdAt: show.apiTime(d.created_at, user.timeZone), result: d.delivered ? 'delivered' : 'failed' })),
+        pager: keysetPager(PAGES.webhooks.path, shown, deliveries),
       },
       error?.status ?? 200,
     );

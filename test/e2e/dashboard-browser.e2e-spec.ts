@@ -144,6 +144,22 @@ describe('Dashboard in a browser', () => {
     const expected = createHmac('sha256', secret).update(`${hook.headers['x-mm-timestamp']}.${hook.raw}`).digest('hex');
     expect(hook.headers['x-mm-signature']).toBe(expected);
 
+    // A test event from the page: signed with the same secret, then found with the deliveries' filter.
+    await nav('Webhooks');
+    receiver.received.length = 0;
+    await page.getByLabel(/Send a test event/).selectOption('status');
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    await page.waitForURL('**/settings/webhooks?notice=webhook_test_sent');
+    await expectText('A test webhook is on its way.');
+    await until(() => receiver.received.some((r) => r.raw.includes('"test":true')), 'the test event');
+    const test = receiver.received.find((r) => r.raw.includes('"test":true'))!;
+    expect(test.headers['x-mm-signature']).toBe(createHmac('sha256', secret).update(`${test.headers['x-mm-timestamp']}.${test.raw}`).digest('hex'));
+    await page.getByLabel('Result').selectOption('delivered');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL('**/settings/webhooks?event=&result=delivered');
+    await until(async () => (await page.reload(), (await page.locator('table tbody tr').count()) >= 2), 'both deliveries listed');
+    await check('settings-webhooks-deliveries');
+
     // The owner's pages.
     await nav('Users');
     await check('users');

@@ -111,8 +111,9 @@ describe('Webhook tools: test events, redelivery, and the signature recipes', ()
       return event_id as number;
     }
 
-    it('gives a failed event one more attempt, numbered after its last, with the same event id', async () => {
+    it('gives a failed event one more attempt, numbered after its last, with the same event id, signed afresh (each recipe verifies it)', async () => {
       const acct = await account({ status: receiver.url('/status') });
+      const secret = (await t.api.post('/v1/webhooks/signing-secret', { auth: acct.auth })).body.signing_secret as string;
       const eventId = await failedEvent(acct);
       receiver.setDefault({ status: 200 });
       const res = await t.api.post('/v1/webhook-deliveries/redeliver', { auth: acct.auth, body: { event_id: eventId } });
@@ -125,6 +126,12 @@ describe('Webhook tools: test events, redelivery, and the signature recipes', ()
       ]);
       expect(arrivedFor(eventId)).toHaveLength(2);
       expect(new Set(arrivedFor(eventId).map((w) => w.raw)).size).toBe(1);
+      const redelivered = arrivedFor(eventId)[1];
+      for (const language of Object.keys(VERIFIERS) as Array<keyof typeof VERIFIERS>) {
+        const [timestamp, signature] = [String(redelivered.headers['x-mm-timestamp']), String(redelivered.headers['x-mm-signature'])];
+        expect({ language, ...verify(language, secret, timestamp, signature, redelivered.raw) }).toEqual({ language, status: 0, out: 'valid' });
+        expect({ language, ...verify(language, `${secret}x`, timestamp, signature, redelivered.raw) }).toEqual({ language, status: 1, out: 'invalid' });
+      }
       // Delivered now: nothing left to redeliver.
       const again = await t.api.post('/v1/webhook-deliveries/redeliver', { auth: acct.auth, body: { event_id: eventId } });
       expect(again.status).toBe(409);

@@ -5,7 +5,7 @@ import { parseDayRange } from '../common/time/date-range';
 import { Tx } from '../database/unit-of-work';
 import type { ConsentChange, ConsentSource } from './consent-record.entity';
 import { consentCsv, ConsentView, toConsentView } from './consent.mapper';
-import { ConsentEvidence, ConsentFilter, ConsentRepository } from './consent.repository';
+import { ConsentEvidence, ConsentFilter, ConsentRepository, ConsentRow } from './consent.repository';
 
 /** Rows one CSV export holds at most (a period longer than that is exported in parts). */
 export const CONSENT_EXPORT_CAP = 100_000;
@@ -29,6 +29,11 @@ export class ConsentService {
 
   async csv(accountId: number, query: { number?: string; from?: string; to?: string }): Promise<string> {
     return consentCsv(await this.repo.all(accountId, this.filter(query), CONSENT_EXPORT_CAP));
+  }
+
+  /** A number's records, oldest first (the inbox thread shows them); at most `cap`. */
+  async forNumber(accountId: number, number: string, cap: number): Promise<ConsentRow[]> {
+    return this.repo.all(accountId, { number }, cap);
   }
 
   private filter(query: { number?: string; from?: string; to?: string }): ConsentFilter {

@@ -63,6 +63,7 @@ import { SendPageService } from './send/send-page.service';
 import { ComposePreviewService } from './send/compose-preview.service';
 import { CampaignsPageController } from './campaigns/campaigns-page.controller';
 import { CampaignsPageService } from './campaigns/campaigns-page.service';
+import { ConsentModule } from '../consent/consent.module';
 import { ReportsPageController } from './reports/reports-page.controller';
 import { ReportsPageService } from './reports/reports-page.service';
 
@@ -91,6 +92,7 @@ import { ReportsPageService } from './reports/reports-page.service';
     InboundModule,
     RechargeModule,
     BillingModule,
+    ConsentModule,
   ],
   controllers: [
     AuthPagesController,

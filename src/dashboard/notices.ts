@@ -48,6 +48,7 @@ export const NOTICES = {
   reply_sent: 'Reply sent.',
   import_started: 'The import has started. This page follows it until it is complete.',
   keyword_rule_created: 'Keyword rule added.',
+  keyword_rule_updated: 'Keyword rule saved.',
   keyword_rule_deleted: 'Keyword rule deleted. The rules after it moved up one place.',
   time_zone_saved: 'Time zone saved. Every page and export now shows times in it.',
   send_queued: 'Sent: the messages are on their way. This page shows their progress.',

@@ -1,9 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Caller } from '../common/auth/authenticated-request';
 import { CurrentCaller } from '../common/auth/current-caller.decorator';
 import { ApiErrors } from '../common/http/api-errors.decorator';
-import { CreateKeywordRuleDto, DeleteKeywordRuleDto, KeywordRuleCreatedDto, KeywordRuleDeletedDto, KeywordRulesDto } from './dto/keyword-rule.dto';
+import { CreateKeywordRuleDto, DeleteKeywordRuleDto, KeywordRuleCreatedDto, KeywordRuleDeletedDto, KeywordRulesDto, UpdateKeywordRuleDto } from './dto/keyword-rule.dto';
+import type { KeywordRuleCommand } from './keyword-rules.service';
 import { KeywordRulesService } from './keyword-rules.service';
 
 @ApiTags('keyword-rules')
@@ -33,17 +34,20 @@ export class KeywordRulesController {
   @ApiOkResponse({ type: KeywordRuleCreatedDto })
   @ApiErrors(400, 401, 404, 405, 409, 429, 503)
   create(@CurrentCaller() caller: Caller, @Body() body: CreateKeywordRuleDto) {
-    return this.rules.create(caller.accountId, {
-      match: body.match,
-      keyword: body.keyword,
-      number: body.number,
-      reply: body.reply,
-      addToListId: body.add_to_list_id,
-      removeFromListId: body.remove_from_list_id,
-      optOut: body.opt_out,
-      optIn: body.opt_in,
-      position: body.position,
-    });
+    return this.rules.create(caller.accountId, commandOf(body));
+  }
+
+  @Patch()
+  @ApiOperation({
+    operationId: 'updateKeywordRule',
+    summary: 'Change a keyword rule',
+    description:
+      'Replaces the rule’s match, keyword, number and actions with those given, checked as on create (an action left out is off). `position` moves the rule among the others; without it the rule keeps its place.',
+  })
+  @ApiOkResponse({ type: KeywordRuleCreatedDto })
+  @ApiErrors(400, 401, 404, 405, 429, 503)
+  update(@CurrentCaller() caller: Caller, @Body() body: UpdateKeywordRuleDto) {
+    return this.rules.update(caller.accountId, body.rule_id, commandOf(body));
   }
 
   @Delete()
@@ -54,4 +58,18 @@ export class KeywordRulesController {
   delete(@CurrentCaller() caller: Caller, @Body() body: DeleteKeywordRuleDto) {
     return this.rules.delete(caller.accountId, body.rule_id);
   }
+}
+
+function commandOf(body: CreateKeywordRuleDto): KeywordRuleCommand {
+  return {
+    match: body.match,
+    keyword: body.keyword,
+    number: body.number,
+    reply: body.reply,
+    addToListId: body.add_to_list_id,
+    removeFromListId: body.remove_from_list_id,
+    optOut: body.opt_out,
+    optIn: body.opt_in,
+    position: body.position,
+  };
 }

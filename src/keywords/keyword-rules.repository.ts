@@ -64,6 +64,32 @@ export class KeywordRulesRepository {
     return rows[0];
   }
 
+  /**
+   * Rewrites a rule and, when `position` is given, moves it there (1-based; past the end is last), the
+   * rules in between shifting one place; null when the account has no such rule.
+   */
+  async update(accountId: number, ruleId: number, position: number | null, rule: NewKeywordRule, tx: Tx): Promise<KeywordRuleRow | null> {
+    const current = await this.find(accountId, ruleId, tx);
+    if (!current) return null;
+    let at = current.position;
+    if (position !== null) {
+      const { rows: last } = await sql<{ max: number }>(tx, `SELECT max(position)::int AS max FROM keyword_rules WHERE account_id = $1`, [accountId]);
+      at = Math.min(position, last[0].max);
+      if (at < current.position) {
+        await sql(tx, `UPDATE keyword_rules SET position = position + 1 WHERE account_id = $1 AND position >= $2 AND position < $3`, [accountId, at, current.position]);
+      } else if (at > current.position) {
+        await sql(tx, `UPDATE keyword_rules SET position = position - 1 WHERE account_id = $1 AND position > $2 AND position <= $3`, [accountId, current.position, at]);
+      }
+    }
+    const { rows } = await sql<KeywordRuleRow>(
+      tx,
+      `UPDATE keyword_rules SET position = $3, match = $4, keyword = $5, number = $6, reply = $7, add_to_list_id = $8, remove_from_list_id = $9, opt_out = $10, opt_in = $11
+        WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+      [accountId, ruleId, at, rule.match, rule.keyword, rule.number, rule.reply, rule.add_to_list_id, rule.remove_from_list_id, rule.opt_out, rule.opt_in],
+    );
+    return rows[0];
+  }
+
   /** Deletes a rule and closes the gap it leaves; false when the account has no such rule. */
   async delete(accountId: number, ruleId: number, tx: Tx): Promise<boolean> {
     const { rows } = await sql<{ position: number }>(tx, `DELETE FROM keyword_rules WHERE account_id = $1 AND id = $2 RETURNING position`, [accountId, ruleId]);

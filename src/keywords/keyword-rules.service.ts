@@ -50,6 +50,30 @@ export class KeywordRulesService {
   }
 
   async create(accountId: number, command: KeywordRuleCommand): Promise<ReturnType<typeof toKeywordRuleCreated>> {
+    const rule = await this.validated(accountId, command);
+    return this.uow.run(async (tx) => {
+      await this.rules.lockAccount(accountId, tx);
+      if ((await this.rules.count(accountId, tx)) >= MAX_KEYWORD_RULES) throw failure('tooManyKeywordRules', MAX_KEYWORD_RULES);
+      return toKeywordRuleCreated(await this.rules.insertAt(accountId, command.position ?? null, rule, tx));
+    });
+  }
+
+  /**
+   * Replaces a rule's match, keyword, number and actions with the command's (checked as on create);
+   * `position` moves it among the others, else it keeps its place.
+   */
+  async update(accountId: number, ruleId: number, command: KeywordRuleCommand): Promise<ReturnType<typeof toKeywordRuleCreated>> {
+    const rule = await this.validated(accountId, command);
+    return this.uow.run(async (tx) => {
+      await this.rules.lockAccount(accountId, tx);
+      const updated = await this.rules.update(accountId, ruleId, command.position ?? null, rule, tx);
+      if (!updated) throw failure('keywordRuleNotFound');
+      return toKeywordRuleCreated(updated);
+    });
+  }
+
+  /** A rule as stored, from a create or update command; throws the field's error when it breaks a rule. */
+  private async validated(accountId: number, command: KeywordRuleCommand): Promise<NewKeywordRule> {
     const keyword = parseKeyword(command.keyword, command.match);
     if (keyword === null) throw failure('keywordInvalid');
     const rule: NewKeywordRule = {
@@ -72,11 +96,12 @@ export class KeywordRulesService {
     }
     if (command.number !== undefined && command.number !== '') rule.number = await this.receivingNumber(accountId, command.number);
     for (const listId of [rule.add_to_list_id, rule.remove_from_list_id]) if (listId !== null) await this.lists.require(accountId, listId);
-    return this.uow.run(async (tx) => {
-      await this.rules.lockAccount(accountId, tx);
-      if ((await this.rules.count(accountId, tx)) >= MAX_KEYWORD_RULES) throw failure('tooManyKeywordRules', MAX_KEYWORD_RULES);
-      return toKeywordRuleCreated(await this.rules.insertAt(accountId, command.position ?? null, rule, tx));
-    });
+    return rule;
+  }
+
+  /** One rule as stored (the dashboard's edit form); null when the account has no such rule. */
+  async row(accountId: number, ruleId: number): Promise<KeywordRuleRow | null> {
+    return this.rules.find(accountId, ruleId);
   }
 
   async delete(accountId: number, ruleId: number): Promise<ReturnType<typeof toKeywordRuleDeleted>> {

@@ -87,6 +87,25 @@ describe('Dashboard: inbox', () => {
     expect(await sentTo('61412900021')).toEqual([]);
   });
 
+  it('shows the number’s consent record in the thread, oldest first, with how and the evidence', async () => {
+    const empty = textOf((await (await inbound('0412900031', 'Hello?'), reader.get('/inbox/61412900031'))).html);
+    expect(empty).toContain('No opt-out or opt-in recorded for this number.');
+    await inbound('0412900031', 'STOP');
+    await inbound('0412900031', 'START');
+    const [stop, start] = (await t.app
+      .get(DataSource)
+      .query(`SELECT id FROM inbound_messages WHERE account_id = $1 AND from_number = '61412900031' AND body IN ('STOP', 'START') ORDER BY seq`, [acct.accountId])) as Array<{
+      id: string;
+    }>;
+    const text = textOf((await reader.get('/inbox/61412900031')).html);
+    expect(text).toMatch(
+      new RegExp(
+        `Consent record Every change of this number’s standing with you, oldest first When Change How Evidence .+ Opted out Reply reply ${stop.id} .+ Opted in START reply “START”, reply ${start.id}`,
+      ),
+    );
+    expect(text).not.toContain('No opt-out or opt-in recorded');
+  });
+
   it('is for read_inbox only; a number that never wrote, or wrote to another account, is not found', async () => {
     const contacts = await signedIn(t.app, await userWith(t.app, acct.accountId, ['manage_contacts']));
     expect((await contacts.get('/inbox')).status).toBe(403);

@@ -4,6 +4,26 @@ import { createAccount, startTestApp, TestAccount, TestApp } from '../support/te
 
 const BUSINESS = 'Harbour Bake';
 
+/** Rule bodies create (and update, with a rule_id) refuse, with their texts. */
+const INVALID_RULES: Array<[Record<string, unknown>, string]> = [
+  [{ keyword: 'JOIN' }, 'match is required'],
+  [{ match: 'regex', keyword: 'JOIN' }, 'match must be one of: exact, first_word, pattern'],
+  [{ match: 'exact' }, 'keyword is required'],
+  [{ match: 'exact', keyword: 'JO.N' }, 'keyword must be 1 to 40 letters, digits or spaces (one word for first_word; a pattern may use * and ? and needs a letter or digit)'],
+  [
+    { match: 'first_word', keyword: 'two words' },
+    'keyword must be 1 to 40 letters, digits or spaces (one word for first_word; a pattern may use * and ? and needs a letter or digit)',
+  ],
+  [{ match: 'pattern', keyword: '*' }, 'keyword must be 1 to 40 letters, digits or spaces (one word for first_word; a pattern may use * and ? and needs a letter or digit)'],
+  [{ match: 'exact', keyword: 'JOIN', number: '61499999999' }, 'number must be one of the account’s dedicated or shared numbers'],
+  [{ match: 'exact', keyword: 'JOIN', number: 'Brand' }, 'number must be one of the account’s dedicated or shared numbers'],
+  [{ match: 'exact', keyword: 'JOIN', opt_in: true, opt_out: true }, 'A rule cannot both opt out and opt back in'],
+  [{ match: 'exact', keyword: 'STOP', add_to_list_id: 1 }, 'A rule for a STOP word may only set its confirmation reply: the opt-out always applies'],
+  [{ match: 'exact', keyword: 'JOIN', reply: 'x'.repeat(766) }, 'reply exceeds the maximum of 5 parts'],
+  [{ match: 'exact', keyword: 'JOIN', opt_in: 'yes' }, 'opt_in must be a boolean'],
+  [{ match: 'exact', keyword: 'JOIN', position: 0 }, 'position must be a positive integer'],
+];
+
 describe('Keyword rules: /v1/keyword-rules and what replies make happen', () => {
   let t: TestApp;
   let acct: TestAccount;
@@ -72,24 +92,7 @@ describe('Keyword rules: /v1/keyword-rules and what replies make happen', () => 
       expect([again.status, again.body]).toEqual([404, { error: 'Keyword rule not found' }]);
     });
 
-    it.each([
-      [{ keyword: 'JOIN' }, 'match is required'],
-      [{ match: 'regex', keyword: 'JOIN' }, 'match must be one of: exact, first_word, pattern'],
-      [{ match: 'exact' }, 'keyword is required'],
-      [{ match: 'exact', keyword: 'JO.N' }, 'keyword must be 1 to 40 letters, digits or spaces (one word for first_word; a pattern may use * and ? and needs a letter or digit)'],
-      [
-        { match: 'first_word', keyword: 'two words' },
-        'keyword must be 1 to 40 letters, digits or spaces (one word for first_word; a pattern may use * and ? and needs a letter or digit)',
-      ],
-      [{ match: 'pattern', keyword: '*' }, 'keyword must be 1 to 40 letters, digits or spaces (one word for first_word; a pattern may use * and ? and needs a letter or digit)'],
-      [{ match: 'exact', keyword: 'JOIN', number: '61499999999' }, 'number must be one of the account’s dedicated or shared numbers'],
-      [{ match: 'exact', keyword: 'JOIN', number: 'Brand' }, 'number must be one of the account’s dedicated or shared numbers'],
-      [{ match: 'exact', keyword: 'JOIN', opt_in: true, opt_out: true }, 'A rule cannot both opt out and opt back in'],
-      [{ match: 'exact', keyword: 'STOP', add_to_list_id: 1 }, 'A rule for a STOP word may only set its confirmation reply: the opt-out always applies'],
-      [{ match: 'exact', keyword: 'JOIN', reply: 'x'.repeat(766) }, 'reply exceeds the maximum of 5 parts'],
-      [{ match: 'exact', keyword: 'JOIN', opt_in: 'yes' }, 'opt_in must be a boolean'],
-      [{ match: 'exact', keyword: 'JOIN', position: 0 }, 'position must be a positive integer'],
-    ])('answers 400 for %j', async (body, error) => {
+    it.each(INVALID_RULES)('answers 400 for %j', async (body, error) => {
       const res = await create(body);
       expect([res.status, res.body]).toEqual([400, { error }]);
       expect((await rules()).body.results).toEqual([]);
@@ -109,6 +112,67 @@ describe('Keyword rules: /v1/keyword-rules and what replies make happen', () => 
       const res = await t.api.delete('/v1/keyword-rules', { auth: other.auth, body: { rule_id: mine.rule_id } });
       expect(res.status).toBe(404);
       expect((await rules()).body.results).toHaveLength(1);
+    });
+
+    it('changes a rule in place, replacing its keyword and actions, and moves it with position', async () => {
+      const list_id = (await t.api.post('/v1/lists', { auth: acct.auth, body: { name: 'Club' } })).body.list_id;
+      const [a, b, c] = [
+        (await create({ match: 'exact', keyword: 'A' })).body,
+        (await create({ match: 'exact', keyword: 'B' })).body,
+        (await create({ match: 'exact', keyword: 'C' })).body,
+      ];
+      const changed = await t.api.patch('/v1/keyword-rules', {
+        auth: acct.auth,
+        body: { rule_id: b.rule_id, match: 'first_word', keyword: 'join', reply: 'Welcome', add_to_list_id: list_id, number: '0400000002' },
+      });
+      expect([changed.status, changed.body]).toEqual([200, { ...b, match: 'first_word', keyword: 'JOIN', reply: 'Welcome', add_to_list_id: list_id, number: '61400000002' }]);
+      await reply('61412345001', 'join us', '61400000002');
+      expect(await listMembers(list_id)).toEqual(['61412345001']);
+      const order = async () => (await rules()).body.results.map((r: { rule_id: number; position: number }) => [r.position, r.rule_id]);
+      expect(await order()).toEqual([
+        [1, a.rule_id],
+        [2, b.rule_id],
+        [3, c.rule_id],
+      ]);
+      // Up to the top, then past the end (last); an action left out is off.
+      const moved = await t.api.patch('/v1/keyword-rules', { auth: acct.auth, body: { rule_id: c.rule_id, match: 'exact', keyword: 'C', position: 1 } });
+      expect(moved.body).toMatchObject({ position: 1, keyword: 'C' });
+      expect(await order()).toEqual([
+        [1, c.rule_id],
+        [2, a.rule_id],
+        [3, b.rule_id],
+      ]);
+      const down = await t.api.patch('/v1/keyword-rules', { auth: acct.auth, body: { rule_id: c.rule_id, match: 'exact', keyword: 'C', position: 50 } });
+      expect(down.body.position).toBe(3);
+      expect(await order()).toEqual([
+        [1, a.rule_id],
+        [2, b.rule_id],
+        [3, c.rule_id],
+      ]);
+      const cleared = await t.api.patch('/v1/keyword-rules', { auth: acct.auth, body: { rule_id: b.rule_id, match: 'first_word', keyword: 'JOIN' } });
+      expect(cleared.body).toMatchObject({ position: 2, number: null, reply: null, add_to_list_id: null });
+      // The changed rule is the one replies meet: JOIN no longer adds to the list.
+      await reply('61412345002', 'join', '61400000002');
+      expect(await listMembers(list_id)).toEqual(['61412345001']);
+      expect((await rules()).body.results.map((r: { keyword: string }) => r.keyword)).toEqual(['A', 'JOIN', 'C']);
+    });
+
+    it.each(INVALID_RULES)('answers 400 for a change to %j and changes nothing', async (body, error) => {
+      const rule = (await create({ match: 'exact', keyword: 'KEEP', reply: 'Kept' })).body;
+      const res = await t.api.patch('/v1/keyword-rules', { auth: acct.auth, body: { rule_id: rule.rule_id, ...body } });
+      expect([res.status, res.body]).toEqual([400, { error }]);
+      const { status: _status, ...stored } = rule;
+      expect((await rules()).body.results).toEqual([stored]);
+    });
+
+    it('answers 400 without a rule_id and 404 for a rule that is not the account’s', async () => {
+      const other = await createAccount(t.app, { test: true });
+      const theirs = (await create({ match: 'exact', keyword: 'THEIRS' }, other)).body;
+      const missing = await t.api.patch('/v1/keyword-rules', { auth: acct.auth, body: { match: 'exact', keyword: 'X' } });
+      expect([missing.status, missing.body]).toEqual([400, { error: 'rule_id is required' }]);
+      const foreign = await t.api.patch('/v1/keyword-rules', { auth: acct.auth, body: { rule_id: theirs.rule_id, match: 'exact', keyword: 'MINE' } });
+      expect([foreign.status, foreign.body]).toEqual([404, { error: 'Keyword rule not found' }]);
+      expect((await rules(other)).body.results[0].keyword).toBe('THEIRS');
     });
 
     it('answers 409 past 100 rules', async () => {

@@ -7,7 +7,7 @@ import { startTestApp, TestApp } from '../support/test-app';
 // A browser journey with axe on every page takes tens of seconds on a shared 2-core machine.
 jest.setTimeout(120_000);
 
-/** The Keywords page in headless Chromium: a rule made on the page answers a reply, and the answer shows on the Messages page. */
+/** The Keywords page in headless Chromium: a rule made on the page answers a reply, the answer shows on the Messages page and in the inbox thread, and an edit on the page changes it. */
 describe('Keywords in a browser', () => {
   let t: TestApp;
   let browser: Browser;
@@ -37,7 +37,7 @@ describe('Keywords in a browser', () => {
   const check = async (name: string) => accessibility.push(...(await inspectPage(page, name)));
   const expectText = (text: string) => page.getByText(text, { exact: false }).first().waitFor({ state: 'visible', timeout: 5000 });
 
-  it('creates a keyword rule on the page, refuses a bad keyword readably, and the rule’s auto-reply shows on the Messages page', async () => {
+  it('creates a keyword rule on the page, refuses a bad keyword readably, and the rule’s auto-reply shows on the Messages page and in the inbox thread; an edit on the page changes the next auto-reply', async () => {
     const acct = await accountWithOwner(t.app, { test: true, senders: ['61400000001'], name: 'Harbour Bakery' });
     await t.api.post('/v1/lists', { auth: acct.auth, body: { name: 'Bread club' } });
 
@@ -73,6 +73,33 @@ describe('Keywords in a browser', () => {
     await page.waitForURL('**/messages');
     await expectText('Welcome to the bread club!');
     await check('messages-with-auto-reply');
+
+    // The reply and the auto-reply in the inbox thread, with the list join by keyword in its consent record.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inbox', exact: true }).click();
+    await page.waitForURL('**/inbox');
+    await page
+      .getByRole('link', { name: /61412345678/ })
+      .first()
+      .click();
+    await page.waitForURL('**/inbox/61412345678');
+    await expectText('Join please');
+    await expectText('Welcome to the bread club!');
+    expect(await page.getByRole('table', { name: /oldest first/ }).textContent()).toMatch(/Opted in\s*Keyword reply\s*“JOIN: joined list \d+”, reply /);
+    await check('inbox-thread-with-auto-reply');
+
+    // Edit the rule on the page: a new auto-reply, and the next reply gets it.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Keywords', exact: true }).click();
+    await page.getByRole('link', { name: 'Edit the rule for JOIN' }).click();
+    await page.waitForURL('**/keywords/*/edit');
+    expect(await page.getByLabel('Auto-reply (optional)').inputValue()).toBe('Welcome to the bread club!');
+    await check('keyword-edit');
+    await page.getByLabel('Auto-reply (optional)').fill('Welcome back, bread lover!');
+    await page.getByRole('button', { name: 'Save rule' }).click();
+    await page.waitForURL('**/keywords?notice=keyword_rule_updated');
+    expect(await page.locator('tr[data-rule="JOIN"]').textContent()).toContain('Welcome back, bread lover!');
+    await t.api.post('/v1/test-inbound', { auth: acct.auth, body: { from: '0412 345 679', message: 'join', to: '61400000001' } });
+    await page.goto('/inbox/61412345679');
+    await expectText('Welcome back, bread lover!');
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Keywords', exact: true }).click();
     await page.getByRole('button', { name: 'Delete the rule for JOIN' }).click();

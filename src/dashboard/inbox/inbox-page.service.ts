@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { failure } from '../../common/errors/error-catalogue';
+import type { ConsentRow } from '../../consent/consent.repository';
+import { ConsentService } from '../../consent/consent.service';
 import { InboxService } from '../../inbound/inbox.service';
 import { SendAlreadySubmitted } from '../../messaging/send-requester';
 import { formText, type FormBody } from '../../pages/form-body';
@@ -26,10 +28,45 @@ function entryText(entry: { type: string; body: string }): { text: string; event
   return { text: entry.body, event: entry.body === '' ? 'Opted out through the opt-out link' : 'Opted out by replying STOP' };
 }
 
+/** Consent records a thread shows at most (a number's whole history, in practice). */
+const CONSENT_RECORDS_SHOWN = 100;
+
+const CONSENT_HOW: Record<string, string> = {
+  reply: 'Reply',
+  start: 'START reply',
+  keyword: 'Keyword reply',
+  link: 'Opt-out link',
+  api: 'API',
+  dashboard: 'Dashboard',
+  import: 'Import',
+};
+
+/** One consent record as the thread shows it: the change, how, and its evidence in words. */
+function consentEntry(r: ConsentRow, timeZone: string) {
+  const evidence = [
+    r.detail === null ? null : r.source === 'api' && r.detail === 'dashboard' ? 'on the dashboard' : `“${r.detail}”`,
+    r.inbound_message_id === null ? null : `reply ${r.inbound_message_id}`,
+    r.message_id === null ? null : `link in message ${r.message_id}`,
+    r.client_address === null ? null : `from ${r.client_address}`,
+    r.api_key_id === null ? null : `API key ${r.api_key_id}`,
+    r.user_id === null ? null : `user ${r.user_id}`,
+  ].filter((e): e is string => e !== null);
+  return {
+    change: r.change === 'opt_out' ? 'Opted out' : 'Opted in',
+    optOut: r.change === 'opt_out',
+    how: CONSENT_HOW[r.source] ?? r.source,
+    evidence: evidence.join(', '),
+    at: show.time(r.recorded_at, timeZone),
+  };
+}
+
 /** The inbox (`read_inbox`): threads newest first with unread counts and search, a thread, and a reply from it. */
 @Injectable()
 export class InboxPageService {
-  constructor(private readonly inbox: InboxService) {}
+  constructor(
+    private readonly inbox: InboxService,
+    private readonly consent: ConsentService,
+  ) {}
 
   async list(user: DashboardUser, query: Record<string, unknown>): Promise<PageResult> {
     const search = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
@@ -54,6 +91,7 @@ export class InboxPageService {
 
   async thread(user: DashboardUser, mobile: string, query: Record<string, unknown>, error?: FormError, typed?: string): Promise<PageResult> {
     const thread = await this.inbox.open(user.accountId, mobile);
+    const consent = await this.consent.forNumber(user.accountId, thread.mobile, CONSENT_RECORDS_SHOWN);
     return view(
       'dashboard/views/inbox-thread',
       {
@@ -71,6 +109,7 @@ export class InboxPageService {
           number: e.account_number,
           at: show.time(e.at, user.timeZone),
         })),
+        consent: consent.map((r) => consentEntry(r, user.timeZone)),
       },
       error?.status ?? 200,
     );

@@ -19,6 +19,16 @@ export class KeywordsPageController {
     return this.keywords.create(user, form);
   }
 
+  @Get(':id/edit')
+  edit(@CurrentUser() user: DashboardUser, @Param('id') id: string) {
+    return this.keywords.editPage(user, id);
+  }
+
+  @Post(':id')
+  update(@CurrentUser() user: DashboardUser, @Param('id') id: string, @Body() form: FormBody | undefined) {
+    return this.keywords.update(user, id, form);
+  }
+
   @Post(':id/delete')
   delete(@CurrentUser() user: DashboardUser, @Param('id') id: string) {
     return this.keywords.delete(user, id);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { failure } from '../../common/errors/error-catalogue';
 import { BUILT_IN_KEYWORDS } from '../../keywords/built-in-keywords';
 import type { KeywordMatch } from '../../keywords/keyword-rule.entity';
-import { KeywordRulesService } from '../../keywords/keyword-rules.service';
+import { KeywordRuleCommand, KeywordRulesService } from '../../keywords/keyword-rules.service';
 import { ListsService } from '../../lists/lists.service';
 import { formText, type FormBody } from '../../pages/form-body';
 import { withFormErrors } from '../../pages/form-error';
@@ -29,7 +29,32 @@ function optionalId(text: string, field: string): number | undefined {
   return Number(text);
 }
 
-/** Keywords (`manage_contacts`): the account's keyword rules in order, made and deleted through the API's own service. */
+const typedOf = (form: FormBody | undefined) => Object.fromEntries(Object.keys(EMPTY).map((k) => [k, formText(form, k)])) as Typed;
+
+/** A rule id from the path; anything else is a rule that does not exist. */
+function ruleIdOf(id: string): number {
+  if (!/^\d{1,15}$/.test(id)) throw failure('keywordRuleNotFound');
+  return Number(id);
+}
+
+/** The form as the API's command, with the API's texts for what the form itself can get wrong. */
+function commandOf(typed: Typed): KeywordRuleCommand {
+  if (!MATCHES.some((m) => m.value === typed.match)) throw failure('invalidField', 'match must be one of: exact, first_word, pattern');
+  if (typed.keyword === '') throw failure('required', 'keyword');
+  return {
+    match: typed.match as KeywordMatch,
+    keyword: typed.keyword,
+    number: typed.number,
+    reply: typed.reply,
+    addToListId: optionalId(typed.add_to_list_id, 'add_to_list_id'),
+    removeFromListId: optionalId(typed.remove_from_list_id, 'remove_from_list_id'),
+    optOut: typed.standing === 'opt_out',
+    optIn: typed.standing === 'opt_in',
+    position: optionalId(typed.position, 'position'),
+  };
+}
+
+/** Keywords (`manage_contacts`): the account's keyword rules in order, made, changed and deleted through the API's own service. */
 @Injectable()
 export class KeywordsPageService {
   constructor(
@@ -38,10 +63,25 @@ export class KeywordsPageService {
     private readonly lists: ListsService,
   ) {}
 
-  async page(user: DashboardUser, notice?: unknown, error?: { message: string; status: number }, typed: Typed = EMPTY): Promise<PageResult> {
-    const [rows, senders, lists] = await Promise.all([this.rules.rows(user.accountId), this.senders.current(user.accountId), this.lists.names(user.accountId)]);
-    const listName = new Map(lists.map((l) => [l.id, l.name]));
+  /** What the rule form offers (numbers, lists, match kinds), with the typed values selected. */
+  private async formChoices(user: DashboardUser, typed: Typed) {
+    const [senders, lists] = await Promise.all([this.senders.current(user.accountId), this.lists.names(user.accountId)]);
     const numbers = senders.filter((s) => s.status === 'active' && (s.type === 'dedicated' || s.type === 'shared')).map((s) => s.value);
+    return {
+      listName: new Map(lists.map((l) => [l.id, l.name])),
+      form: {
+        matches: MATCHES.map((m) => ({ ...m, selected: m.value === typed.match })),
+        numbers: numbers.map((n) => ({ value: n, selected: n === typed.number })),
+        lists: lists.map((l) => ({ id: l.id, name: l.name, addSelected: String(l.id) === typed.add_to_list_id, removeSelected: String(l.id) === typed.remove_from_list_id })),
+        typed,
+        standingOut: typed.standing === 'opt_out',
+        standingIn: typed.standing === 'opt_in',
+      },
+    };
+  }
+
+  async page(user: DashboardUser, notice?: unknown, error?: { message: string; status: number }, typed: Typed = EMPTY): Promise<PageResult> {
+    const [rows, { listName, form }] = await Promise.all([this.rules.rows(user.accountId), this.formChoices(user, typed)]);
     return view(
       'dashboard/views/keywords',
       {
@@ -64,43 +104,69 @@ export class KeywordsPageService {
           createdAt: show.time(r.created_at, user.timeZone),
         })),
         builtIn: BUILT_IN_KEYWORDS.map((b) => ({ words: b.words.join(', '), action: b.describe })),
-        matches: MATCHES.map((m) => ({ ...m, selected: m.value === typed.match })),
-        numbers: numbers.map((n) => ({ value: n, selected: n === typed.number })),
-        lists: lists.map((l) => ({ id: l.id, name: l.name, addSelected: String(l.id) === typed.add_to_list_id, removeSelected: String(l.id) === typed.remove_from_list_id })),
-        typed,
-        standingOut: typed.standing === 'opt_out',
-        standingIn: typed.standing === 'opt_in',
+        ...form,
       },
       error?.status ?? 200,
     );
   }
 
   async create(user: DashboardUser, form: FormBody | undefined): Promise<PageResult> {
-    const typed = Object.fromEntries(Object.keys(EMPTY).map((k) => [k, formText(form, k)])) as Typed;
+    const typed = typedOf(form);
     return withFormErrors<PageResult>(
       async () => {
-        if (!MATCHES.some((m) => m.value === typed.match)) throw failure('invalidField', 'match must be one of: exact, first_word, pattern');
-        if (typed.keyword === '') throw failure('required', 'keyword');
-        await this.rules.create(user.accountId, {
-          match: typed.match as KeywordMatch,
-          keyword: typed.keyword,
-          number: typed.number,
-          reply: typed.reply,
-          addToListId: optionalId(typed.add_to_list_id, 'add_to_list_id'),
-          removeFromListId: optionalId(typed.remove_from_list_id, 'remove_from_list_id'),
-          optOut: typed.standing === 'opt_out',
-          optIn: typed.standing === 'opt_in',
-          position: optionalId(typed.position, 'position'),
-        });
+        await this.rules.create(user.accountId, commandOf(typed));
         return redirectTo(withNotice(PAGES.keywords.path, 'keyword_rule_created'));
       },
       (error) => this.page(user, undefined, error, typed),
     );
   }
 
+  /** The edit form of one rule, filled from the rule (or from what was typed, after an error). */
+  async editPage(user: DashboardUser, id: string, error?: { message: string; status: number }, typed?: Typed): Promise<PageResult> {
+    const ruleId = ruleIdOf(id);
+    const rows = await this.rules.rows(user.accountId);
+    const rule = rows.find((r) => r.id === ruleId);
+    if (!rule) throw failure('keywordRuleNotFound');
+    const shown: Typed = typed ?? {
+      match: rule.match,
+      keyword: rule.keyword,
+      number: rule.number ?? '',
+      reply: rule.reply ?? '',
+      add_to_list_id: rule.add_to_list_id === null ? '' : String(rule.add_to_list_id),
+      remove_from_list_id: rule.remove_from_list_id === null ? '' : String(rule.remove_from_list_id),
+      standing: rule.opt_out ? 'opt_out' : rule.opt_in ? 'opt_in' : '',
+      position: String(rule.position),
+    };
+    const { form } = await this.formChoices(user, shown);
+    return view(
+      'dashboard/views/keyword-edit',
+      {
+        title: `Edit the rule for ${rule.keyword}`,
+        error: error?.message,
+        keyword: rule.keyword,
+        position: rule.position,
+        count: rows.length,
+        action: `${PAGES.keywords.path}/${ruleId}`,
+        ...form,
+      },
+      error?.status ?? 200,
+    );
+  }
+
+  async update(user: DashboardUser, id: string, form: FormBody | undefined): Promise<PageResult> {
+    const ruleId = ruleIdOf(id);
+    const typed = typedOf(form);
+    return withFormErrors<PageResult>(
+      async () => {
+        await this.rules.update(user.accountId, ruleId, commandOf(typed));
+        return redirectTo(withNotice(PAGES.keywords.path, 'keyword_rule_updated'));
+      },
+      (error) => this.editPage(user, id, error, typed),
+    );
+  }
+
   async delete(user: DashboardUser, id: string): Promise<PageResult> {
-    if (!/^\d{1,15}$/.test(id)) throw failure('keywordRuleNotFound');
-    await this.rules.delete(user.accountId, Number(id));
+    await this.rules.delete(user.accountId, ruleIdOf(id));
     return redirectTo(withNotice(PAGES.keywords.path, 'keyword_rule_deleted'));
   }
 }

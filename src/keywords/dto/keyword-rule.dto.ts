@@ -44,6 +44,11 @@ export class CreateKeywordRuleDto {
   position?: number;
 }
 
+export class UpdateKeywordRuleDto extends CreateKeywordRuleDto {
+  @Field({ kind: 'integer', required: true, min: 1, messages: { invalid: ErrorText.mustBePositiveInteger('rule_id') }, example: 3 })
+  rule_id: number;
+}
+
 export class DeleteKeywordRuleDto {
   @Field({ kind: 'integer', required: true, min: 1, messages: { invalid: ErrorText.mustBePositiveInteger('rule_id') }, example: 3 })
   rule_id: number;

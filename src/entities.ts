@@ -34,6 +34,7 @@ import { DedicatedNumber } from './numbers/dedicated-number.entity';
 import { FreeNumberClaim } from './numbers/free-number-claim.entity';
 import { ShortLink } from './links/short-link.entity';
 import { LinkClickEvent } from './links/link-click-event.entity';
+import { LinkClickBucket } from './links/link-click-bucket.entity';
 import { PaymentCustomer } from './payments/payment-customer.entity';
 import { PaymentCard } from './payments/payment-card.entity';
 import { SimulatedPayment } from './payments/simulated-payment.entity';
@@ -76,6 +77,7 @@ export const ENTITIES = [
   DispatcherLease,
   ShortLink,
   LinkClickEvent,
+  LinkClickBucket,
   PaymentCustomer,
   PaymentCard,
   SimulatedPayment,

@@ -28,6 +28,7 @@ import { AutoRecharge1763704600000 } from './database/migrations/1763704600000-A
 import { TwoFactor1763704800000 } from './database/migrations/1763704800000-TwoFactor';
 import { ConsentRecords1763704900000 } from './database/migrations/1763704900000-ConsentRecords';
 import { SendBlockedCount1763705200000 } from './database/migrations/1763705200000-SendBlockedCount';
+import { LinkClickBuckets1763705210000 } from './database/migrations/1763705210000-LinkClickBuckets';
 import { FailedWebhookAttempts1763705700000 } from './database/migrations/1763705700000-FailedWebhookAttempts';
 
 /** In order of application. A new migration is added here as well as generated. */
@@ -62,5 +63,6 @@ export const MIGRATIONS = [
   TwoFactor1763704800000,
   ConsentRecords1763704900000,
   SendBlockedCount1763705200000,
+  LinkClickBuckets1763705210000,
   FailedWebhookAttempts1763705700000,
 ];

@@ -62,6 +62,12 @@ export class LinkClicksService {
     }
   }
 
+  /** Clicks by the day they happened on the account's calendar (reports); what has been appended is folded first. */
+  async clicksByDay(accountId: number, period: { from: Date; toExclusive: Date; timeZone: string }): Promise<Array<{ day: string; clicks: number }>> {
+    await this.foldAll();
+    return this.links.clicksByDay(accountId, period.from, period.toExclusive, period.timeZone);
+  }
+
   async page(accountId: number, query: LinkClicksQueryInput, page: Page): Promise<PageResult<LinkClickView>> {
     let scope: LinkScope;
     if (query.message_id !== undefined && query.message_id !== '') {

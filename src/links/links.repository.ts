@@ -117,7 +117,15 @@ export class LinksRepository {
        upd AS (
          UPDATE short_links l SET clicks = l.clicks + agg.clicks, preview_hits = l.preview_hits + agg.previews,
                 first_clicked_at = LEAST(l.first_clicked_at, agg.first_at), last_clicked_at = GREATEST(l.last_clicked_at, agg.last_at)
-         FROM agg WHERE l.code = agg.code)
+         FROM agg WHERE l.code = agg.code),
+       -- The same clicks by when they happened: per send and quarter hour (link_click_buckets).
+       timed AS (
+         INSERT INTO link_click_buckets (account_id, bucket, send_id, clicks)
+         SELECT l.account_id, date_bin('15 minutes', moved.clicked_at, 'epoch'), l.send_id, count(*)::int
+           FROM moved JOIN short_links l ON l.code = moved.code
+          WHERE NOT moved.preview
+          GROUP BY 1, 2, 3
+         ON CONFLICT (account_id, bucket, send_id) DO UPDATE SET clicks = link_click_buckets.clicks + EXCLUDED.clicks)
        SELECT count(*)::int AS folded FROM moved`,
       [limit],
     );
@@ -143,5 +151,19 @@ export class LinksRepository {
       ),
     ]);
     return { total: count.rows[0].total, rows: rows.rows };
+  }
+
+  /** The account's clicks in [from, toExclusive), by the day they were clicked on `timeZone`'s calendar (from the quarter-hour buckets). */
+  async clicksByDay(accountId: number, from: Date, toExclusive: Date, timeZone: string): Promise<Array<{ day: string; clicks: number }>> {
+    const { rows } = await sql<{ day: string; clicks: number }>(
+      this.dataSource,
+      `SELECT to_char(bucket AT TIME ZONE $4, 'YYYY-MM-DD') AS day, sum(clicks)::int AS clicks
+         FROM link_click_buckets
+        WHERE account_id = $1 AND bucket >= $2 AND bucket < $3
+        GROUP BY 1
+        ORDER BY 1`,
+      [accountId, from.toISOString(), toExclusive.toISOString(), timeZone],
+    );
+    return rows;
   }
 }

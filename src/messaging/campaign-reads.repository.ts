@@ -117,6 +117,32 @@ export class CampaignReadsRepository {
     return rows;
   }
 
+  /**
+   * The send's messages that reached an outcome, counted by the minute they reached it (their last part's
+   * receipt, or its submission when the carrier refused it there), oldest first. Set-based: the send's
+   * messages by their send index, their parts by key.
+   */
+  async outcomesByMinute(accountId: number, sendId: number): Promise<Array<{ minute: Date; delivered: number; failed: number }>> {
+    const { rows } = await sql<{ minute: Date; delivered: number; failed: number }>(
+      this.dataSource,
+      `SELECT date_trunc('minute', outcome_at) AS minute,
+              count(*) FILTER (WHERE status = 'delivered')::int AS delivered,
+              count(*) FILTER (WHERE status = 'failed')::int AS failed
+         FROM (SELECT CASE WHEN bool_or(p.status = 'failed') THEN 'failed'
+                           WHEN count(*) = max(p.total_parts) AND bool_and(p.status = 'delivered') THEN 'delivered' END AS status,
+                      max(coalesce(p.receipt_at, p.submitted_at)) AS outcome_at
+                 FROM messages m
+                 JOIN message_parts p ON p.message_id = m.id
+                WHERE m.account_id = $1 AND m.send_id = $2
+                GROUP BY m.id) o
+        WHERE status IS NOT NULL
+        GROUP BY 1
+        ORDER BY 1`,
+      [accountId, sendId],
+    );
+    return rows;
+  }
+
   private async read(accountId: number, chosen: string, params: unknown[]): Promise<CampaignRow[]> {
     const { rows } = await sql<Omit<CampaignRow, 'counts'> & StatusCounts>(
       this.dataSource,

@@ -24,6 +24,10 @@ export class CampaignReadsService {
     return row;
   }
 
+  async outcomesByMinute(accountId: number, sendId: number): Promise<Array<{ minute: Date; delivered: number; failed: number }>> {
+    return this.campaigns.outcomesByMinute(accountId, sendId);
+  }
+
   async failureReasons(accountId: number, sendId: number): Promise<FailureReasonRow[]> {
     return this.campaigns.failureReasons(accountId, sendId);
   }

@@ -49,21 +49,6 @@ export class ReportReadsRepository {
     return rows.map((r) => ({ ...r, cost: Number(r.cost) }));
   }
 
-  /** Clicks on the links of the sends made each day (counted whenever they were clicked). */
-  async clicksBySendDay(accountId: number, period: ReportPeriod): Promise<Array<{ day: string; clicks: number }>> {
-    const { rows } = await sql<{ day: string; clicks: number }>(
-      this.dataSource,
-      `SELECT to_char(s.created_at AT TIME ZONE $4, 'YYYY-MM-DD') AS day, sum(l.clicks)::int AS clicks
-         FROM sends s
-         JOIN short_links l ON l.send_id = s.id AND l.account_id = s.account_id AND l.kind = 'url'
-        WHERE s.account_id = $1 AND s.created_at >= $2 AND s.created_at < $3
-        GROUP BY 1
-        ORDER BY 1`,
-      [accountId, period.from.toISOString(), period.toExclusive.toISOString(), period.timeZone],
-    );
-    return rows;
-  }
-
   async failureReasons(accountId: number, period: ReportPeriod): Promise<Array<{ reason: string; messages: number }>> {
     const { rows } = await sql<{ reason: string; messages: number }>(
       this.dataSource,

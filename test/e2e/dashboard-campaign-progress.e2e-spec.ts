@@ -89,6 +89,31 @@ describe('Dashboard: campaign progress, blocked and what followed', () => {
     expect(textOf((await viewer.get(`/campaigns/${sendId}`)).html)).toContain('Scheduled Queued Sent Delivered Failed Cancelled Blocked 0 2 0 0 0 0 1');
   });
 
+  it('charts the share delivered over time with its table, in the account’s time zone', async () => {
+    const later = new Date(Date.now() + 300 * 86_400_000).toISOString().slice(0, 19);
+    const sent = await send({ messages: ['0412600301', '0412600302', '0412600303'].map((to) => ({ to, sender: 'Brand', message: 'Timeline', scheduled_for: later })) });
+    const ids = sent.results.map((r) => r.message_id);
+    // Receipts as the carrier would leave them: one delivered at 11:00 Sydney time, one failed with its error at 11:02; one still out.
+    await t.app.get(DataSource).query(
+      `INSERT INTO message_parts (message_id, part_number, account_id, total_parts, smsc_id, status, submitted_at, receipt_at, receipt_stat, receipt_err)
+       VALUES ($1, 1, $3, 1, 't1', 'delivered', '2026-11-20 00:00:05+00', '2026-11-20 00:00:30+00', 'DELIVRD', '000'),
+              ($2, 1, $3, 1, 't2', 'failed', '2026-11-20 00:00:05+00', '2026-11-20 00:02:10+00', 'UNDELIV', '011')`,
+      [ids[0], ids[1], acct.accountId],
+    );
+    const page = await viewer.get(`/campaigns/${sent.send_id}`);
+    expect(page.html).toMatch(/<svg class="chart"[^>]*role="img" aria-labelledby="delivery-over-time-title delivery-over-time-desc"/);
+    const text = textOf(page.html);
+    expect(text).toContain('Delivered over time Each bar is the share of the messages delivered by the end of its 1 minute (Sydney time).');
+    expect(text).toContain('1 of 3 messages delivered (33.3%)');
+    expect(text).toContain(
+      'From Delivered Failed Delivered by then Delivery rate by then 2026-11-20 11:00:00 AEDT 1 0 33.3% 100% 2026-11-20 11:01:00 AEDT 0 0 33.3% 100% 2026-11-20 11:02:00 AEDT 0 1 33.3% 50%',
+    );
+    expect(text).toContain('Failures by reason Reason Messages Carrier error 011 (UNDELIV) 1');
+    // A campaign with no outcome yet has no chart.
+    const quiet = await send({ messages: [{ to: '0412600304', sender: 'Brand', message: 'Quiet', scheduled_for: later }] });
+    expect((await viewer.get(`/campaigns/${quiet.send_id}`)).html).not.toContain('Delivered over time');
+  });
+
   it('counts with one statement per page, however many campaigns it shows', async () => {
     for (let i = 0; i < 3; i++) await send({ messages: [{ to: `041260020${i}`, sender: 'Brand', message: `Batch ${i}` }] });
     const ds = t.app.get(DataSource);

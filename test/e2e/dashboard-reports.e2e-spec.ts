@@ -5,6 +5,9 @@ import { startTestApp, TestApp } from '../support/test-app';
 
 jest.setTimeout(120_000);
 
+/** Far enough ahead that no dispatcher takes the message: only what a test writes decides its status. */
+const later = () => new Date(Date.now() + 300 * 86_400_000).toISOString().slice(0, 19);
+
 /** The reports page (charts drawn on the server with their tables) and the CSV exports, for every user of the account. */
 describe('Dashboard: reports and exports', () => {
   let t: TestApp;
@@ -17,14 +20,13 @@ describe('Dashboard: reports and exports', () => {
     acct = await accountWithOwner(t.app, { credits: 100, senders: ['Harbour'] });
     viewer = await signedIn(t.app, await userWith(t.app, acct.accountId, []));
     // Scheduled far ahead, so no dispatcher touches them: the parts written below alone decide their status.
-    const later = new Date(Date.now() + 300 * 86_400_000).toISOString().slice(0, 19);
     const sent = await t.api.post('/v1/messages', {
       auth: acct.auth,
       body: {
         messages: [
-          { to: '0412900001', sender: 'Harbour', message: 'Plain text', scheduled_for: later },
-          { to: '0412900002', sender: 'Harbour', message: 'Has, a comma and "quotes"', scheduled_for: later },
-          { to: '0412900003', sender: 'Harbour', message: '=HYPERLINK("x")', custom_ref: '+ref', scheduled_for: later },
+          { to: '0412900001', sender: 'Harbour', message: 'Plain text', scheduled_for: later() },
+          { to: '0412900002', sender: 'Harbour', message: 'Has, a comma and "quotes"', scheduled_for: later() },
+          { to: '0412900003', sender: 'Harbour', message: '=HYPERLINK("x")', custom_ref: '+ref', scheduled_for: later() },
         ],
       },
     });
@@ -58,6 +60,35 @@ describe('Dashboard: reports and exports', () => {
     expect(text).toContain('Failures by reason');
     expect(text).toContain('Carrier error 011 (UNDELIV) 1');
     expect(res.html).toContain('<title>11-20: 3</title>');
+  });
+
+  it('counts link clicks on the day they were clicked, on the account’s calendar, not the day their message was sent', async () => {
+    const sent = await t.api.post('/v1/messages', {
+      auth: acct.auth,
+      body: { shorten_urls: true, messages: [{ to: '0412900010', sender: 'Harbour', message: 'Menu https://cafe.example/menu', scheduled_for: later() }] },
+    });
+    const ds = t.app.get(DataSource);
+    // Sent on 2026-11-10 (Sydney); clicked on the 12th and, across midnight there, the 13th.
+    await ds.query(`UPDATE messages SET created_at = '2026-11-10 01:00:00+00' WHERE send_id = $1`, [sent.body.send_id]);
+    const [{ code }] = await ds.query(`SELECT code FROM short_links WHERE send_id = $1 AND kind = 'url'`, [sent.body.send_id]);
+    // Hits as the redirect appends them: 23:50 on the 12th and 00:50 on the 13th in Sydney (AEDT, UTC+11); a link preview is not a click.
+    await ds.query(
+      `INSERT INTO link_click_events (code, preview, clicked_at)
+       VALUES ($1, false, '2026-11-12 12:50:00+00'), ($1, false, '2026-11-12 13:50:00+00'), ($1, false, '2026-11-12 13:55:00+00'), ($1, true, '2026-11-12 13:56:00+00')`,
+      [code],
+    );
+    const text = textOf((await viewer.get('/reports?from=2026-11-10&to=2026-11-13')).html);
+    expect(text).toContain('Link clicks per day 3 link clicks from 2026-11-10 to 2026-11-13, counted on the day they were clicked.');
+    expect(text).toContain('Day Clicks 2026-11-10 0 2026-11-11 0 2026-11-12 1 2026-11-13 2');
+    // Folded once: read again, the same counts.
+    expect(textOf((await viewer.get('/reports?from=2026-11-13&to=2026-11-13')).html)).toContain('Day Clicks 2026-11-13 2');
+    // The same hits on Perth's calendar (UTC+8): all three on the 12th.
+    await ds.query(`UPDATE accounts SET time_zone = 'Australia/Perth' WHERE id = $1`, [acct.accountId]);
+    try {
+      expect(textOf((await viewer.get('/reports?from=2026-11-12&to=2026-11-13')).html)).toContain('Day Clicks 2026-11-12 3 2026-11-13 0');
+    } finally {
+      await ds.query(`UPDATE accounts SET time_zone = 'Australia/Sydney' WHERE id = $1`, [acct.accountId]);
+    }
   });
 
   it('refuses a period it cannot chart with a readable text', async () => {

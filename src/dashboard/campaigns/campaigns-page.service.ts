@@ -8,8 +8,10 @@ import { MessageExportService } from '../../messaging/message-export.service';
 import { json, PageResult, redirectTo, streamDownload, view } from '../../pages/page-result';
 import { can } from '../../users/permissions';
 import type { DashboardUser } from '../dashboard-user';
-import { show } from '../format';
+import { show, zoneLabel } from '../format';
 import { noticeFor, withNotice } from '../notices';
+import { barChart } from '../reports/svg-chart';
+import { deliveryTimeline } from './delivery-timeline';
 
 /** The counts a campaign shows, in the order a message moves through them. */
 const STAGES = [
@@ -68,16 +70,32 @@ export class CampaignsPageService {
 
   async campaign(user: DashboardUser, id: string, query: Record<string, unknown>): Promise<PageResult> {
     const row = await this.campaigns.one(user.accountId, toSendId(id));
-    const failures = row.counts.failed > 0 ? await this.campaigns.failureReasons(user.accountId, row.id) : [];
+    const settled = row.counts.delivered + row.counts.failed > 0;
+    const [failures, outcomes] = await Promise.all([
+      row.counts.failed > 0 ? this.campaigns.failureReasons(user.accountId, row.id) : [],
+      settled ? this.campaigns.outcomesByMinute(user.accountId, row.id) : [],
+    ]);
     const progress = progressOf(row);
+    const timeline = deliveryTimeline(outcomes, row.message_count, user.timeZone);
     return view('dashboard/views/campaign', {
       title: `Campaign ${row.id}`,
+      zone: zoneLabel(user.timeZone),
       notice: noticeFor(query.notice),
       campaign: this.summary(row, user),
       progress,
       stages: [...STAGES.map((s) => ({ ...s, count: row.counts[s.status] })), { status: 'blocked', label: 'Blocked', count: row.blocked }],
       followed: FOLLOWED.map((f) => ({ ...f, count: progress[f.key] })),
       failures,
+      timeline: timeline && {
+        ...timeline,
+        chart: barChart({
+          id: 'delivery-over-time',
+          title: 'Delivered over time',
+          description: `${progress.delivered} of ${progress.accepted} messages delivered (${timeline.rows[timeline.rows.length - 1].deliveredByThen}); each bar is the share delivered by the end of its ${timeline.interval}.`,
+          bars: timeline.bars,
+          max: 100,
+        }),
+      },
       refunded: row.counts.cancelled > 0 ? (user.accountIsTest ? 'nothing (test accounts are not charged)' : `${show.credits(row.cancelled_cost)} credits`) : '',
       canCancel: row.counts.scheduled > 0 && can(user, 'send_messages'),
     });

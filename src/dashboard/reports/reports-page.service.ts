@@ -85,7 +85,10 @@ export class ReportsPageService {
         value: (d.row?.cost ?? 0) / 100,
         shown: show.credits(d.row?.cost ?? 0),
       })),
-      daily('clicks', 'Link clicks, by the day the links were sent', `${clicks} clicks on links sent ${span}.`, 'Clicks', (d) => ({ value: d.clicks, shown: String(d.clicks) })),
+      daily('clicks', 'Link clicks per day', `${clicks} link clicks ${span}, counted on the day they were clicked.`, 'Clicks', (d) => ({
+        value: d.clicks,
+        shown: String(d.clicks),
+      })),
     ];
     const failureBars: Bar[] = report.failures.map((f) => ({
       label: f.reason.length > REASON_LABEL_CHARS ? `${f.reason.slice(0, REASON_LABEL_CHARS - 1)}…` : f.reason,

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
-import { ImportContactsService } from '../src/lists/import-contacts.service';
+import { ContactImportsService } from '../src/contact-imports/contact-imports.service';
 import { benchImportJob } from './contact-import';
 import { benchContactSearch } from './contact-search';
 import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support';
@@ -48,7 +48,7 @@ async function main() {
     );
 
     t = process.hrtime.bigint();
-    const again = await bench.app.get(ImportContactsService).importCsv(accountId, 'Campaign', lines.join('\n'));
+    const again = await bench.app.get(ContactImportsService).importNow(accountId, { csv: lines.join('\n'), listName: 'Campaign', origin: 'cli' });
     console.log(`re-import in-process (all updates): ${fmt(ms(t) / 1000)} s -> updated ${again.updated}`);
 
     const listId = report.list_id as number;

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { CodeSource } from '../src/links/link-codes';
-import { ImportContactsService } from '../src/lists/import-contacts.service';
+import { ContactImportsService } from '../src/contact-imports/contact-imports.service';
 import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support';
 import { uuid7 } from '../src/common/ids/uuid7';
 
@@ -86,7 +86,7 @@ async function main() {
 
     // List send to 50000 contacts.
     const csv = ['number,first_name', ...Array.from({ length: 50_000 }, (_, i) => `04${String(50_000_000 + i).slice(-8)},Name${i}`)].join('\n');
-    const imported = await bench.app.get(ImportContactsService).importCsv(accountId, 'Campaign 50k', csv);
+    const imported = await bench.app.get(ContactImportsService).importNow(accountId, { csv, listName: 'Campaign 50k', origin: 'cli' });
     const listTimes: number[] = [];
     for (let run = 0; run < 3; run++) {
       const start = process.hrtime.bigint();

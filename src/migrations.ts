@@ -29,6 +29,7 @@ import { TwoFactor1763704800000 } from './database/migrations/1763704800000-TwoF
 import { ConsentRecords1763704900000 } from './database/migrations/1763704900000-ConsentRecords';
 import { SendBlockedCount1763705200000 } from './database/migrations/1763705200000-SendBlockedCount';
 import { LinkClickBuckets1763705210000 } from './database/migrations/1763705210000-LinkClickBuckets';
+import { ContactImportAttempts1763705300000 } from './database/migrations/1763705300000-ContactImportAttempts';
 import { FailedWebhookAttempts1763705700000 } from './database/migrations/1763705700000-FailedWebhookAttempts';
 
 /** In order of application. A new migration is added here as well as generated. */
@@ -64,5 +65,6 @@ export const MIGRATIONS = [
   ConsentRecords1763704900000,
   SendBlockedCount1763705200000,
   LinkClickBuckets1763705210000,
+  ContactImportAttempts1763705300000,
   FailedWebhookAttempts1763705700000,
 ];

@@ -64,6 +64,12 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
         { name: 'idempotency-purge', everyMs: config.idempotencyPurgeIntervalMs, run: () => idempotency.purgeExpired() },
         // Re-enqueues contact imports whose job was lost (Redis flushed, enqueue failed); one still queued is not added twice.
         { name: 'contact-import-sweep', everyMs: config.sweepIntervalMs, run: () => contactImports.requeueUnfinished() },
+        // Deletes finished imports past their retention and uploads never started (with any file they still hold).
+        {
+          name: 'contact-import-purge',
+          everyMs: config.contactImportPurgeIntervalMs,
+          run: () => contactImports.purgeExpired(config.contactImportRetentionDays, config.contactImportDraftHours),
+        },
         // Handles balance crossings (auto-recharge, the low-balance warning) whose job was lost.
         { name: 'balance-crossing-sweep', everyMs: config.sweepIntervalMs, run: () => crossings.sweep() },
       ],

@@ -73,6 +73,38 @@ export const SETTINGS = {
     why: 'The loop guard’s window; a reply repeating an auto-reply sent within it is never answered',
   }),
 
+  // --- Contact imports (contact-imports/) ---
+  contactImportMaxAttempts: integer({
+    default: 5,
+    min: 1,
+    max: 100,
+    why: 'Runs an import gets (a run that crashed its worker counts) before it fails with its last error as the reason, so a file that always fails cannot loop',
+  }),
+  contactImportLockMs: integer({
+    default: 30_000,
+    min: 1000,
+    max: 600_000,
+    why: "How long a running import's job stays locked without its worker renewing it: a killed worker's import is handed to another within about twice this",
+  }),
+  contactImportRetentionDays: integer({
+    default: 30,
+    min: 1,
+    max: 3650,
+    why: 'Finished imports (their report and line lists) are deleted this many days after they finish; the contacts stay',
+  }),
+  contactImportDraftHours: integer({
+    default: 24,
+    min: 1,
+    max: 720,
+    why: 'An upload never started from the page is deleted, with its file, this many hours after it was uploaded',
+  }),
+  contactImportPurgeIntervalMs: integer({
+    default: 60 * 60 * 1000,
+    min: 0,
+    max: 86_400_000,
+    why: 'How often finished imports past their retention and stale drafts are deleted (0: never)',
+  }),
+
   // --- Links and opt-out pages ---
   shortLinkBase: text({
     default: 'http://localhost:3000',

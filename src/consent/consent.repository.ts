@@ -49,6 +49,17 @@ export class ConsentRepository {
     );
   }
 
+  /** One change of many numbers with one piece of evidence (an import's chunk): one statement, however many numbers. */
+  async appendMany(accountId: number, numbers: string[], change: ConsentChange, source: ConsentSource, e: ConsentEvidence, tx: Tx): Promise<void> {
+    if (numbers.length === 0) return;
+    await sql(
+      tx,
+      `INSERT INTO consent_records (account_id, number, change, source, inbound_message_id, message_id, client_address, api_key_id, user_id, detail)
+       SELECT $1, n, $3, $4, $5, $6, $7, $8, $9, $10 FROM unnest($2::text[]) AS n`,
+      [accountId, numbers, change, source, e.inboundMessageId ?? null, e.messageId ?? null, e.clientAddress ?? null, e.apiKeyId ?? null, e.userId ?? null, e.detail ?? null],
+    );
+  }
+
   private where(accountId: number, filter: ConsentFilter): { condition: string; params: unknown[] } {
     const where = ['account_id = $1'];
     const params: unknown[] = [accountId];

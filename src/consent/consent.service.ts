@@ -22,6 +22,11 @@ export class ConsentService {
     await this.repo.append(accountId, number, change, source, evidence, tx);
   }
 
+  /** The same change for many numbers (an import with a stated consent source), set-based. */
+  async recordMany(accountId: number, numbers: string[], change: ConsentChange, source: ConsentSource, evidence: ConsentEvidence, tx: Tx): Promise<void> {
+    await this.repo.appendMany(accountId, numbers, change, source, evidence, tx);
+  }
+
   async page(accountId: number, query: { number?: string; from?: string; to?: string }, page: Page): Promise<PageResult<ConsentView>> {
     const { total, rows } = await this.repo.page(accountId, this.filter(query), page);
     return pageResult(page, total, rows.map(toConsentView));

@@ -2,13 +2,14 @@ import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGene
 
 /** draft: uploaded on the page, mapping not chosen yet; queued → running → complete | failed. */
 export type ContactImportState = 'draft' | 'queued' | 'running' | 'complete' | 'failed';
-export type ContactImportOrigin = 'api' | 'dashboard';
+export type ContactImportOrigin = 'api' | 'dashboard' | 'cli';
 
 @Entity({ name: 'contact_imports' })
 @Check('contact_imports_state_check', "state IN ('draft', 'queued', 'running', 'complete', 'failed')")
-@Check('contact_imports_origin_check', "origin IN ('api', 'dashboard')")
+@Check('contact_imports_origin_check', "origin IN ('api', 'dashboard', 'cli')")
 @Index('contact_imports_account_idx', ['accountId', 'id'])
 @Index('contact_imports_unfinished_idx', ['id'], { where: "state IN ('queued', 'running')" })
+@Index('contact_imports_finished_idx', ['finishedAt'], { where: 'finished_at IS NOT NULL' })
 export class ContactImport {
   @PrimaryGeneratedColumn({ name: 'id', type: 'bigint' })
   id: number;
@@ -70,6 +71,26 @@ export class ContactImport {
 
   @Column({ name: 'failure', type: 'text', nullable: true })
   failure: string | null;
+
+  /** Runs started (one that crashed its worker included); past the limit the import fails. */
+  @Column({ name: 'attempts', type: 'integer', default: 0 })
+  attempts: number;
+
+  /** Why the last run failed (the failure's reason once the attempts run out). */
+  @Column({ name: 'last_error', type: 'text', nullable: true })
+  lastError: string | null;
+
+  /** How the importer says the numbers consented; set: the import records opt-in consent. */
+  @Column({ name: 'consent_source', type: 'text', nullable: true })
+  consentSource: string | null;
+
+  /** Evidence of who started it: the API key (origin api) … */
+  @Column({ name: 'api_key_id', type: 'integer', nullable: true })
+  apiKeyId: number | null;
+
+  /** … or the dashboard user (origin dashboard). */
+  @Column({ name: 'user_id', type: 'integer', nullable: true })
+  userId: number | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ConsentModule } from '../consent/consent.module';
 import { ContactsModule } from '../contacts/contacts.module';
 import { ListsModule } from '../lists/lists.module';
 import { QueuesModule } from '../queues/queues.module';
@@ -10,7 +11,7 @@ import { ContactImportsService } from './contact-imports.service';
 
 /** Contact imports as jobs: the API and the dashboard store them (ContactImportsService); workers run them (ContactImportRunner). */
 @Module({
-  imports: [ContactsModule, ListsModule, UnsubscribesModule, QueuesModule],
+  imports: [ContactsModule, ListsModule, UnsubscribesModule, ConsentModule, QueuesModule],
   controllers: [ContactImportsController],
   providers: [ContactImportsRepository, ContactImportsService, ContactImportRunner],
   exports: [ContactImportsService, ContactImportRunner],

@@ -26,6 +26,8 @@ export interface ContactImportRow extends ImportProblemLists {
   updated: number;
   added_to_list: number;
   failure: string | null;
+  attempts: number;
+  consent_source: string | null;
   created_at: Date;
   finished_at: Date | null;
 }
@@ -36,10 +38,22 @@ export interface ContactImportWork {
   list_id: number | null;
   csv: string;
   mapping: Record<string, string> | null;
+  attempts: number;
+  last_error: string | null;
+  consent_source: string | null;
+  api_key_id: number | null;
+  user_id: number | null;
+}
+
+/** Who started an import and what they said about consent (stored with it: the evidence its consent records name). */
+export interface ImportStatement {
+  consentSource: string | null;
+  apiKeyId: number | null;
+  userId: number | null;
 }
 
 const REPORT_COLUMNS = `i.id::int AS id, i.list_id::int AS list_id, l.name AS list_name, i.state, i.origin, i.file_name, i.total_rows, i.valid_rows,
-  i.processed_rows, i.added, i.updated, i.added_to_list, i.failure, i.created_at, i.finished_at, i.invalid, i.duplicates, i.opted_out`;
+  i.processed_rows, i.added, i.updated, i.added_to_list, i.failure, i.attempts, i.consent_source, i.created_at, i.finished_at, i.invalid, i.duplicates, i.opted_out`;
 
 @Injectable()
 export class ContactImportsRepository {
@@ -47,13 +61,25 @@ export class ContactImportsRepository {
 
   async insert(
     accountId: number,
-    values: { state: 'draft' | 'queued'; origin: ContactImportOrigin; listId: number | null; fileName: string; csv: string; mapping: object | null },
+    values: { state: 'draft' | 'queued'; origin: ContactImportOrigin; listId: number | null; fileName: string; csv: string; mapping: object | null } & ImportStatement,
     tx?: Tx,
   ): Promise<number> {
     const { rows } = await sql<{ id: number }>(
       tx ?? this.dataSource,
-      `INSERT INTO contact_imports (account_id, state, origin, list_id, file_name, csv, mapping) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb) RETURNING id::int AS id`,
-      [accountId, values.state, values.origin, values.listId, values.fileName, values.csv, values.mapping === null ? null : JSON.stringify(values.mapping)],
+      `INSERT INTO contact_imports (account_id, state, origin, list_id, file_name, csv, mapping, consent_source, api_key_id, user_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10) RETURNING id::int AS id`,
+      [
+        accountId,
+        values.state,
+        values.origin,
+        values.listId,
+        values.fileName,
+        values.csv,
+        values.mapping === null ? null : JSON.stringify(values.mapping),
+        values.consentSource,
+        values.apiKeyId,
+        values.userId,
+      ],
     );
     return rows[0].id;
   }
@@ -90,21 +116,60 @@ export class ContactImportsRepository {
   }
 
   /** draft → queued with the chosen mapping and list; false when it is no longer a draft (started twice). */
-  async queueDraft(accountId: number, importId: number, mapping: object, listId: number | null, tx: Tx): Promise<boolean> {
+  async queueDraft(
+    accountId: number,
+    importId: number,
+    start: { mapping: object; listId: number | null; consentSource: string | null; userId: number | null },
+    tx: Tx,
+  ): Promise<boolean> {
     const { rowCount } = await sql(
       tx,
-      `UPDATE contact_imports SET state = 'queued', mapping = $3::jsonb, list_id = $4, updated_at = now() WHERE account_id = $1 AND id = $2 AND state = 'draft'`,
-      [accountId, importId, JSON.stringify(mapping), listId],
+      `UPDATE contact_imports SET state = 'queued', mapping = $3::jsonb, list_id = $4, consent_source = $5, user_id = $6, updated_at = now()
+        WHERE account_id = $1 AND id = $2 AND state = 'draft'`,
+      [accountId, importId, JSON.stringify(start.mapping), start.listId, start.consentSource, start.userId],
     );
     return rowCount > 0;
   }
 
   async findWork(accountId: number, importId: number): Promise<ContactImportWork | null> {
-    const { rows } = await sql<ContactImportWork>(this.dataSource, `SELECT state, list_id::int AS list_id, csv, mapping FROM contact_imports WHERE account_id = $1 AND id = $2`, [
-      accountId,
-      importId,
-    ]);
+    const { rows } = await sql<ContactImportWork>(
+      this.dataSource,
+      `SELECT state, list_id::int AS list_id, csv, mapping, attempts, last_error, consent_source, api_key_id, user_id FROM contact_imports WHERE account_id = $1 AND id = $2`,
+      [accountId, importId],
+    );
     return rows[0] ?? null;
+  }
+
+  /** Counts a run as it starts (before any work, so a run that crashes its worker is counted); false when the import is finished. */
+  async startAttempt(accountId: number, importId: number): Promise<boolean> {
+    const { rowCount } = await sql(
+      this.dataSource,
+      `UPDATE contact_imports SET attempts = attempts + 1, updated_at = now() WHERE account_id = $1 AND id = $2 AND state IN ('queued', 'running')`,
+      [accountId, importId],
+    );
+    return rowCount > 0;
+  }
+
+  async recordError(accountId: number, importId: number, message: string): Promise<void> {
+    await sql(this.dataSource, `UPDATE contact_imports SET last_error = $3, updated_at = now() WHERE account_id = $1 AND id = $2`, [accountId, importId, message]);
+  }
+
+  /**
+   * The retention: finished imports (report and line lists) once `retentionDays` have passed since they
+   * finished, and drafts never started after `draftHours`, each with whatever file it still holds.
+   * Deletes at most `limit` rows a call (the purge calls again while a call fills it).
+   */
+  async purge(retentionDays: number, draftHours: number, limit: number): Promise<number> {
+    const { rowCount } = await sql(
+      this.dataSource,
+      `DELETE FROM contact_imports WHERE id IN (
+         SELECT id FROM contact_imports WHERE finished_at < now() - make_interval(days => $1) AND state IN ('complete', 'failed')
+         UNION ALL
+         SELECT id FROM contact_imports WHERE state = 'draft' AND created_at < now() - make_interval(hours => $2)
+         LIMIT $3)`,
+      [retentionDays, draftHours, limit],
+    );
+    return rowCount;
   }
 
   /** queued → running with the file's counts and the lines set aside; false when another worker began it first. */

@@ -5,6 +5,7 @@ import { UnitOfWork } from '../database/unit-of-work';
 import { ListsService } from '../lists/lists.service';
 import { ContactImportQueue } from '../queues/contact-import-queue';
 import type { ContactImportOrigin } from './contact-import.entity';
+import { ContactImportRunner } from './contact-import-runner';
 import { ContactImportRow, ContactImportsRepository } from './contact-imports.repository';
 import { ContactImportView, toContactImportView } from './contact-imports.mapper';
 
@@ -15,6 +16,21 @@ export interface CreateContactImportCommand {
   listId?: number;
   origin: ContactImportOrigin;
   fileName?: string;
+  /** How the numbers consented; blank: none (no consent records). */
+  consentSource?: string;
+  /** Evidence of who started it. */
+  apiKeyId?: number;
+  userId?: number;
+  /** The list by name (made if missing), as the operator CLI names it; instead of listId. */
+  listName?: string;
+  /** false: stored ready to run, but no job is queued (the operator CLI runs it itself; the sweep would find it otherwise). */
+  enqueue?: boolean;
+}
+
+/** A stated consent source as kept: trimmed, and blank is none. */
+export function consentSourceOf(text: string | undefined): string | null {
+  const trimmed = text?.trim() ?? '';
+  return trimmed === '' ? null : trimmed;
 }
 
 /** The list an import started on the page fills: one of the account's, a new one by name, or none. */
@@ -22,6 +38,9 @@ export type ImportListChoice = { listId: number } | { newListName: string } | nu
 
 /** Lines the page shows of a file before its mapping is chosen. */
 export const PREVIEW_ROWS = 5;
+
+/** Imports one purge statement deletes: each is a short transaction however many have expired. */
+const PURGE_BATCH = 500;
 
 /** A CSV problem found before the job starts (the header, the mapping) as the 400 it is. */
 function checked<T>(read: () => T): T {
@@ -45,7 +64,19 @@ export class ContactImportsService {
     private readonly imports: ContactImportsRepository,
     private readonly lists: ListsService,
     private readonly queue: ContactImportQueue,
+    private readonly runner: ContactImportRunner,
   ) {}
+
+  /**
+   * An import run here and now, through the same job code a worker runs (the operator CLI, benchmarks):
+   * stored like any other (so a worker's sweep finishes it if this process stops), then run in this
+   * process chunk by chunk; answers its report.
+   */
+  async importNow(accountId: number, command: Omit<CreateContactImportCommand, 'enqueue'>): Promise<ContactImportRow> {
+    const created = await this.create(accountId, { ...command, enqueue: false });
+    await this.runner.run(accountId, created.import_id);
+    return this.report(accountId, created.import_id);
+  }
 
   /** Stores an import ready to run and enqueues it after the commit (the API, and the page once mapped). */
   async create(accountId: number, command: CreateContactImportCommand): Promise<ContactImportView> {
@@ -56,12 +87,24 @@ export class ContactImportsService {
     if (mapping === null) checked(() => mappingFromHeader(readCsvHead(command.csv, 0).header));
     if (command.listId !== undefined) await this.lists.require(accountId, command.listId);
     const importId = await this.uow.run(async (tx) => {
+      let listId = command.listId ?? null;
+      if (command.listName !== undefined) listId = (await this.lists.getOrCreate(accountId, command.listName, tx)).id;
       const id = await this.imports.insert(
         accountId,
-        { state: 'queued', origin: command.origin, listId: command.listId ?? null, fileName: command.fileName ?? '', csv: command.csv, mapping },
+        {
+          state: 'queued',
+          origin: command.origin,
+          listId,
+          fileName: command.fileName ?? '',
+          csv: command.csv,
+          mapping,
+          consentSource: consentSourceOf(command.consentSource),
+          apiKeyId: command.apiKeyId ?? null,
+          userId: command.userId ?? null,
+        },
         tx,
       );
-      tx.afterCommit(() => this.queue.enqueue({ accountId, importId: id }));
+      if (command.enqueue !== false) tx.afterCommit(() => this.queue.enqueue({ accountId, importId: id }));
       return id;
     });
     return this.get(accountId, importId);
@@ -71,7 +114,17 @@ export class ContactImportsService {
   async createDraft(accountId: number, fileName: string, csv: string): Promise<number> {
     if (csv.trim() === '') throw failure('contactImportInvalid', 'Choose a CSV file to upload');
     checked(() => readCsvHead(csv, PREVIEW_ROWS));
-    return this.imports.insert(accountId, { state: 'draft', origin: 'dashboard', listId: null, fileName, csv, mapping: null });
+    return this.imports.insert(accountId, {
+      state: 'draft',
+      origin: 'dashboard',
+      listId: null,
+      fileName,
+      csv,
+      mapping: null,
+      consentSource: null,
+      apiKeyId: null,
+      userId: null,
+    });
   }
 
   /** A draft's header row and first lines; null when the import is no longer a draft. */
@@ -82,7 +135,7 @@ export class ContactImportsService {
   }
 
   /** Starts a draft with the mapping chosen on the page (field → column header). */
-  async startDraft(accountId: number, importId: number, mapping: ColumnMapping, list: ImportListChoice): Promise<void> {
+  async startDraft(accountId: number, importId: number, mapping: ColumnMapping, list: ImportListChoice, statement: { consentSource?: string; userId: number }): Promise<void> {
     const draft = await this.imports.findDraftCsv(accountId, importId);
     if (!draft) {
       if (await this.imports.findReport(accountId, importId)) throw failure('contactImportStarted');
@@ -93,7 +146,8 @@ export class ContactImportsService {
       let listId: number | null = null;
       if (list && 'listId' in list) listId = (await this.lists.require(accountId, list.listId, tx)).id;
       else if (list) listId = (await this.lists.getOrCreate(accountId, list.newListName, tx)).id;
-      if (!(await this.imports.queueDraft(accountId, importId, checkedMapping, listId, tx))) throw failure('contactImportStarted');
+      const start = { mapping: checkedMapping, listId, consentSource: consentSourceOf(statement.consentSource), userId: statement.userId };
+      if (!(await this.imports.queueDraft(accountId, importId, start, tx))) throw failure('contactImportStarted');
       tx.afterCommit(() => this.queue.enqueue({ accountId, importId }));
     });
   }
@@ -111,6 +165,16 @@ export class ContactImportsService {
 
   async recent(accountId: number, limit: number): Promise<ContactImportRow[]> {
     return this.imports.recent(accountId, limit);
+  }
+
+  /** The retention purge: finished imports past CONTACT_IMPORT_RETENTION_DAYS, drafts past CONTACT_IMPORT_DRAFT_HOURS. */
+  async purgeExpired(retentionDays: number, draftHours: number): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const deleted = await this.imports.purge(retentionDays, draftHours, PURGE_BATCH);
+      total += deleted;
+      if (deleted < PURGE_BATCH) return total;
+    }
   }
 
   /** The sweep: enqueues every import a worker should be running (one already queued is not added twice). */

@@ -35,38 +35,3 @@ export function toListMembersPage(listId: number, page: PageResult<ContactView>)
 
 export const toMemberAdded = (listId: number, contactId: number, added: boolean) => ({ status: 'complete' as const, list_id: listId, contact_id: contactId, added });
 export const toMemberRemoved = (listId: number, contactId: number | null, removed: boolean) => ({ status: 'complete' as const, list_id: listId, contact_id: contactId, removed });
-
-export interface ImportReport {
-  account_id: number;
-  list_id: number;
-  list_name: string;
-  rows: number;
-  added: number;
-  updated: number;
-  added_to_list: number;
-  skipped_invalid: number;
-  skipped_duplicates: number;
-  invalid: Array<{ line: number; reason: string }>;
-  duplicates: Array<{ line: number; number: string; first_line: number }>;
-}
-
-export function toImportReport(
-  accountId: number,
-  list: { id: number; name: string },
-  parsed: { rows: unknown[]; invalid: ImportReport['invalid']; duplicates: ImportReport['duplicates'] },
-  counts: { inserted: number; updated: number; addedToList: number },
-): ImportReport {
-  return {
-    account_id: accountId,
-    list_id: list.id,
-    list_name: list.name,
-    rows: parsed.rows.length + parsed.invalid.length + parsed.duplicates.length,
-    added: counts.inserted,
-    updated: counts.updated,
-    added_to_list: counts.addedToList,
-    skipped_invalid: parsed.invalid.length,
-    skipped_duplicates: parsed.duplicates.length,
-    invalid: parsed.invalid,
-    duplicates: parsed.duplicates,
-  };
-}

@@ -16,7 +16,14 @@ import { BALANCE_QUEUE, BalanceQueue } from './balance-queue';
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({ url: config.redisUrl, prefix: `${config.redisPrefix}:bull` }),
     }),
-    BullModule.registerQueue({ name: DISPATCH_QUEUE }, { name: WEBHOOK_QUEUE }, { name: CONTACT_IMPORT_QUEUE }, { name: BALANCE_QUEUE }),
+    BullModule.registerQueue({ name: DISPATCH_QUEUE }, { name: WEBHOOK_QUEUE }, { name: BALANCE_QUEUE }),
+    // An import job runs for seconds to minutes: a killed worker's job is found stalled (and run again,
+    // resuming from its committed chunks) once its lock lapses, checked as often as the lock lasts.
+    BullModule.registerQueueAsync({
+      name: CONTACT_IMPORT_QUEUE,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({ settings: { lockDuration: config.contactImportLockMs, stalledInterval: config.contactImportLockMs } }),
+    }),
   ],
   providers: [DispatchQueue, WebhookQueue, ContactImportQueue, BalanceQueue],
   exports: [DispatchQueue, WebhookQueue, ContactImportQueue, BalanceQueue],

@@ -65,6 +65,8 @@ describe('Contact imports (API)', () => {
       duplicates: [{ line: 7, number: '61412700001', first_line: 2 }],
       opted_out: [{ line: 5, number: '61412700004' }],
       failure: null,
+      attempts: 1,
+      consent_source: null,
       created_at: expect.any(String),
       finished_at: expect.any(String),
     });

@@ -23,6 +23,7 @@ const WORKER_ROLE_WORK = [
   'click-folding',
   'idempotency-purge',
   'contact-import-sweep',
+  'contact-import-purge',
   'balance-crossing-sweep',
 ];
 

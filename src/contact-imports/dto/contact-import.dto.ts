@@ -4,6 +4,9 @@ import { TIMESTAMP_SCHEMA } from '../../common/http/openapi-schemas';
 import { Field } from '../../common/validation/field';
 import { IMPORT_FIELDS } from '../../contacts/contacts-csv';
 
+/** The longest consent source an import keeps (a sentence saying how, not a document). */
+export const CONSENT_SOURCE_MAX = 200;
+
 const MAPPING_SCHEMA = {
   type: 'object',
   properties: Object.fromEntries(IMPORT_FIELDS.map((f) => [f, { type: 'string', description: `Header of the column that fills ${f}` }])),
@@ -37,6 +40,15 @@ export class CreateContactImportDto {
     example: 7,
   })
   list_id?: number;
+
+  @Field({
+    kind: 'text',
+    maxLength: CONSENT_SOURCE_MAX,
+    description:
+      'How the people in the file agreed to hear from you (a sign-up form, an in-store opt-in, …). Given, the import records an opt-in consent record (source `import`, with this text and the import id as its detail, and the API key) for every number it writes that is not on the unsubscribe list; see GET /v1/consent. Blank: none.',
+    example: 'Website sign-up form, May 2026',
+  })
+  consent_source?: string;
 }
 
 export class ContactImportQuery {
@@ -82,6 +94,10 @@ export class ContactImportDto {
   @ApiProperty({ type: [DuplicateLineDto], description: 'Later lines repeating a number; the first line is kept' }) duplicates: DuplicateLineDto[];
   @ApiProperty({ type: [OptedOutLineDto] }) opted_out: OptedOutLineDto[];
   @ApiProperty({ type: 'string', nullable: true, description: 'Why a failed import stopped', example: null }) failure: string | null;
+  @ApiProperty({ type: 'integer', description: 'Runs started so far; an import fails once it has used the operator’s limit (5 unless set otherwise)', example: 1 })
+  attempts: number;
+  @ApiProperty({ type: 'string', nullable: true, description: 'The consent source the import was given (it records opt-in consent); null: none', example: null })
+  consent_source: string | null;
   @ApiProperty({ ...TIMESTAMP_SCHEMA, description: 'UTC' }) created_at: string;
   @ApiProperty({ ...TIMESTAMP_SCHEMA, nullable: true, description: 'UTC; null until complete or failed' }) finished_at: string | null;
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { failure } from '../../common/errors/error-catalogue';
 import { ContactImportRow } from '../../contact-imports/contact-imports.repository';
 import { ContactImportsService, ImportListChoice } from '../../contact-imports/contact-imports.service';
+import { CONSENT_SOURCE_MAX } from '../../contact-imports/dto/contact-import.dto';
 import { ColumnMapping, IMPORT_FIELDS, ImportField } from '../../contacts/contacts-csv';
 import { ListsService } from '../../lists/lists.service';
 import { formText, type FormBody } from '../../pages/form-body';
@@ -61,6 +62,9 @@ function importIdOf(text: string): number {
   return Number(text);
 }
 
+const ORIGIN_NAMES: Record<ContactImportRow['origin'], string> = { api: 'Sent through the API', dashboard: 'Uploaded file', cli: 'Imported by an operator' };
+const importName = (r: ContactImportRow) => r.file_name || ORIGIN_NAMES[r.origin];
+
 const importPath = (id: number) => `${PAGES.contactImports.path}/${id}`;
 
 function guessColumn(field: ImportField, header: string[]): number {
@@ -89,7 +93,7 @@ export class ImportsPageService {
         error: error?.message,
         rows: rows.map((r) => ({
           id: r.id,
-          fileName: r.file_name || (r.origin === 'api' ? 'Sent through the API' : 'Uploaded file'),
+          fileName: importName(r),
           state: STATE_LABELS[r.state],
           list: r.list_name ?? '',
           added: r.added,
@@ -128,7 +132,9 @@ export class ImportsPageService {
       async () => {
         const preview = await this.imports.preview(user.accountId, importId);
         if (!preview) throw failure((await this.imports.report(user.accountId, importId)) ? 'contactImportStarted' : 'contactImportNotFound');
-        await this.imports.startDraft(user.accountId, importId, this.mappingOf(form, preview.header), this.listChoiceOf(form));
+        const consentSource = formText(form, 'consent_source');
+        if (consentSource.length > CONSENT_SOURCE_MAX) throw failure('contactImportInvalid', `How they agreed must be at most ${CONSENT_SOURCE_MAX} characters`);
+        await this.imports.startDraft(user.accountId, importId, this.mappingOf(form, preview.header), this.listChoiceOf(form), { consentSource, userId: user.userId });
         return redirectTo(withNotice(importPath(importId), 'import_started'));
       },
       (error) => this.show(user, id, {}, error, form),
@@ -188,6 +194,7 @@ export class ImportsPageService {
         fields,
         lists: lists.map((l) => ({ id: l.id, name: l.name, selected: chosenList === String(l.id) })),
         newList: formText(typed, 'new_list'),
+        consentSource: formText(typed, 'consent_source'),
       },
       error?.status ?? 200,
     );
@@ -201,7 +208,7 @@ export class ImportsPageService {
       state: r.state,
       stateLabel: STATE_LABELS[r.state],
       running,
-      fileName: r.file_name || (r.origin === 'api' ? 'Sent through the API' : 'Uploaded file'),
+      fileName: importName(r),
       list: r.list_id === null ? null : { id: r.list_id, name: r.list_name },
       total: r.total_rows,
       valid: r.valid_rows,
@@ -214,6 +221,9 @@ export class ImportsPageService {
       duplicates: lines(r.duplicates),
       optedOut: lines(r.opted_out),
       failure: r.failure,
+      consentSource: r.consent_source,
+      attempts: r.attempts,
+      retried: r.attempts > 1,
       createdAt: show.time(r.created_at, user.timeZone),
       finishedAt: show.time(r.finished_at, user.timeZone),
     };

@@ -1,5 +1,6 @@
 import { Account } from './accounts/account.entity';
 import { SignUp } from './signup/sign-up.entity';
+import { LiveRequest } from './live-requests/live-request.entity';
 import { AutoRechargeSetting } from './recharge/auto-recharge.entity';
 import { BalanceCrossing } from './billing/balance-crossing.entity';
 import { ApiKey } from './accounts/api-key.entity';
@@ -87,6 +88,7 @@ export const ENTITIES = [
   InboxRead,
   DispatchBatch,
   SignUp,
+  LiveRequest,
   AutoRechargeSetting,
   BalanceCrossing,
 ];

@@ -27,6 +27,7 @@ import { QuietHours1763704500000 } from './database/migrations/1763704500000-Qui
 import { AutoRecharge1763704600000 } from './database/migrations/1763704600000-AutoRecharge';
 import { TwoFactor1763704800000 } from './database/migrations/1763704800000-TwoFactor';
 import { ConsentRecords1763704900000 } from './database/migrations/1763704900000-ConsentRecords';
+import { LiveRequests1763705100000 } from './database/migrations/1763705100000-LiveRequests';
 import { SendBlockedCount1763705200000 } from './database/migrations/1763705200000-SendBlockedCount';
 import { LinkClickBuckets1763705210000 } from './database/migrations/1763705210000-LinkClickBuckets';
 import { ContactImportAttempts1763705300000 } from './database/migrations/1763705300000-ContactImportAttempts';
@@ -63,6 +64,7 @@ export const MIGRATIONS = [
   AutoRecharge1763704600000,
   TwoFactor1763704800000,
   ConsentRecords1763704900000,
+  LiveRequests1763705100000,
   SendBlockedCount1763705200000,
   LinkClickBuckets1763705210000,
   ContactImportAttempts1763705300000,

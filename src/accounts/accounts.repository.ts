@@ -55,6 +55,12 @@ export class AccountsRepository {
     return this.repo(tx).save(this.repo(tx).create({ ...fields, optoutCode: randomToken(10) }));
   }
 
+  /** A test account becomes live; false when it was not a test account (already live). */
+  async makeLive(accountId: number, tx: Tx): Promise<boolean> {
+    const { rows } = await sql(tx, `UPDATE accounts SET is_test = false WHERE id = $1 AND is_test AND NOT is_system RETURNING id`, [accountId]);
+    return rows.length === 1;
+  }
+
   async setTimeZone(accountId: number, timeZone: string, tx: Tx): Promise<void> {
     await sql(tx, `UPDATE accounts SET time_zone = $2 WHERE id = $1`, [accountId, timeZone]);
   }

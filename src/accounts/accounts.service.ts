@@ -77,6 +77,18 @@ export class AccountsService {
     return account;
   }
 
+  /**
+   * Going live: the account stops being a test account (same keys; its messages now reach carriers and
+   * cost credits) and loses the sandbox Sender ID, so its senders are registered ones. False, and
+   * nothing changed, when it was already live.
+   */
+  async makeLive(accountId: number, tx: Tx): Promise<boolean> {
+    if (!(await this.accounts.makeLive(accountId, tx))) return false;
+    const sandbox = await this.senders.lockByValue(accountId, SANDBOX_SENDER, tx);
+    if (sandbox && sandbox.status !== 'removed') await this.senders.deactivate(sandbox.id, tx);
+    return true;
+  }
+
   /** The zone its pages and exports show time in (an Australian zone; the caller checked it). */
   async setTimeZone(accountId: number, timeZone: AustralianTimeZone, tx: Tx): Promise<void> {
     await this.accounts.setTimeZone(accountId, timeZone, tx);

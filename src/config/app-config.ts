@@ -227,6 +227,12 @@ export const SETTINGS = {
     why: 'Sender of the emails',
   }),
 
+  liveStartingCredits: integer({
+    default: 0,
+    min: 0,
+    max: 1_000_000,
+    why: 'Free credits granted when an operator approves a test account going live (account:approve --starting-credits overrides it; 0: none)',
+  }),
   signupEnabled: flag({
     default: true,
     why: 'Anyone may open a test account on the public sign-up page (false: the page is gone and accounts come only from the operator CLI)',

@@ -66,6 +66,9 @@ import { CampaignsPageService } from './campaigns/campaigns-page.service';
 import { ConsentModule } from '../consent/consent.module';
 import { ReportsPageController } from './reports/reports-page.controller';
 import { ReportsPageService } from './reports/reports-page.service';
+import { GoLivePageController } from './go-live/go-live-page.controller';
+import { GoLivePageService } from './go-live/go-live-page.service';
+import { LiveRequestsModule } from '../live-requests/live-requests.module';
 
 /**
  * The self-service dashboard: one controller per page group (navigation.ts lists the groups and who
@@ -93,6 +96,7 @@ import { ReportsPageService } from './reports/reports-page.service';
     RechargeModule,
     BillingModule,
     ConsentModule,
+    LiveRequestsModule,
   ],
   controllers: [
     AuthPagesController,
@@ -118,8 +122,10 @@ import { ReportsPageService } from './reports/reports-page.service';
     CampaignsPageController,
     KeywordsPageController,
     ReportsPageController,
+    GoLivePageController,
   ],
   providers: [
+    GoLivePageService,
     AuthPagesService,
     SignUpPagesService,
     OverviewPageService,

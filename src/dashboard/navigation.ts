@@ -38,6 +38,8 @@ export const PAGES = {
   senders: { path: '/senders', label: 'Sender IDs', access: { anyOf: ['manage_senders'] } },
   billing: { path: '/billing', label: 'Billing', access: { anyOf: ['manage_billing'] } },
   users: { path: '/users', label: 'Users', access: 'owner' },
+  // Reached from the overview of a test account; asking to go live commits the business, so the owner alone.
+  goLive: { path: '/go-live', label: 'Go live', access: 'owner', inNav: false },
   audit: { path: '/audit', label: 'Audit log', access: 'owner' },
   profile: { path: '/profile', label: 'Your profile', access: 'signed_in', inNav: false },
 } satisfies Record<string, DashboardPage>;

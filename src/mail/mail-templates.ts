@@ -144,6 +144,38 @@ export const MailTemplates = {
     };
   },
 
+  liveApproved(to: string, input: { accountName: string; requestId: number; startingCredits: string | null; sendersLink: string }): Mail {
+    return {
+      to,
+      subject: `${input.accountName} is live`,
+      text: [
+        `Your request for a live account (request ${input.requestId}) is approved: ${input.accountName} is now a live account.`,
+        ``,
+        `Your API keys stay the same. Messages now go to the phone networks and cost credits.`,
+        ...(input.startingCredits ? [`We added ${input.startingCredits} free credits to start with.`] : []),
+        `Senders need registration before you send from them (the Sandbox Sender ID of the test account is gone):`,
+        ``,
+        input.sendersLink,
+      ].join('\n'),
+    };
+  },
+
+  liveDeclined(to: string, input: { accountName: string; requestId: number; reason: string; goLiveLink: string }): Mail {
+    return {
+      to,
+      subject: `${input.accountName}: live account not approved`,
+      text: [
+        `Your request for a live account for ${input.accountName} (request ${input.requestId}) was not approved.`,
+        ``,
+        `Reason: ${input.reason}`,
+        ``,
+        `Your test account keeps working. Once the reason is dealt with you can ask again:`,
+        ``,
+        input.goLiveLink,
+      ].join('\n'),
+    };
+  },
+
   senderRegistrationApproved(to: string, input: { accountName: string; sender: string; registrationId: number }): Mail {
     return {
       to,

@@ -9,6 +9,7 @@ import { UsersService } from '../../users/users.service';
 import { positiveId } from '../cli-args';
 import { defineCommand } from '../command';
 import { countFlag, creditsFlag, emailFlag } from '../flag-values';
+import { LIVE_REQUEST_COMMANDS } from './live-request.commands';
 import { userView } from './views';
 
 export const COMMANDS = [
@@ -107,4 +108,5 @@ export const COMMANDS = [
       };
     },
   }),
+  ...LIVE_REQUEST_COMMANDS,
 ];

@@ -48,6 +48,9 @@ export const AUDIT_LABELS: Record<AuditAction, string> = {
   'billing.low_balance_warning_changed': 'Changed the low-balance warning',
   'account.time_zone_changed': 'Changed the account’s time zone',
   'account.signed_up': 'Signed up (test account opened)',
+  'account.live_requested': 'Asked for a live account',
+  'account.live_approved': 'Live account approved',
+  'account.live_declined': 'Live account declined',
   'optout.added': 'Added a number to the opt-out list',
   'optout.removed': 'Removed a number from the opt-out list (it can be messaged again)',
 };

@@ -26,6 +26,8 @@ export class OverviewPageService {
       offerFirstKey: keys.length === 0 && can(user, 'manage_api_keys'),
       accountName: account.name,
       isTest: account.isTest,
+      // Going live commits the business: the owner asks (navigation.ts: goLive).
+      offerGoLive: account.isTest && user.isOwner,
       balance: show.credits(account.creditBalance),
       sends: sends.map((s) => ({
         id: s.id,

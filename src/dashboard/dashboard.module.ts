@@ -64,6 +64,9 @@ import { ComposePreviewService } from './send/compose-preview.service';
 import { CampaignsPageController } from './campaigns/campaigns-page.controller';
 import { CampaignsPageService } from './campaigns/campaigns-page.service';
 import { ConsentModule } from '../consent/consent.module';
+import { QuietHoursModule } from '../quiet-hours/quiet-hours.module';
+import { QuietHoursPageController } from './settings-quiet-hours/quiet-hours-page.controller';
+import { QuietHoursPageService } from './settings-quiet-hours/quiet-hours-page.service';
 import { ReportsPageController } from './reports/reports-page.controller';
 import { ReportsPageService } from './reports/reports-page.service';
 import { GoLivePageController } from './go-live/go-live-page.controller';
@@ -97,6 +100,7 @@ import { LiveRequestsModule } from '../live-requests/live-requests.module';
     BillingModule,
     ConsentModule,
     LiveRequestsModule,
+    QuietHoursModule,
   ],
   controllers: [
     AuthPagesController,
@@ -118,6 +122,7 @@ import { LiveRequestsModule } from '../live-requests/live-requests.module';
     InboxPageController,
     OptOutsPageController,
     TimeZonePageController,
+    QuietHoursPageController,
     SendPageController,
     CampaignsPageController,
     KeywordsPageController,
@@ -148,6 +153,7 @@ import { LiveRequestsModule } from '../live-requests/live-requests.module';
     InboxPageService,
     OptOutsPageService,
     TimeZonePageService,
+    QuietHoursPageService,
     SendPageService,
     ComposePreviewService,
     CampaignsPageService,

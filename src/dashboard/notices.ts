@@ -51,6 +51,7 @@ export const NOTICES = {
   keyword_rule_created: 'Keyword rule added.',
   keyword_rule_updated: 'Keyword rule saved.',
   keyword_rule_deleted: 'Keyword rule deleted. The rules after it moved up one place.',
+  quiet_hours_saved: 'Quiet hours saved.',
   time_zone_saved: 'Time zone saved. Every page and export now shows times in it.',
   send_queued: 'Sent: the messages are on their way. This page shows their progress.',
   send_scheduled: 'Scheduled. The messages go at the time shown; until then you can cancel them here.',

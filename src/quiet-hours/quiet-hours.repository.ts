@@ -29,9 +29,9 @@ export class QuietHoursRepository {
     return rows[0] ?? QUIET_HOURS_DEFAULTS;
   }
 
-  async save(accountId: number, s: QuietHoursRow): Promise<void> {
+  async save(accountId: number, s: QuietHoursRow, tx?: Tx): Promise<void> {
     await sql(
-      this.dataSource,
+      tx ?? this.dataSource,
       `INSERT INTO quiet_hours (account_id, enabled, allowed_from, allowed_until, days, skip_dates, zone_field)
        VALUES ($1, $2, $3, $4, $5::smallint[], $6::date[], $7)
        ON CONFLICT (account_id) DO UPDATE SET enabled = EXCLUDED.enabled, allowed_from = EXCLUDED.allowed_from, allowed_until = EXCLUDED.allowed_until,

@@ -3,6 +3,7 @@ import { AccountsService } from '../accounts/accounts.service';
 import { failure } from '../common/errors/error-catalogue';
 import { australianTimeZoneOf } from '../common/time/australian-time-zones';
 import { CONTACT_TEXT_FIELDS, type ContactTextField } from '../contacts/contact-fields';
+import type { Tx } from '../database/unit-of-work';
 import { QuietHoursRepository, QuietHoursRow } from './quiet-hours.repository';
 
 const DAY_NAMES = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
@@ -64,8 +65,9 @@ export class QuietHoursService {
     return toView(await this.repo.find(accountId));
   }
 
-  async update(accountId: number, change: QuietHoursUpdate): Promise<QuietHoursView> {
-    const next: QuietHoursRow = { ...(await this.repo.find(accountId)) };
+  /** Applies a change (the API's checks and texts); `tx` lets a caller record it in the same transaction. */
+  async update(accountId: number, change: QuietHoursUpdate, tx?: Tx): Promise<QuietHoursView> {
+    const next: QuietHoursRow = { ...(await this.repo.find(accountId, tx)) };
     if (change.enabled !== undefined) next.enabled = change.enabled;
     if (change.allowedFrom !== undefined) next.allowed_from = minutesOf(change.allowedFrom) ?? fail('quietHoursTimeInvalid', 'allowed_from');
     if (change.allowedUntil !== undefined) next.allowed_until = minutesOf(change.allowedUntil) ?? fail('quietHoursTimeInvalid', 'allowed_until');
@@ -87,7 +89,7 @@ export class QuietHoursService {
         throw failure('quietHoursZoneFieldInvalid');
       next.zone_field = change.zoneField === '' ? null : change.zoneField;
     }
-    await this.repo.save(accountId, next);
+    await this.repo.save(accountId, next, tx);
     return toView(next);
   }
 

@@ -48,6 +48,7 @@ export type AuditAction =
   | 'billing.auto_recharge_stopped'
   | 'billing.low_balance_warning_changed'
   | 'account.time_zone_changed'
+  | 'account.quiet_hours_changed'
   | 'account.signed_up'
   | 'account.live_requested'
   | 'account.live_approved'

@@ -50,6 +50,7 @@ describe('Dashboard permissions', () => {
     ['/profile', ROLES],
     ['/settings/api', ['owner', 'manage_api_keys', 'manage_billing']],
     ['/settings/webhooks', ['owner', 'manage_settings']],
+    ['/settings/quiet-hours', ['owner', 'manage_settings']],
     ['/senders', ['owner', 'manage_senders']],
     ['/billing', ['owner', 'manage_billing']],
     ['/users', ['owner']],
@@ -76,6 +77,7 @@ describe('Dashboard permissions', () => {
       '/settings/api',
       '/settings/webhooks',
       '/settings/time-zone',
+      '/settings/quiet-hours',
       '/senders',
       '/billing',
       '/users',
@@ -83,7 +85,7 @@ describe('Dashboard permissions', () => {
     ]);
     expect(await links('manage_api_keys')).toEqual(['/overview', '/campaigns', '/reports', '/messages', '/settings/api']);
     expect(await links('manage_billing')).toEqual(['/overview', '/campaigns', '/reports', '/messages', '/settings/api', '/billing']);
-    expect(await links('manage_settings')).toEqual(['/overview', '/campaigns', '/reports', '/messages', '/settings/webhooks', '/settings/time-zone']);
+    expect(await links('manage_settings')).toEqual(['/overview', '/campaigns', '/reports', '/messages', '/settings/webhooks', '/settings/time-zone', '/settings/quiet-hours']);
     expect(await links('manage_senders')).toEqual(['/overview', '/campaigns', '/reports', '/messages', '/senders']);
     expect(await links('none')).toEqual(['/overview', '/campaigns', '/reports', '/messages']);
   });

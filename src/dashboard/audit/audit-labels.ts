@@ -47,6 +47,7 @@ export const AUDIT_LABELS: Record<AuditAction, string> = {
   'billing.auto_recharge_stopped': 'Auto-recharge stopped itself',
   'billing.low_balance_warning_changed': 'Changed the low-balance warning',
   'account.time_zone_changed': 'Changed the account’s time zone',
+  'account.quiet_hours_changed': 'Changed quiet hours',
   'account.signed_up': 'Signed up (test account opened)',
   'account.live_requested': 'Asked for a live account',
   'account.live_approved': 'Live account approved',

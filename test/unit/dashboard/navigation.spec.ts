@@ -15,6 +15,7 @@ describe(navigationFor.name, () => {
       { label: 'API keys', href: '/settings/api', current: true },
       { label: 'Webhooks', href: '/settings/webhooks', current: false },
       { label: 'Time zone', href: '/settings/time-zone', current: false },
+      { label: 'Quiet hours', href: '/settings/quiet-hours', current: false },
       { label: 'Sender IDs', href: '/senders', current: false },
       { label: 'Billing', href: '/billing', current: false },
       { label: 'Users', href: '/users', current: false },

@@ -1,0 +1,80 @@
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { inspectPage, launchChromium, watchForProblems } from '../support/browser';
+import { accountWithOwner, PASSWORD } from '../support/dashboard';
+import { startTestApp, TestApp } from '../support/test-app';
+
+// A browser journey with axe on every page takes tens of seconds on a shared 2-core machine.
+jest.setTimeout(120_000);
+
+/** Settings › Quiet hours in headless Chromium: turned on from the navigation, a refused time read on the page, then saved as the API reads it. */
+describe('Quiet hours in a browser', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let page: Page;
+  let problems: string[];
+  const accessibility: string[] = [];
+
+  beforeAll(async () => {
+    t = await startTestApp({ appRole: 'api' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
+    browser = await launchChromium();
+    page = await (await browser.newContext({ baseURL: base })).newPage();
+    problems = watchForProblems(page);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+  afterEach(() => {
+    expect(problems).toEqual([]);
+  });
+  afterAll(() => {
+    expect(accessibility).toEqual([]);
+  });
+
+  const check = async (name: string) => accessibility.push(...(await inspectPage(page, name)));
+  const expectText = (text: string) => page.getByText(text, { exact: false }).first().waitFor({ state: 'visible', timeout: 5000 });
+
+  it('turns quiet hours on with hours, weekdays, a holiday and the zone field, after a refused time is explained on the page', async () => {
+    const acct = await accountWithOwner(t.app, { credits: 5, senders: ['Brand'] });
+    await page.goto('/sign-in');
+    await page.getByLabel('Email').fill(acct.ownerEmail);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/overview');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Quiet hours', exact: true }).click();
+    await page.waitForURL('**/settings/quiet-hours');
+    await expectText('Off: messages go whenever they are sent or scheduled.');
+    await check('quiet-hours-off');
+
+    await page.getByLabel('Quiet hours on').check();
+    await page.getByLabel('Sending may start at (HH:MM)').fill('9am');
+    await page.getByLabel('Saturday').uncheck();
+    await page.getByLabel('Sunday').uncheck();
+    await page.getByLabel('Dates with no sending (one YYYY-MM-DD a line, at most 100)').fill('2026-12-25\n2026-12-28');
+    await page.getByLabel('Recipient’s time zone from').selectOption({ label: 'Contact field: Field 2' });
+    await page.getByRole('button', { name: 'Save quiet hours' }).click();
+    await expectText('allowed_from must be a time HH:MM from 00:00 to 24:00');
+    expect(await page.getByLabel('Dates with no sending (one YYYY-MM-DD a line, at most 100)').inputValue()).toBe('2026-12-25\n2026-12-28');
+    expect(await page.getByLabel('Saturday').isChecked()).toBe(false);
+    await check('quiet-hours-error');
+
+    await page.getByLabel('Sending may start at (HH:MM)').fill('08:00');
+    await page.getByLabel('Sending must stop at (HH:MM)').fill('19:30');
+    await page.getByRole('button', { name: 'Save quiet hours' }).click();
+    await page.waitForURL('**/settings/quiet-hours?notice=quiet_hours_saved');
+    await expectText('On: 08:00 to 19:30 on Monday, Tuesday, Wednesday, Thursday, Friday, except 2 date(s), in the zone in each contact’s Field 2');
+    await check('quiet-hours-on');
+    expect((await t.api.get('/v1/quiet-hours', { auth: acct.auth })).body).toEqual({
+      status: 'complete',
+      enabled: true,
+      allowed_from: '08:00',
+      allowed_until: '19:30',
+      days: ['mon', 'tue', 'wed', 'thu', 'fri'],
+      skip_dates: ['2026-12-25', '2026-12-28'],
+      zone_field: 'field_2',
+    });
+  });
+});

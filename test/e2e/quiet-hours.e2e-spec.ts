@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { AUSTRALIAN_TIME_ZONES } from '../../src/common/time/australian-time-zones';
+import { AUSTRALIAN_TIME_ZONES, STATE_TIME_ZONES } from '../../src/common/time/australian-time-zones';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
 
 /** A moment's wall-clock date, time and ISO weekday in a zone, by the platform's own zone data (Intl). */
@@ -177,6 +177,30 @@ describe('Quiet hours: /v1/quiet-hours, list sends and respect_quiet_hours', () 
       const cancelled = await t.api.delete('/v1/messages', { auth: acct.auth, body: { message_id: id } });
       expect(cancelled.status).toBe(200);
       expect((await t.api.get('/v1/account', { auth: acct.auth })).body.credit_balance).toBe(before + 1);
+    });
+
+    it('moves a list send to 09:00 local in every Australian zone, named by zone or by state code', async () => {
+      const list_id = (await t.api.post('/v1/lists', { auth: acct.auth, body: { name: 'Nationwide' } })).body.list_id;
+      const byCode = Object.entries(STATE_TIME_ZONES);
+      const recipients: Array<[string, string, string]> = [
+        ...AUSTRALIAN_TIME_ZONES.map((zone, i): [string, string, string] => [`04123003${String(i).padStart(2, '0')}`, zone.toLowerCase(), zone]),
+        ...byCode.map(([code, zone], i): [string, string, string] => [`04123004${String(i).padStart(2, '0')}`, ` ${code.toLowerCase()} `, zone]),
+      ];
+      for (const [number, field_1] of recipients) await t.api.post('/v1/list-contacts', { auth: acct.auth, body: { list_id, number, field_1 } });
+      const day = await holdTwoDays();
+      const res = await t.api.post('/v1/list-send', { auth: acct.auth, body: { list_id, sender: 'Brand', message: 'Sale' } });
+      expect(res.body).toMatchObject({ send_status: 'queued', total_recipients: recipients.length });
+      const rows: Array<{ to_number: string; status: string; scheduled_for: Date }> = await db.query(`SELECT to_number, status, scheduled_for FROM messages WHERE send_id = $1`, [
+        res.body.send_id,
+      ]);
+      const held = new Map(rows.map((r) => [r.to_number, r]));
+      for (const [number, written, zone] of recipients) {
+        const row = held.get(`61${number.slice(1)}`)!;
+        expect([written, row.status, local(row.scheduled_for, zone)]).toEqual([written, 'scheduled', expect.objectContaining({ date: day, time: '09:00' })]);
+      }
+      // Eucla (UTC+8:45) and Lord Howe (UTC+10:30/+11) are held to their own 09:00, not a neighbour's.
+      const instant = (zone: string) => held.get(`61${recipients.find((r) => r[2] === zone)![0].slice(1)}`)!.scheduled_for.getTime();
+      expect((instant('Australia/Perth') - instant('Australia/Eucla')) / 60_000).toBe(45);
     });
 
     it('moves POST /v1/messages only when it sets respect_quiet_hours', async () => {

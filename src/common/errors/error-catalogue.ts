@@ -264,6 +264,8 @@ export const CATALOGUE = {
   composeScheduleSkipped: entry('invalid', (zone: string) => `That time does not exist in ${zone}: clocks skip that hour when daylight saving starts. Choose another time.`),
   composeSchedulePast: entry('invalid', 'That time has passed. Choose a later time, or send now.'),
   composeNothingToSend: entry('invalid', 'None of these recipients can be sent this message; see the reasons below.'),
+  composeTestMobileUnknown: entry('invalid', 'A test goes only to a mobile you verified yourself; choose one of yours'),
+  composeTestRefused: entry('invalid', (reason: string) => `The test cannot be sent to your mobile: ${reason}`),
   reportPeriodOrder: entry('invalid', 'The first day must not be after the last day'),
   reportPeriodTooLong: entry('invalid', (days: number) => `A report covers at most ${days} days; choose a shorter period`),
   composeFixRecipients: entry('invalid', 'Some recipients cannot be sent this message; fix or remove them (see below) and try again.'),

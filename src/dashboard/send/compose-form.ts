@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { failure } from '../../common/errors/error-catalogue';
 import { normaliseAuMobile } from '../../common/phone';
 import { parseLocalDateTime } from '../../common/time/local-time';
@@ -33,6 +34,10 @@ export interface ComposeFields {
   send_date: string;
   send_time: string;
   stagger_minutes: string;
+  /** The test send's own key (one per rendered form): a double submit of the test sends one. */
+  test_key: string;
+  /** Which of the user's verified mobiles the test goes to. */
+  test_to: string;
 }
 
 export function composeFields(form: FormBody | undefined, fallbackKey: string): ComposeFields {
@@ -50,6 +55,8 @@ export function composeFields(form: FormBody | undefined, fallbackKey: string): 
     send_date: formText(form, 'send_date'),
     send_time: formText(form, 'send_time'),
     stagger_minutes: formText(form, 'stagger_minutes'),
+    test_key: isUuid(formText(form, 'test_key').toLowerCase()) ? formText(form, 'test_key').toLowerCase() : randomUUID(),
+    test_to: formText(form, 'test_to'),
   };
 }
 

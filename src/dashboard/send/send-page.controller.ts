@@ -19,6 +19,12 @@ export class SendPageController {
     return this.sendPage.send(user, form);
   }
 
+  /** The test send to the user's own verified mobile (charged like any send). */
+  @Post('test')
+  testSend(@CurrentUser() user: DashboardUser, @Body() form: FormBody | undefined) {
+    return this.sendPage.testSend(user, form);
+  }
+
   /** The Preview button of the form (works without JavaScript). */
   @Post('preview')
   previewPage(@CurrentUser() user: DashboardUser, @Body() form: FormBody | undefined) {

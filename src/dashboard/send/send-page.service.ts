@@ -9,12 +9,15 @@ import { ListsService } from '../../lists/lists.service';
 import { ListSendService } from '../../messaging/list-send.service';
 import { SendBatchService } from '../../messaging/send-batch.service';
 import { SendAlreadySubmitted, type SendRequester } from '../../messaging/send-requester';
-import type { FormBody } from '../../pages/form-body';
+import { formText, type FormBody } from '../../pages/form-body';
 import { json, PageResult, redirectTo, view } from '../../pages/page-result';
+import { OwnMobileService } from '../../sender-identity/own-mobile/own-mobile.service';
 import { SendersService } from '../../senders/senders.service';
+import { can } from '../../users/permissions';
 import type { DashboardUser } from '../dashboard-user';
 import { zoneLabel } from '../format';
 import { withNotice } from '../notices';
+import { isUuid } from '../../common/validation/uuid';
 import { ComposeFields, composeFields, ComposeRequest, readCompose } from './compose-form';
 import { ComposePreview, ComposePreviewService } from './compose-preview.service';
 
@@ -36,6 +39,7 @@ export class SendPageService {
     private readonly listSend: ListSendService,
     private readonly senders: SendersService,
     private readonly lists: ListsService,
+    private readonly ownMobiles: OwnMobileService,
     private readonly clock: Clock,
   ) {}
 
@@ -95,6 +99,43 @@ export class SendPageService {
     }
   }
 
+  /**
+   * The test send: the message as composed, now, to one of the user's own verified mobiles, through the
+   * same send service as any send (its checks, texts and charge). It has its own key (test_key), so a
+   * double submit sends one test and the form's own key stays free for the real send; the form comes
+   * back as typed, with a new test key and where the test went.
+   */
+  async testSend(user: DashboardUser, form: FormBody | undefined): Promise<PageResult> {
+    const fields = composeFields(form, '');
+    const testKey = formText(form, 'test_key').toLowerCase();
+    if (fields.form_key === '' || !isUuid(testKey)) throw failure('csrfTokenInvalid');
+    const to = formText(form, 'test_to');
+    if (!(await this.ownMobiles.verifiedBy(user.accountId, user.userId)).includes(to)) {
+      return this.formError(user, fields, failure('composeTestMobileUnknown'));
+    }
+    let request: ComposeRequest;
+    let preview: ComposePreview;
+    try {
+      request = readCompose({ ...fields, to_kind: 'numbers', numbers: to, when: 'now', stagger_minutes: '' }, user.timeZone, this.clock.now());
+      preview = await this.previews.preview(user.accountId, request);
+    } catch (err) {
+      return this.formError(user, fields, err);
+    }
+    if (preview.recipients === 0) {
+      const reason = preview.errors[0]?.error ?? (preview.blocked > 0 ? 'you opted out of this account’s messages' : 'it cannot be sent this message');
+      return this.formError(user, fields, failure('composeTestRefused', reason));
+    }
+    const requester: SendRequester = { accountId: user.accountId, apiKeyId: null, userId: user.userId, formKey: testKey };
+    let tested: { to: string; sendId: number; again: boolean };
+    try {
+      tested = { to: showMobile(to), sendId: await this.store(requester, request), again: false };
+    } catch (err) {
+      if (!(err instanceof SendAlreadySubmitted)) return this.formError(user, fields, err);
+      tested = { to: showMobile(to), sendId: err.sendId, again: true };
+    }
+    return this.form(user, { ...fields, test_key: randomUUID() }, { tested });
+  }
+
   private async store(requester: SendRequester, request: ComposeRequest): Promise<number> {
     const scheduledFor = request.scheduledAt ? request.scheduledAt.toISOString() : undefined;
     if (request.recipients.kind === 'list') {
@@ -121,8 +162,17 @@ export class SendPageService {
     return this.form(user, fields, { error: shown.message }, shown.status);
   }
 
-  private async form(user: DashboardUser, fields: ComposeFields, extra: { preview?: ComposePreview; error?: string }, status = 200): Promise<PageResult> {
-    const [senders, lists] = await Promise.all([this.senders.active(user.accountId), this.lists.names(user.accountId)]);
+  private async form(
+    user: DashboardUser,
+    fields: ComposeFields,
+    extra: { preview?: ComposePreview; error?: string; tested?: { to: string; sendId: number; again: boolean } },
+    status = 200,
+  ): Promise<PageResult> {
+    const [senders, lists, mobiles] = await Promise.all([
+      this.senders.active(user.accountId),
+      this.lists.names(user.accountId),
+      this.ownMobiles.verifiedBy(user.accountId, user.userId),
+    ]);
     return view(
       'dashboard/views/send',
       {
@@ -134,6 +184,10 @@ export class SendPageService {
         later: fields.when === 'later',
         placeholders: PLACEHOLDERS,
         zone: zoneLabel(user.timeZone),
+        test: {
+          mobiles: mobiles.map((number) => ({ number, shown: showMobile(number), selected: number === fields.test_to })),
+          canVerify: can(user, 'manage_senders'),
+        },
         ...extra,
       },
       status,
@@ -144,4 +198,9 @@ export class SendPageService {
 function shownOnForm(err: unknown): { message: string; status: number } {
   if (err instanceof DomainError && SHOWN_ON_FORM.includes(err.kind)) return { message: err.message, status: STATUS_OF[err.kind] };
   throw err;
+}
+
+/** A normalised mobile (61412345678) as people write it: 0412 345 678. */
+function showMobile(number: string): string {
+  return `0${number.slice(2, 5)} ${number.slice(5, 8)} ${number.slice(8)}`;
 }

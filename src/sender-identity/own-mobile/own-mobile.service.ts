@@ -106,6 +106,11 @@ export class OwnMobileService {
     });
   }
 
+  /** The user's own verified mobiles: those they registered, confirmed by the link, and still active (the compose page's test send goes to one). */
+  async verifiedBy(accountId: number, userId: number): Promise<string[]> {
+    return this.verifications.confirmedByUser(accountId, userId);
+  }
+
   /** Opens a confirmation link: the pending number becomes an active `own` sender. */
   async confirm(token: string, ip: string): Promise<OwnMobileConfirmed> {
     const digest = digestOf(token);

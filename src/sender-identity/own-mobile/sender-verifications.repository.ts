@@ -92,4 +92,18 @@ export class SenderVerificationsRepository {
     );
     return rows;
   }
+
+  /** The mobiles this user registered and confirmed that are still the account's active `own` senders, in number order. */
+  async confirmedByUser(accountId: number, userId: number): Promise<string[]> {
+    const { rows } = await sql<{ number: string }>(
+      this.dataSource,
+      `SELECT DISTINCT s.value AS number
+         FROM sender_verifications v
+         JOIN senders s ON s.id = v.sender_id AND s.account_id = v.account_id
+        WHERE v.account_id = $1 AND v.user_id = $2 AND v.used_at IS NOT NULL AND s.type = 'own' AND s.status = 'active'
+        ORDER BY 1`,
+      [accountId, userId],
+    );
+    return rows.map((r) => r.number);
+  }
 }

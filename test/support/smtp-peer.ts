@@ -17,11 +17,17 @@ export interface ReceivedMail {
   attachments: ReceivedAttachment[];
 }
 
-/** A real SMTP server on loopback that keeps what it receives, so tests read the mails the service sent. */
+/**
+ * A real SMTP server on loopback that keeps what it receives, so tests read the mails the service sent.
+ * `answerDelayMs` makes it slow to accept each mail (a loaded mail server), so a request that waits on
+ * SMTP shows in its time.
+ */
 export class SmtpPeer {
   readonly received: ReceivedMail[] = [];
   private server?: SMTPServer;
   private port = 0;
+
+  constructor(private readonly options: { answerDelayMs?: number } = {}) {}
 
   async start(): Promise<void> {
     this.server = new SMTPServer({
@@ -34,7 +40,7 @@ export class SmtpPeer {
         stream.on('end', () => {
           const raw = Buffer.concat(chunks).toString('utf8');
           this.received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), ...parse(raw), raw });
-          callback();
+          setTimeout(callback, this.options.answerDelayMs ?? 0);
         });
       },
     });

@@ -103,7 +103,7 @@ describe('Dashboard: campaign progress, blocked and what followed', () => {
     const page = await viewer.get(`/campaigns/${sent.send_id}`);
     expect(page.html).toMatch(/<svg class="chart"[^>]*role="img" aria-labelledby="delivery-over-time-title delivery-over-time-desc"/);
     const text = textOf(page.html);
-    expect(text).toContain('Delivered over time Each bar is the share of the messages delivered by the end of its 1 minute (Sydney time).');
+    expect(text).toContain('Delivered over time One bar per minute (Sydney time): the share of the messages delivered by its end.');
     expect(text).toContain('1 of 3 messages delivered (33.3%)');
     expect(text).toContain(
       'From Delivered Failed Delivered by then Delivery rate by then 2026-11-20 11:00:00 AEDT 1 0 33.3% 100% 2026-11-20 11:01:00 AEDT 0 0 33.3% 100% 2026-11-20 11:02:00 AEDT 0 1 33.3% 50%',

@@ -110,6 +110,15 @@ describe('Dashboard: a test send to your own mobile', () => {
       test_to: OWN_NORMALISED,
     });
     expect([refused.status, textOf(refused.html).includes('You do not have permission to do this')]).toEqual([403, true]);
+    // The Preview button's route is the Send page's too.
+    const preview = await viewer.post('/send/preview', {
+      form_key: '0190aaaa-0000-7000-8000-00000000000d',
+      to_kind: 'numbers',
+      numbers: '0412650003',
+      sender: 'Harbour',
+      message: 'x',
+    });
+    expect([preview.status, textOf(preview.html).includes('You do not have permission to do this')]).toEqual([403, true]);
     expect(await messagesTo(OWN_NORMALISED)).toHaveLength(1);
     expect(await balance()).toBe(before);
   });

@@ -74,6 +74,44 @@ describe('Send and campaigns in a browser', () => {
     expect(problems).toEqual([]);
   });
 
+  it('verifies the owner’s mobile from the Send page’s hint, sends a test there once under a double click, and the campaign page charts its delivery', async () => {
+    const acct = await accountWithOwner(t.app, { test: true, credits: 25, senders: ['Harbour'] });
+    const { page, problems } = await ownerPage(acct.ownerEmail);
+    await page.goto('/send');
+    await page.getByText('You have no verified mobile yet.').waitFor();
+    await page.getByRole('link', { name: 'Sender IDs › Send from your own mobile' }).click();
+    await page.getByLabel('Mobile number').fill('0412 800 040');
+    await page.getByRole('button', { name: 'Text me a link' }).click();
+    // A test account's confirmation link comes back to the page instead of a phone.
+    await page.getByText('is now a sender of').waitFor();
+
+    await page.goto('/send');
+    await page.getByRole('textbox', { name: 'Mobile numbers' }).fill('0412800041');
+    await page.getByLabel('Message').fill('Friday special: two for one');
+    await page.getByText('goes now to your mobile 0412 800 040 only').waitFor();
+    await check(page, 'send-test-offered');
+    await page.getByRole('button', { name: 'Send a test' }).dblclick();
+    await page.getByTestId('test-sent').waitFor();
+    expect(await page.getByTestId('test-sent').textContent()).toMatch(
+      /^(Test sent to 0412 800 040\.|That test was already sent to 0412 800 040, so nothing was sent again\.) Follow it on its campaign page\.$/,
+    );
+    // What was typed for the real send is still there.
+    expect(await page.getByRole('textbox', { name: 'Mobile numbers' }).inputValue()).toBe('0412800041');
+    await check(page, 'send-test-sent');
+    const tests = await t.app
+      .get(DataSource)
+      .query(`SELECT body FROM messages WHERE account_id = $1 AND to_number = '61412800040' AND body = 'Friday special: two for one'`, [acct.accountId]);
+    expect(tests).toHaveLength(1);
+
+    await page.getByRole('link', { name: 'Follow it on its campaign page' }).click();
+    await page.locator('[data-testid="count-delivered"]').filter({ hasText: /^1$/ }).waitFor({ timeout: 60_000 });
+    await page.reload();
+    expect(await page.getByRole('img', { name: /Delivered over time/ }).count()).toBe(1);
+    expect(await page.getByRole('region', { name: 'Delivered over time: the figures' }).textContent()).toContain('100%');
+    await check(page, 'campaign-timeline');
+    expect(problems).toEqual([]);
+  });
+
   it('schedules in the account’s time zone, then cancels and shows the refund', async () => {
     const acct = await accountWithOwner(t.app, { credits: 25, senders: ['Harbour'] });
     const { page, problems } = await ownerPage(acct.ownerEmail);
@@ -137,6 +175,7 @@ describe('Send and campaigns in a browser', () => {
     expect(await page.getByTestId('total-messages').textContent()).toBe('3');
     expect(await page.locator('svg.chart[role="img"]').count()).toBe(6);
     expect(await page.getByRole('img', { name: /Messages per day/ }).count()).toBe(1);
+    expect(await page.getByRole('img', { name: /Link clicks per day/ }).count()).toBe(1);
     await check(page, 'reports');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export messages (CSV)' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^messages-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);

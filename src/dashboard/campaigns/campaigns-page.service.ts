@@ -91,7 +91,7 @@ export class CampaignsPageService {
         chart: barChart({
           id: 'delivery-over-time',
           title: 'Delivered over time',
-          description: `${progress.delivered} of ${progress.accepted} messages delivered (${timeline.rows[timeline.rows.length - 1].deliveredByThen}); each bar is the share delivered by the end of its ${timeline.interval}.`,
+          description: `${progress.delivered} of ${progress.accepted} messages delivered (${timeline.rows[timeline.rows.length - 1].deliveredByThen}); one bar per ${timeline.interval}, each the share delivered by its end.`,
           bars: timeline.bars,
           max: 100,
         }),

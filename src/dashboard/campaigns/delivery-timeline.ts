@@ -20,7 +20,7 @@ export interface TimelineRow {
 }
 
 export interface DeliveryTimeline {
-  /** `5 minutes`, `1 hour`: the width of each bar. */
+  /** `minute`, `5 minutes`, `hour`: the width of each bar, as it reads after "one bar per". */
   interval: string;
   bars: Bar[];
   rows: TimelineRow[];
@@ -35,10 +35,12 @@ function percent(part: number, whole: number): number {
   return whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10;
 }
 
+/** How a bar's width reads after "one bar per": `minute`, `5 minutes`, `hour`, `3 hours`, `day`. */
 function intervalText(minutes: number): string {
-  if (minutes % 60 !== 0) return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
-  const hours = minutes / 60;
-  return `${hours} ${hours === 1 ? 'hour' : 'hours'}`;
+  if (minutes === 1) return 'minute';
+  if (minutes === 1440) return 'day';
+  if (minutes % 60 !== 0) return `${minutes} minutes`;
+  return minutes === 60 ? 'hour' : `${minutes / 60} hours`;
 }
 
 /**

@@ -16,7 +16,7 @@ describe(deliveryTimeline.name, () => {
       4,
       'Australia/Sydney',
     )!;
-    expect(timeline.interval).toBe('1 minute');
+    expect(timeline.interval).toBe('minute');
     expect(timeline.bars.map((b) => [b.label, b.value, b.shown])).toEqual([
       ['11:00', 50, '50%'],
       ['11:01', 50, '50%'],
@@ -39,7 +39,7 @@ describe(deliveryTimeline.name, () => {
       'Australia/Adelaide',
     )!;
     // From the 00:00 UTC hour to the 20:00 UTC hour the next day: 45 hourly bars, within the cap (minutes and quarter hours are not).
-    expect(timeline.interval).toBe('1 hour');
+    expect(timeline.interval).toBe('hour');
     expect(timeline.bars.length).toBeLessThanOrEqual(MAX_BARS);
     expect(timeline.bars).toHaveLength(45);
     // Adelaide is UTC+10:30 in November: an hour bar starting on the UTC hour starts at half past there.

@@ -40,6 +40,7 @@ export class StripePeer {
   private readonly replies = new Map<string, Stored>();
   private readonly customers = new Map<string, string>();
   private drops = 0;
+  private failures = 0;
   private server?: Server;
 
   async start(): Promise<void> {
@@ -65,6 +66,14 @@ export class StripePeer {
     this.drops = times;
   }
 
+  /**
+   * The next `times` PaymentIntent requests are refused with a 500 before anything is charged or
+   * remembered (Stripe having an outage): a later request with the same key charges afresh.
+   */
+  failCharges(times: number): void {
+    this.failures = times;
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -72,6 +81,12 @@ export class StripePeer {
     const key = req.headers['idempotency-key'] as string | undefined;
     const path = (req.url ?? '').split('?')[0];
     this.requests.push({ method: req.method ?? '', path, idempotencyKey: key, authorization: req.headers.authorization });
+    if (this.failures > 0 && path === '/v1/payment_intents') {
+      this.failures--;
+      res.writeHead(500, { 'content-type': 'application/json', 'request-id': id('req') });
+      res.end(JSON.stringify({ error: { type: 'api_error', message: 'An unknown error occurred' } }));
+      return;
+    }
     const replayKey = key ? `${req.method} ${path} ${key}` : undefined;
     const stored = replayKey ? this.replies.get(replayKey) : undefined;
     const reply = stored ?? this.route(req.method ?? '', path, params, key ?? '');

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/time/clock';
+import type { ConsentSource } from '../consent/consent-record.entity';
 import type { ConsentEvidence } from '../consent/consent.repository';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 import { CancelMessagesService } from '../messaging/cancel-messages.service';
@@ -25,8 +26,9 @@ export class OptOutService {
   ) {}
 
   /** Returns false when the number was already unsubscribed (the other effects apply either way). */
-  async apply(accountId: number, mobile: string, source: UnsubscribeSource, tx: Tx, evidence: ConsentEvidence = {}): Promise<boolean> {
-    const added = await this.unsubscribes.unsubscribe(accountId, mobile, source, tx, evidence);
+  /** `consentSource`: how the consent record names it when that differs from the list's source (the dashboard's opt-outs are `api` there). */
+  async apply(accountId: number, mobile: string, source: UnsubscribeSource, tx: Tx, evidence: ConsentEvidence = {}, consentSource: ConsentSource = source): Promise<boolean> {
+    const added = await this.unsubscribes.unsubscribe(accountId, mobile, source, tx, evidence, consentSource);
     await this.cancellations.cancelForRecipient(accountId, mobile, tx);
     return added;
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Page, PageResult, pageResult } from '../common/http/pagination';
 import { normaliseOrThrow } from '../common/phone';
 import { ConsentService } from '../consent/consent.service';
+import type { ConsentSource } from '../consent/consent-record.entity';
 import type { ConsentEvidence } from '../consent/consent.repository';
 import { ListsService } from '../lists/lists.service';
 import type { UnsubscribeSource } from './unsubscribe.entity';
@@ -45,12 +46,19 @@ export class UnsubscribesService {
    * in one transaction (the contact itself stays). Returns false when it was already unsubscribed;
    * list memberships are removed either way (a number may have been re-added to a list since).
    */
-  async unsubscribe(accountId: number, number: string, source: UnsubscribeSource, manager?: Tx, evidence: ConsentEvidence = {}): Promise<boolean> {
+  async unsubscribe(
+    accountId: number,
+    number: string,
+    source: UnsubscribeSource,
+    manager?: Tx,
+    evidence: ConsentEvidence = {},
+    consentSource: ConsentSource = source,
+  ): Promise<boolean> {
     return this.uow.runIn(manager, async (m) => {
       const added = await this.unsubscribes.insert(accountId, number, source, m);
       await this.lists.removeNumberFromAllLists(accountId, number, m);
       // A change of standing is evidence: recorded with it, in the same transaction.
-      if (added) await this.consent.record(accountId, number, 'opt_out', source, evidence, m);
+      if (added) await this.consent.record(accountId, number, 'opt_out', consentSource, evidence, m);
       return added;
     });
   }

@@ -32,6 +32,9 @@ describe('Dashboard: opt-outs', () => {
     expect((await t.api.get('/v1/list-contacts', { auth: acct.auth, query: { list_id: list } })).body.total).toBe(0);
     const refused = await send('0412950001');
     expect(refused.body.results[0]).toMatchObject({ status: 'blocked', error: 'Recipient has unsubscribed' });
+    // The consent record says it was the dashboard, and who.
+    const records = (await t.api.get('/v1/consent', { auth: acct.auth, query: { number: '0412950001' } })).body.results;
+    expect(records).toMatchObject([{ change: 'opt_out', source: 'dashboard', user_id: expect.any(Number), api_key_id: null, detail: null }]);
 
     expect((await browser.post('/contacts/opt-outs', { number: '61412950001' })).location).toBe('/contacts/opt-outs?notice=optout_already');
     await t.api.post('/v1/unsubscribes', { auth: acct.auth, body: { number: '0412950002' } });

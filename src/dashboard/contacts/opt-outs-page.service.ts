@@ -79,7 +79,7 @@ export class OptOutsPageService {
         const number = normaliseAuMobile(typed);
         if (!number) throw failure('invalidPhoneNumber');
         const added = await this.uow.run(async (tx) => {
-          const isNew = await this.optOuts.apply(user.accountId, number, 'api', tx, { userId: user.userId, detail: 'dashboard' });
+          const isNew = await this.optOuts.apply(user.accountId, number, 'api', tx, { userId: user.userId }, 'dashboard');
           if (isNew) await this.audit.record(user, 'optout.added', number, tx);
           return isNew;
         });

@@ -43,6 +43,7 @@ import { Purchase } from './purchases/purchase.entity';
 import { NumberSubscription } from './purchases/number-subscription.entity';
 import { ContactImport } from './contact-imports/contact-import.entity';
 import { InboxRead } from './inbound/inbox-read.entity';
+import { SendingBrake } from './sending-brake/sending-brake.entity';
 
 /** Explicit entity list: no globbing, so the build and the tests see exactly the same schema. */
 export const ENTITIES = [
@@ -86,6 +87,7 @@ export const ENTITIES = [
   NumberSubscription,
   ContactImport,
   InboxRead,
+  SendingBrake,
   DispatchBatch,
   SignUp,
   LiveRequest,

@@ -64,6 +64,10 @@ export class Account {
   @Column({ name: 'warn_below', type: 'bigint', nullable: true })
   warnBelow: number | null;
 
+  /** The owner's switch: every user of the account must sign in with two factors (set up on their next page). */
+  @Column({ name: 'require_two_factor', type: 'boolean', default: false })
+  requireTwoFactor: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

@@ -65,6 +65,12 @@ export class AccountsRepository {
     await sql(tx, `UPDATE accounts SET time_zone = $2 WHERE id = $1`, [accountId, timeZone]);
   }
 
+  /** Sets the require-two-factor switch; answers whether it changed (false when it already was so). */
+  async setRequireTwoFactor(accountId: number, required: boolean, tx: Tx): Promise<boolean> {
+    const { rowCount } = await sql(tx, `UPDATE accounts SET require_two_factor = $2 WHERE id = $1 AND require_two_factor <> $2`, [accountId, required]);
+    return rowCount > 0;
+  }
+
   /**
    * Operator listing: accounts by id after `afterId` (the platform's own account is not a customer),
    * optionally those whose name contains `nameContains` (any case), each with its owner's email, its

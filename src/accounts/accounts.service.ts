@@ -94,6 +94,11 @@ export class AccountsService {
     await this.accounts.setTimeZone(accountId, timeZone, tx);
   }
 
+  /** The owner's require-two-factor switch; whether it changed. */
+  async setRequireTwoFactor(accountId: number, required: boolean, tx: Tx): Promise<boolean> {
+    return this.accounts.setRequireTwoFactor(accountId, required, tx);
+  }
+
   /** Operator CLI: a page of accounts in id order (`limit` + 1 read, so the caller knows whether more follow). */
   async listForOperator(filter: { nameContains?: string; afterId: number; limit: number }): Promise<{ accounts: AccountSummary[]; more: boolean }> {
     const rows = await this.accounts.listForOperator({ ...filter, limit: filter.limit + 1 });

@@ -183,6 +183,31 @@ export const SETTINGS = {
   }),
   ownMobileTextsPerAddressDay: integer({ default: 20, min: 1, max: 1_000_000, why: 'Confirmation texts requests from one client address may have sent in a day' }),
 
+  // --- Sending brake (src/sending-brake): sends held when an account's last hour far exceeds its own history ---
+  sendingBrakeAllowance: integer({
+    default: 1000,
+    min: 1,
+    max: 100_000_000,
+    why: "Messages an account without history may send in an hour (its starting allowance, also the floor of every account's limit): above a first real campaign's trial sends, small enough that a leaked key on a new account cannot spend much before it is held",
+  }),
+  sendingBrakeMultiplier: integer({
+    default: 10,
+    min: 2,
+    max: 1000,
+    why: "An account's hourly limit is this many times its baseline (its busiest recent hour): ordinary peaks stay well under ten times last week's busiest hour; pumping through a stolen key does not",
+  }),
+  sendingBrakeHalfLifeHours: integer({
+    default: 168,
+    min: 1,
+    max: 8760,
+    why: 'How fast the baseline (the busiest recent hour) fades: halved each week by default, so a weekly campaign keeps its own level',
+  }),
+  operatorEmail: optionalText({
+    pattern: /^[^\s@,]+@[^\s@,]+(\s*,\s*[^\s@,]+@[^\s@,]+)*$/,
+    message: 'must be one email address or several separated by commas',
+    why: "The platform's operators: emailed when an account's sending is paused by the brake (unset: only the account's owner is)",
+  }),
+
   // --- Webhooks (interface: Webhooks) ---
   webhookAllowPrivate: flag({ default: false, why: 'Admit plain http and private, loopback and link-local addresses (tests, private networks)' }),
   webhookTimeoutMs: integer({ default: 5000, min: 100, max: 60_000, why: 'A delivery succeeds on any 2xx within this time (interface: 5 seconds)' }),
@@ -213,7 +238,7 @@ export const SETTINGS = {
   twoFactorKey: optionalText({
     pattern: /^.{32,}$/,
     message: 'must be at least 32 characters (32 random bytes, e.g. base64)',
-    why: "Key that encrypts users' TOTP secrets and signs remembered-device cookies; unset: a fixed development key (start-up warns in production)",
+    why: "Key that encrypts users' TOTP secrets and signs remembered-device cookies; unset: a fixed development key (refused with NODE_ENV=production)",
   }),
   smtpUrl: optionalText({
     pattern: /^smtps?:\/\/.+/,
@@ -340,6 +365,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (config.nodeEnv === 'production' && !(config.smppHost && config.smppSystemId && config.smppPassword)) {
     throw new ConfigError('Invalid configuration: SMPP_HOST, SMPP_SYSTEM_ID and SMPP_PASSWORD are required with NODE_ENV=production (the simulator is for development only)');
   }
+  // The development key is in the source: with it, anyone who reads a database copy can open every TOTP secret.
+  if (config.nodeEnv === 'production' && !config.twoFactorKey) {
+    throw new ConfigError(
+      'Invalid configuration: TWO_FACTOR_KEY is required with NODE_ENV=production (32+ random characters, e.g. openssl rand -base64 32; it encrypts two-factor secrets)',
+    );
+  }
   return config;
 }
 
@@ -347,7 +378,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
 export function startupWarnings(config: AppConfig): string[] {
   const warnings: string[] = [];
   if (config.nodeEnv !== 'production') return warnings;
-  if (!config.twoFactorKey) warnings.push('TWO_FACTOR_KEY is not set with NODE_ENV=production: two-factor secrets are encrypted with the public development key');
   if (config.cookieSecure === 'never') warnings.push('COOKIE_SECURE=never with NODE_ENV=production: session cookies are sent without Secure, over plain http too');
   else if (config.cookieSecure === 'auto' && config.trustProxy === 'false')
     warnings.push(

@@ -12,6 +12,12 @@ export interface DashboardUser extends Actor {
   accountIsTest: boolean;
   /** The account's IANA zone: every time a page shows or reads is in it. */
   timeZone: string;
+  /** The account requires two-factor sign-in and this user has not set it up: only the set-up page opens. */
+  mustSetUpTwoFactor: boolean;
+  /** The account requires two-factor sign-in (the owner's switch): a user may not turn theirs off. */
+  twoFactorRequired: boolean;
+  /** The sending brake holds the account's sends: every page says so. */
+  sendingPaused: boolean;
 }
 
 export type DashboardRequest = FastifyRequest & { dashboardUser?: DashboardUser };
@@ -29,6 +35,9 @@ export function toDashboardUser(session: SignedInUser, ip: string): DashboardUse
     isOwner: session.isOwner,
     permissions: session.permissions,
     ip,
+    mustSetUpTwoFactor: session.accountRequiresTwoFactor && !session.twoFactorOn,
+    twoFactorRequired: session.accountRequiresTwoFactor,
+    sendingPaused: session.sendingPausedAt !== null,
   };
 }
 

@@ -56,6 +56,9 @@ import { KeywordsPageController } from './keywords/keywords-page.controller';
 import { KeywordsPageService } from './keywords/keywords-page.service';
 import { KeywordsModule } from '../keywords/keywords.module';
 import { ListsPageService } from './contacts/lists-page.service';
+import { SendingBrakeModule } from '../sending-brake/sending-brake.module';
+import { SecurityPageController } from './settings-security/security-page.controller';
+import { SecurityPageService } from './settings-security/security-page.service';
 import { TimeZonePageController } from './settings-time-zone/time-zone-page.controller';
 import { TimeZonePageService } from './settings-time-zone/time-zone-page.service';
 import { SendPageController } from './send/send-page.controller';
@@ -83,6 +86,7 @@ import { LiveRequestsModule } from '../live-requests/live-requests.module';
     UnsubscribesModule,
     AccountsModule,
     MessagingModule,
+    SendingBrakeModule,
     WebhooksModule,
     MailModule,
     SenderIdentityModule,
@@ -123,6 +127,7 @@ import { LiveRequestsModule } from '../live-requests/live-requests.module';
     OptOutsPageController,
     TimeZonePageController,
     QuietHoursPageController,
+    SecurityPageController,
     SendPageController,
     CampaignsPageController,
     KeywordsPageController,
@@ -154,6 +159,7 @@ import { LiveRequestsModule } from '../live-requests/live-requests.module';
     OptOutsPageService,
     TimeZonePageService,
     QuietHoursPageService,
+    SecurityPageService,
     SendPageService,
     ComposePreviewService,
     CampaignsPageService,

@@ -36,6 +36,7 @@ export const PAGES = {
   webhooks: { path: '/settings/webhooks', label: 'Webhooks', access: { anyOf: ['manage_settings'] } },
   timeZone: { path: '/settings/time-zone', label: 'Time zone', access: { anyOf: ['manage_settings'] } },
   quietHours: { path: '/settings/quiet-hours', label: 'Quiet hours', access: { anyOf: ['manage_settings'] } },
+  security: { path: '/settings/security', label: 'Security', access: 'owner' },
   senders: { path: '/senders', label: 'Sender IDs', access: { anyOf: ['manage_senders'] } },
   billing: { path: '/billing', label: 'Billing', access: { anyOf: ['manage_billing'] } },
   users: { path: '/users', label: 'Users', access: 'owner' },

@@ -74,6 +74,37 @@ export const MailTemplates = {
     };
   },
 
+  sendingPaused(to: string, input: { accountName: string; volume: number; limit: number; securityLink: string }): Mail {
+    return {
+      to,
+      subject: `Sending paused on ${input.accountName}: unusual volume`,
+      text: [
+        `Sending from ${input.accountName} is paused: a send would have taken its last hour to ${input.volume} messages, over its limit of ${input.limit}`,
+        `(ten times its busiest recent hour, or its starting allowance). That send and every send after it are refused until the pause is released.`,
+        ``,
+        `If you expected this volume, release the pause on Settings › Security (the account owner can):`,
+        ``,
+        input.securityLink,
+        ``,
+        `If you did not, someone may be using your API keys or your sign-in: revoke the keys on Settings › API keys,`,
+        `change your password, and contact support before releasing it. Messages accepted before the pause are still sent.`,
+      ].join('\n'),
+    };
+  },
+
+  sendingPausedOperator(to: string, input: { accountId: number; accountName: string; volume: number; limit: number }): Mail {
+    return {
+      to,
+      subject: `Sending brake: account ${input.accountId} (${input.accountName}) paused`,
+      text: [
+        `Account ${input.accountId} (${input.accountName}): a send would have taken its last hour to ${input.volume} messages, over its limit of ${input.limit}.`,
+        `Its sends are refused until released. Its owner has been emailed. To release it:`,
+        ``,
+        `  npm run -s cli -- account:release-brake --account ${input.accountId}`,
+      ].join('\n'),
+    };
+  },
+
   lowBalance(to: string, input: { accountName: string; balance: string; threshold: string; billingLink: string }): Mail {
     return {
       to,

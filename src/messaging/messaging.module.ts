@@ -1,3 +1,4 @@
+import { SendingBrakeModule } from '../sending-brake/sending-brake.module';
 import { ReportReadsRepository } from './report-reads.repository';
 import { ReportReadsService } from './report-reads.service';
 import { MessageExportRepository } from './message-export.repository';
@@ -47,6 +48,7 @@ import { SystemMessagesService } from './system-messages.service';
     QueuesModule,
     WebhooksModule,
     QuietHoursModule,
+    SendingBrakeModule,
   ],
   controllers: [MessagesController, ListSendController, SimpleSendController],
   providers: [

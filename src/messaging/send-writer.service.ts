@@ -10,6 +10,7 @@ import { LinkStore } from '../links/link-store.service';
 import { IdempotencyClaim, IdempotencyKeyTaken, IdempotencyService } from '../idempotency/idempotency.service';
 import { BalanceQueue } from '../queues/balance-queue';
 import { DispatchQueue } from '../queues/dispatch-queue';
+import { BrakeTripped, SendingBrakeService } from '../sending-brake/sending-brake.service';
 import { MessagesRepository, NewMessage } from './messages.repository';
 import { SendAlreadySubmitted } from './send-requester';
 import { NewSend, SendsRepository } from './sends.repository';
@@ -54,6 +55,7 @@ export class SendWriter {
     private readonly balance: BalanceQueue,
     private readonly links: LinkStore,
     private readonly statistics: TableStatistics,
+    private readonly brake: SendingBrakeService,
   ) {}
 
   async persist<R>(priced: PricedSend, options: PersistOptions<R>): Promise<R> {
@@ -64,6 +66,8 @@ export class SendWriter {
         const sendId = await this.sends.insertUnlessFormKeyUsed(send, tx);
         if (sendId === null) throw new SendAlreadySubmitted((await this.sends.findByFormKey(send.accountId, send.formKey ?? '', tx)) ?? 0);
         const reference = `send:${sendId}`;
+        // The spending brake: a live account's messages counted against its own history (one UPDATE).
+        if (!priced.isTest && messages.length > 0) await this.brake.admit(send.accountId, messages.length, tx);
         if (!priced.isTest && send.totalCost > 0) {
           const debited = await this.credits.debit(send.accountId, send.totalCost, priced.debitReason, reference, tx);
           if (!debited) throw await options.insufficientCredits(tx);
@@ -89,6 +93,8 @@ export class SendWriter {
         return response;
       });
     } catch (err) {
+      // Rolled back; now pause the account and answer the brake's 403.
+      if (err instanceof BrakeTripped) throw await this.brake.trip(err);
       if (err instanceof DomainError || err instanceof IdempotencyKeyTaken || err instanceof SendAlreadySubmitted || classifyDependencyFailure(err)) throw err;
       throw failureBecause(err, options.failure);
     }

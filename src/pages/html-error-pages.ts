@@ -5,6 +5,7 @@ import type { ErrorResponse } from '../common/errors/error-mapping';
 import { HtmlErrorResponder } from '../common/errors/html-error-responder';
 import type { AppConfig } from '../config/app-config';
 import { isPublicLinkRoute, wantsHtml } from './page-route';
+import { TWO_FACTOR_SETUP_PATH } from './register-pages';
 import { renderPage } from './render-page';
 import { ERROR_TEMPLATE } from './view-engine';
 
@@ -33,6 +34,11 @@ export class HtmlErrorPages extends HtmlErrorResponder {
     reply.header('Cache-Control', 'no-store');
     if (response.status === 401) {
       reply.code(303).header('Location', this.signInLocation(request)).send();
+      return;
+    }
+    // A page opened before two-factor set-up the account requires: to the set-up page (a form post gets the 403 page).
+    if (response.status === 403 && response.body.error === ErrorText.twoFactorSetupRequired && request.method === 'GET') {
+      reply.code(303).header('Location', TWO_FACTOR_SETUP_PATH).send();
       return;
     }
     const title = PageErrorTitle[response.status] ?? PageErrorTitle[response.status >= 500 ? 500 : 400];

@@ -9,6 +9,8 @@ import { ASSETS_DIR, createHandlebars, discoverPartials, LAYOUT, VIEWS_ROOT } fr
 
 /** Where a signed-out browser is sent (with `?next=` back); the dashboard serves it. */
 export const SIGN_IN_PATH = '/sign-in';
+/** Where a user whose account requires two-factor sign-in is sent until they set it up. */
+export const TWO_FACTOR_SETUP_PATH = '/profile/two-factor';
 
 /**
  * Strict: only our own files, no inline script or style, no framing, forms post only to us. The copy

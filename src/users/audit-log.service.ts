@@ -58,7 +58,11 @@ export type AuditAction =
   | 'two_factor.enabled'
   | 'two_factor.disabled'
   | 'two_factor.reset'
-  | 'two_factor.recovery_code_used';
+  | 'two_factor.recovery_code_used'
+  | 'two_factor.required'
+  | 'two_factor.not_required'
+  | 'sending.paused'
+  | 'sending.released';
 
 @Injectable()
 export class AuditLogService {

@@ -18,6 +18,12 @@ export interface SessionRecord {
   name: string;
   isOwner: boolean;
   permissions: string[];
+  /** The account requires two-factor sign-in of every user (the owner's switch). */
+  accountRequiresTwoFactor: boolean;
+  /** This user signs in with two factors. */
+  twoFactorOn: boolean;
+  /** When the sending brake paused the account's sends (null: sending normally). */
+  sendingPausedAt: Date | null;
 }
 
 @Injectable()
@@ -48,11 +54,16 @@ export class SessionsRepository {
       name: string;
       is_owner: boolean;
       permissions: string[];
+      require_two_factor: boolean;
+      two_factor_on: boolean;
+      sending_paused_at: Date | null;
     }>(
       this.dataSource,
       `SELECT s.id, s.created_at, s.last_seen_at, u.id AS user_id, u.account_id, a.name AS account_name, a.is_test AS account_is_test, a.time_zone AS account_time_zone,
-              u.email, u.name, u.is_owner, u.permissions
+              u.email, u.name, u.is_owner, u.permissions, a.require_two_factor, u.totp_enabled_at IS NOT NULL AS two_factor_on,
+              sb.paused_at AS sending_paused_at
          FROM user_sessions s JOIN users u ON u.id = s.user_id JOIN accounts a ON a.id = u.account_id
+         LEFT JOIN sending_brakes sb ON sb.account_id = a.id
         WHERE s.token_sha256 = $1`,
       [tokenSha256],
     );
@@ -71,6 +82,9 @@ export class SessionsRepository {
       name: r.name,
       isOwner: r.is_owner,
       permissions: r.permissions,
+      accountRequiresTwoFactor: r.require_two_factor,
+      twoFactorOn: r.two_factor_on,
+      sendingPausedAt: r.sending_paused_at,
     };
   }
 

@@ -13,6 +13,8 @@ export interface UserRecord {
   permissions: string[];
   hasPassword: boolean;
   createdAt: Date;
+  /** Signs in with two factors. */
+  twoFactorOn: boolean;
 }
 
 interface UserRow {
@@ -24,9 +26,10 @@ interface UserRow {
   permissions: string[];
   has_password: boolean;
   created_at: Date;
+  two_factor_on: boolean;
 }
 
-const COLUMNS = `id, account_id, email, name, is_owner, permissions, password_hash IS NOT NULL AS has_password, created_at`;
+const COLUMNS = `id, account_id, email, name, is_owner, permissions, password_hash IS NOT NULL AS has_password, created_at, totp_enabled_at IS NOT NULL AS two_factor_on`;
 
 const toRecord = (r: UserRow): UserRecord => ({
   id: r.id,
@@ -37,6 +40,7 @@ const toRecord = (r: UserRow): UserRecord => ({
   permissions: r.permissions,
   hasPassword: r.has_password,
   createdAt: r.created_at,
+  twoFactorOn: r.two_factor_on,
 });
 
 @Injectable()

@@ -54,6 +54,7 @@ describe('Dashboard permissions', () => {
     ['/senders', ['owner', 'manage_senders']],
     ['/billing', ['owner', 'manage_billing']],
     ['/users', ['owner']],
+    ['/settings/security', ['owner']],
     ['/audit', ['owner']],
   ] as Array<[string, Role[]]>)('opens %s only for %j; others get a 403 page', async (path, allowed) => {
     for (const role of ROLES) {
@@ -78,6 +79,7 @@ describe('Dashboard permissions', () => {
       '/settings/webhooks',
       '/settings/time-zone',
       '/settings/quiet-hours',
+      '/settings/security',
       '/senders',
       '/billing',
       '/users',

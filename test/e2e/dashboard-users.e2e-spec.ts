@@ -112,7 +112,7 @@ describe('Account users: the CLI, invitations and the one-owner rule', () => {
       const email = emailFor('invitee');
       const res = await owner.post('/users', { email, name: 'Pat Invitee', permission: ['manage_settings'] });
       expect(res.location).toBe('/users?notice=invited');
-      expect(textOf((await owner.get(res.location!)).html)).toContain(`Invitation sent. Users Email Name Can Actions ${acct.ownerEmail} (you) Owner (everything)`);
+      expect(textOf((await owner.get(res.location!)).html)).toContain(`Invitation sent. Users Email Name Can Two-factor Actions ${acct.ownerEmail} (you) Owner (everything) Off`);
       const path = new URL(linkIn(await smtp.mailTo(email, /invited/))).pathname;
       const browser = new PageClient(t.app);
       await browser.get(path);

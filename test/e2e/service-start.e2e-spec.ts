@@ -79,6 +79,7 @@ describe('Starting the service (dist/src/main.js, as npm start runs it)', () => 
     [{ PORT: 'http' }, 'PORT="http"'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL="localhost:6379" must be a redis:// URL'],
     [{ NODE_ENV: 'production' }, 'SMPP_HOST, SMPP_SYSTEM_ID and SMPP_PASSWORD are required with NODE_ENV=production'],
+    [{ NODE_ENV: 'production', SMPP_HOST: 'smsc', SMPP_SYSTEM_ID: 'id', SMPP_PASSWORD: 'pw' }, 'TWO_FACTOR_KEY is required with NODE_ENV=production'],
   ])('refuses to start with %j and names the variable', async (env, message) => {
     const service = start(env);
     expect(await service.exited).toBe(1);

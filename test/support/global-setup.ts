@@ -19,5 +19,8 @@ export default async function globalSetup(): Promise<void> {
   process.env.REDIS_PREFIX = `smstest:${run}`;
   process.env.NODE_ENV = 'test';
   process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
+  // Suites send large batches from live accounts within one hour: the sending brake's starting allowance
+  // is raised for them (every send still goes through it); its own tests set small thresholds.
+  process.env.SENDING_BRAKE_ALLOWANCE = process.env.TEST_SENDING_BRAKE_ALLOWANCE ?? '100000000';
   await prepareDatabase(loadConfig(process.env), MIGRATIONS);
 }

@@ -2,6 +2,9 @@ import { AccountsModule } from '../../accounts/accounts.module';
 import { AccountsService } from '../../accounts/accounts.service';
 import { ApiKeysService } from '../../accounts/api-keys.service';
 import { hundredthsToNumber } from '../../billing/money';
+import { SendingBrakeModule } from '../../sending-brake/sending-brake.module';
+import { SendingBrakeService } from '../../sending-brake/sending-brake.service';
+import { operatorActor } from '../../users/actor';
 import { SendersModule } from '../../senders/senders.module';
 import { SendersService } from '../../senders/senders.service';
 import { UsersModule } from '../../users/users.module';
@@ -109,4 +112,19 @@ export const COMMANDS = [
     },
   }),
   ...LIVE_REQUEST_COMMANDS,
+  defineCommand({
+    name: 'account:release-brake',
+    summary: 'lets an account paused by the sending brake send again (its owner and the operators were emailed when it paused)',
+    description:
+      'The volume that paused it becomes its baseline, so the same level goes through and only a further jump pauses it again. Recorded in the audit log. An account that is not paused is left as it is (released: false).',
+    options: { account: { type: 'string', value: 'ID', required: true, help: 'the account' } },
+    examples: ['--account 1'],
+    modules: [SendingBrakeModule],
+    run: async (app, v) => {
+      const accountId = positiveId(v.account, 'account');
+      await app.get(AccountsService).get(accountId);
+      const { released, pausedAt, pausedVolume } = await app.get(SendingBrakeService).release(operatorActor(accountId));
+      return { account_id: accountId, released, paused_at: pausedAt?.toISOString() ?? null, paused_volume: pausedVolume, sending: 'allowed' };
+    },
+  }),
 ];

@@ -70,6 +70,8 @@ export const CATALOGUE = {
   invalidSender: entry('forbidden', 'Invalid sender. You do not have permission to use this sender'),
   senderNotString: entry('invalid', 'The sender field must be a string, not an object or array'),
   insufficientCredits: entry('forbidden', 'Insufficient credits to send the batch of messages'),
+  // The spending brake (src/sending-brake): every send path of a paused account
+  sendingPaused: entry('forbidden', 'Sending is paused for unusual volume; contact support or an account owner to release it'),
   insufficientCreditsFor: entry('forbidden', (needed: string, available: string) => `Insufficient credits: ${needed} needed, ${available} available`),
   failedToProcessMessages: entry('internal', 'Failed to process messages'),
   unicodeRequired: entry('invalid', 'Message contains characters that require enable_unicode'),
@@ -141,6 +143,9 @@ export const CATALOGUE = {
   twoFactorCodeWrong: entry('invalid', 'That code is not right. Enter the current 6-digit code from your app, or one of your recovery codes.'),
   twoFactorThrottled: entry('too_many_requests', 'Too many wrong codes. Try again in a few minutes.'),
   twoFactorAlreadyOn: entry('conflict', 'Two-factor sign-in is already on'),
+  twoFactorSetupRequired: entry('forbidden', 'Your account requires two-factor sign-in. Set it up on Your profile › Two-factor sign-in to continue.'),
+  twoFactorRequiredByAccount: entry('conflict', 'Your account requires two-factor sign-in, so it cannot be turned off. The account owner can reset it if you lost your phone.'),
+  twoFactorRequireNeedsYours: entry('conflict', 'Set up two-factor sign-in for yourself first: everyone, you included, will need it'),
   twoFactorChallengeExpired: entry('unauthenticated', 'Your sign-in has expired. Sign in again.'),
   signInThrottled: entry('too_many_requests', (wait: string) => `Too many failed sign-ins. Try again in ${wait}.`),
   passwordTooShort: entry('invalid', 'Passwords must be at least 12 characters'),

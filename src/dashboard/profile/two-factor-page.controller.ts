@@ -1,4 +1,5 @@
 import { Body, Get, Injectable, Post } from '@nestjs/common';
+import { failure } from '../../common/errors/error-catalogue';
 import { formText, type FormBody } from '../../pages/form-body';
 import { withFormErrors } from '../../pages/form-error';
 import { PageResult, redirectTo, view } from '../../pages/page-result';
@@ -17,9 +18,11 @@ export class TwoFactorPageService {
 
   async page(user: DashboardUser, error?: { message: string; status: number }): Promise<PageResult> {
     const status = await this.twoFactor.status(user.userId!);
-    if (status.enabled) return view(VIEW, { title: 'Two-factor sign-in', enabled: true, recoveryCodesLeft: status.recoveryCodesLeft, error: error?.message }, error?.status ?? 200);
+    const required = user.twoFactorRequired;
+    if (status.enabled)
+      return view(VIEW, { title: 'Two-factor sign-in', enabled: true, required, recoveryCodesLeft: status.recoveryCodesLeft, error: error?.message }, error?.status ?? 200);
     const enrolment = await this.twoFactor.enrolment(user);
-    return view(VIEW, { title: 'Two-factor sign-in', enrolment, error: error?.message }, error?.status ?? 200);
+    return view(VIEW, { title: 'Two-factor sign-in', enrolment, required, error: error?.message }, error?.status ?? 200);
   }
 
   async confirm(user: DashboardUser, form: FormBody | undefined): Promise<PageResult> {
@@ -32,6 +35,7 @@ export class TwoFactorPageService {
   async disable(user: DashboardUser, form: FormBody | undefined): Promise<PageResult> {
     return withFormErrors<PageResult>(
       async () => {
+        if (user.twoFactorRequired) throw failure('twoFactorRequiredByAccount');
         await this.twoFactor.disable(user, formText(form, 'code'));
         return redirectTo(withNotice(PAGES.profile.path, 'two_factor_off'));
       },

@@ -53,6 +53,7 @@ export class UsersPageService {
           role: roleOf(u),
           isOwner: u.isOwner,
           pending: !u.hasPassword,
+          twoFactorOn: u.twoFactorOn,
           since: show.time(u.createdAt, user.timeZone),
           isYou: u.id === user.userId,
         })),

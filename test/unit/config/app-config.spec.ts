@@ -218,11 +218,17 @@ describe('SETTINGS', () => {
     expect(startupWarnings(loadConfig({ NODE_ENV: 'production', COOKIE_SECURE: 'auto', ...smsc }))).toEqual([expect.stringContaining('COOKIE_SECURE=auto without TRUST_PROXY')]);
     expect(startupWarnings(loadConfig({ NODE_ENV: 'production', COOKIE_SECURE: 'auto', TRUST_PROXY: '1', ...smsc }))).toEqual([]);
     expect(startupWarnings(loadConfig({ COOKIE_SECURE: 'never' }))).toEqual([]);
-    expect(startupWarnings(loadConfig({ NODE_ENV: 'production', ...smsc, TWO_FACTOR_KEY: '' }))).toEqual([expect.stringContaining('TWO_FACTOR_KEY is not set')]);
   });
 
   it('refuses production without an SMSC', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow('SMPP_HOST, SMPP_SYSTEM_ID and SMPP_PASSWORD are required with NODE_ENV=production');
-    expect(loadConfig({ NODE_ENV: 'production', SMPP_HOST: 'smsc', SMPP_SYSTEM_ID: 'id', SMPP_PASSWORD: 'pw' }).nodeEnv).toBe('production');
+    expect(loadConfig({ NODE_ENV: 'production', SMPP_HOST: 'smsc', SMPP_SYSTEM_ID: 'id', SMPP_PASSWORD: 'pw', TWO_FACTOR_KEY: 'k'.repeat(32) }).nodeEnv).toBe('production');
+  });
+
+  it('refuses production without TWO_FACTOR_KEY (the development key is public), and admits it elsewhere', () => {
+    const smsc = { SMPP_HOST: 'smsc', SMPP_SYSTEM_ID: 'id', SMPP_PASSWORD: 'pw' };
+    expect(() => loadConfig({ NODE_ENV: 'production', ...smsc })).toThrow('TWO_FACTOR_KEY is required with NODE_ENV=production');
+    expect(() => loadConfig({ NODE_ENV: 'production', ...smsc, TWO_FACTOR_KEY: '' })).toThrow('TWO_FACTOR_KEY is required with NODE_ENV=production');
+    expect(loadConfig({ NODE_ENV: 'development', ...smsc }).twoFactorKey).toBeUndefined();
   });
 });

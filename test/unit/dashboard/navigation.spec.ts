@@ -16,6 +16,7 @@ describe(navigationFor.name, () => {
       { label: 'Webhooks', href: '/settings/webhooks', current: false },
       { label: 'Time zone', href: '/settings/time-zone', current: false },
       { label: 'Quiet hours', href: '/settings/quiet-hours', current: false },
+      { label: 'Security', href: '/settings/security', current: false },
       { label: 'Sender IDs', href: '/senders', current: false },
       { label: 'Billing', href: '/billing', current: false },
       { label: 'Users', href: '/users', current: false },

@@ -18,6 +18,7 @@ import { FakeMessagesRepository } from '../fakes/fake-messages-repository';
 import { FakeSendsRepository } from '../fakes/fake-sends-repository';
 import { FakeTx, FakeUnitOfWork } from '../fakes/fake-unit-of-work';
 import { Journal } from '../fakes/journal';
+import type { SendingBrakeService } from '../../../src/sending-brake/sending-brake.service';
 
 const NOW = new Date('2030-01-15T10:00:00Z');
 const LATER = new Date('2030-01-15T10:05:00Z');
@@ -81,6 +82,7 @@ function setup(balance = 10_000) {
     { crossed: () => Promise.resolve() } as unknown as BalanceQueue,
     links as unknown as LinkStore,
     { grew: (table: string, rows: number) => grown.push(`${table} +${rows}`) } as unknown as TableStatistics,
+    { admit: async () => void journal.record('brake.admit') } as unknown as SendingBrakeService,
   );
   return { grown, journal, uow, sends, messages, credits, idempotency, dispatch, writer, links };
 }
@@ -117,6 +119,7 @@ describe(SendWriter.name, () => {
       'begin tx1',
       'idempotency.claim',
       'sends.insert',
+      'brake.admit',
       'credits.debit',
       'messages.insertMany',
       'idempotency.complete',
@@ -135,6 +138,7 @@ describe(SendWriter.name, () => {
       'begin tx1',
       'idempotency.claim',
       'sends.insert',
+      'brake.admit',
       'credits.debit',
       'links.store',
       'messages.insertMany',
@@ -180,6 +184,7 @@ describe(SendWriter.name, () => {
     await writer.persist(aPricedSend({ isTest: true }), options());
 
     expect(journal.entries).not.toContain('credits.debit');
+    expect(journal.entries).not.toContain('brake.admit');
     expect(credits.ledger).toEqual([]);
     expect(messages.inserts).toEqual([expect.objectContaining({ isTest: true, rows: [expect.objectContaining({ cost: 100 }), expect.objectContaining({ cost: 200 })] })]);
   });

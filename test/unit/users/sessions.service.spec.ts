@@ -20,6 +20,9 @@ function session(lastSeenAt: Date): SessionRecord {
     name: '',
     isOwner: false,
     permissions: [],
+    accountRequiresTwoFactor: false,
+    twoFactorOn: false,
+    sendingPausedAt: null,
   };
 }
 

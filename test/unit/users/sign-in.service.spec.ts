@@ -52,6 +52,7 @@ describe(SignInService.name, () => {
       permissions: ['manage_billing'],
       hasPassword: true,
       createdAt: NOW,
+      twoFactorOn: false,
       passwordHash: hash,
       ...overrides,
     };

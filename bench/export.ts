@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
+import { CampaignReadsRepository } from '../src/messaging/campaign-reads.repository';
 import { MessageExportRepository } from '../src/messaging/message-export.repository';
 import { UserLinksService } from '../src/users/user-links.service';
 import { UsersService } from '../src/users/users.service';
@@ -27,7 +28,8 @@ const cookieHeader = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k
  * a dashboard user in over HTTP and downloads GET /reports/export.csv for the whole period through a real
  * socket, reading the stream as a browser would. Prints the seed time, the export's time to first byte and
  * total, rows and bytes, and this process's memory (it is the server): RSS and heap before, and their peaks
- * sampled every 50 ms during the export.
+ * sampled every 50 ms during the export. Then, the same messages being one send, the campaign reads' times:
+ * its live counts (the page's and each progress poll's statement), its outcomes by minute, its whole page.
  */
 async function main() {
   const rows = argValue('rows', 1_000_000);
@@ -116,6 +118,23 @@ async function main() {
       `memory of the serving process: RSS ${mb(before.rss)} before, peak ${mb(peakRss)} during (+${mb(peakRss - before.rss)}); heap used ${mb(before.heapUsed)} before, peak ${mb(peakHeap)}`,
     );
     if (lines - 1 !== rows) throw new Error(`expected ${rows} rows, got ${lines - 1}`);
+
+    // The same million as one campaign: its counts are read live (message status is read, never written
+    // after dispatch), by its page and every progress poll; the page also charts its outcomes by minute.
+    const campaigns = bench.app.get(CampaignReadsRepository);
+    t = process.hrtime.bigint();
+    const campaign = (await campaigns.one(accountId, Number(send.id)))!;
+    const countMs = ms(t);
+    t = process.hrtime.bigint();
+    const minutes = await campaigns.outcomesByMinute(accountId, Number(send.id));
+    const outcomesMs = ms(t);
+    t = process.hrtime.bigint();
+    const page = await fetch(`${base}/campaigns/${send.id}`, { headers: { cookie: cookieHeader(jar), accept: 'text/html' } });
+    await page.text();
+    console.log(
+      `campaign of ${campaign.message_count} messages: counts (progress.json's statement) ${fmt(countMs)} ms (delivered ${campaign.counts.delivered}, failed ${campaign.counts.failed}); ` +
+        `outcomes by minute ${fmt(outcomesMs)} ms (${minutes.length} minutes); its page ${page.status} in ${fmt(ms(t))} ms`,
+    );
   } finally {
     await bench.drop();
   }

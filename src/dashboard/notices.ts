@@ -44,7 +44,7 @@ export const NOTICES = {
   auto_recharge_off: 'Auto-recharge is off.',
   warning_saved: 'Low-balance warning saved. The owner is emailed when a send takes the balance below it.',
   warning_off: 'Low-balance warning switched off.',
-  live_requested: 'Request sent. We review it and email the owner; this page shows where it stands.',
+  live_requested: 'Request sent. We review it and email you the answer; this page shows where it stands.',
   signed_up: 'Your email is confirmed and your test account is open. Create your first API key to try the API.',
   optout_added: 'Added to the opt-outs. It has left every list, and its scheduled messages are cancelled.',
   optout_already: 'That number was already on the opt-out list.',

@@ -63,7 +63,7 @@ describe('Going live: the Go live page and the operator decision', () => {
     const sent = await browser.post('/go-live', form());
     expect([sent.status, sent.location]).toEqual([303, '/go-live?notice=live_requested']);
     const shown = textOf((await browser.get(sent.location!)).html);
-    expect(shown).toContain('Request sent. We review it and email the owner');
+    expect(shown).toContain('Request sent. We review it and email you the answer; this page shows where it stands.');
     expect(shown).toContain('Waiting for review Sent');
     expect(shown).toContain('51 824 753 556');
     expect(shown).not.toContain('Request a live account'); // no form while it waits

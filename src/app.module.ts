@@ -11,6 +11,7 @@ import { ContactsModule } from './contacts/contacts.module';
 import { ListsModule } from './lists/lists.module';
 import { ContactImportsModule } from './contact-imports/contact-imports.module';
 import { UnsubscribesModule } from './unsubscribes/unsubscribes.module';
+import { ApiKeyPolicyGuard } from './common/auth/api-key-policy.guard';
 import { BasicAuthGuard } from './common/auth/basic-auth.guard';
 import { ConcurrencyGuard } from './common/concurrency/concurrency.guard';
 import { InflightLimiter } from './common/concurrency/inflight-limiter';
@@ -27,7 +28,7 @@ import { GuidesModule } from './guides/guides.module';
 import { SenderIdentityModule } from './sender-identity/sender-identity.module';
 import { NumbersModule } from './numbers/numbers.module';
 
-/** The HTTP API. Guards run in order: Basic auth, then the per-account in-flight limit. */
+/** The HTTP API. Guards run in order: Basic auth, the key's address allow-list and scope, then the per-account in-flight limit. */
 @Module({})
 export class AppModule {
   static register(config: AppConfig, extraModules: Array<Type | DynamicModule> = []): DynamicModule {
@@ -58,7 +59,12 @@ export class AppModule {
         ...(runsWorkers ? [DeliveryWorkerModule] : []),
         ...extraModules,
       ],
-      providers: [InflightLimiter, { provide: APP_GUARD, useClass: BasicAuthGuard }, { provide: APP_GUARD, useClass: ConcurrencyGuard }],
+      providers: [
+        InflightLimiter,
+        { provide: APP_GUARD, useClass: BasicAuthGuard },
+        { provide: APP_GUARD, useClass: ApiKeyPolicyGuard },
+        { provide: APP_GUARD, useClass: ConcurrencyGuard },
+      ],
     };
   }
 }

@@ -4,6 +4,7 @@ import { LiveRequest } from './live-requests/live-request.entity';
 import { AutoRechargeSetting } from './recharge/auto-recharge.entity';
 import { BalanceCrossing } from './billing/balance-crossing.entity';
 import { ApiKey } from './accounts/api-key.entity';
+import { ApiKeyDailyMessages } from './accounts/api-key-daily-messages.entity';
 import { CreditLedgerEntry } from './billing/credit-ledger-entry.entity';
 import { CreditRefundLine } from './billing/credit-refund-line.entity';
 import { Sender } from './senders/sender.entity';
@@ -49,6 +50,7 @@ import { SendingBrake } from './sending-brake/sending-brake.entity';
 export const ENTITIES = [
   Account,
   ApiKey,
+  ApiKeyDailyMessages,
   Sender,
   CreditLedgerEntry,
   Contact,

@@ -31,6 +31,7 @@ import { LiveRequests1763705100000 } from './database/migrations/1763705100000-L
 import { SendBlockedCount1763705200000 } from './database/migrations/1763705200000-SendBlockedCount';
 import { LinkClickBuckets1763705210000 } from './database/migrations/1763705210000-LinkClickBuckets';
 import { ContactImportAttempts1763705300000 } from './database/migrations/1763705300000-ContactImportAttempts';
+import { ApiKeyScopes1763705400000 } from './database/migrations/1763705400000-ApiKeyScopes';
 import { AccountGuards1763705500000 } from './database/migrations/1763705500000-AccountGuards';
 import { FailedWebhookAttempts1763705700000 } from './database/migrations/1763705700000-FailedWebhookAttempts';
 
@@ -69,6 +70,7 @@ export const MIGRATIONS = [
   SendBlockedCount1763705200000,
   LinkClickBuckets1763705210000,
   ContactImportAttempts1763705300000,
+  ApiKeyScopes1763705400000,
   AccountGuards1763705500000,
   FailedWebhookAttempts1763705700000,
 ];

@@ -5,8 +5,10 @@ import { CurrentCaller } from '../common/auth/current-caller.decorator';
 import { ApiErrors } from '../common/http/api-errors.decorator';
 import { AccountsService } from './accounts.service';
 import { AccountResponseDto } from './dto/account-response.dto';
+import { RequiresScope } from '../common/auth/api-scopes';
 
 @ApiTags('account')
+@RequiresScope('account')
 @Controller('v1/account')
 export class AccountController {
   constructor(private readonly accounts: AccountsService) {}

@@ -4,12 +4,16 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull } from 'typeorm';
 import { managerFor, sql } from '../database/sql';
 import { ApiKey } from './api-key.entity';
+import type { ApiKeyAccess } from './api-key-access';
 
 export interface ActiveKeyRecord {
   apiKeyId: number;
   accountId: number;
   passwordSha256: Buffer;
   isTest: boolean;
+  /** Stored scopes plus `purchases` when the key's purchases switch is on. */
+  scopes: string[];
+  allowedCidrs: string[];
   /** last_used_at is unset or over a minute old: the next successful use records it. */
   lastUseStale: boolean;
 }
@@ -24,16 +28,34 @@ export class ApiKeysRepository {
 
   /** One indexed read per request: revocation is seen by every instance on the next request. */
   async findActiveByUsername(username: string): Promise<ActiveKeyRecord | null> {
-    const { rows } = await sql<{ id: number; account_id: number; password_sha256: Buffer; is_test: boolean; last_use_stale: boolean }>(
+    const { rows } = await sql<{
+      id: number;
+      account_id: number;
+      password_sha256: Buffer;
+      is_test: boolean;
+      scopes: string[];
+      purchases_enabled: boolean;
+      allowed_cidrs: string[];
+      last_use_stale: boolean;
+    }>(
       this.dataSource,
-      `SELECT k.id, k.account_id, k.password_sha256, a.is_test,
+      `SELECT k.id, k.account_id, k.password_sha256, a.is_test, k.scopes, k.purchases_enabled, k.allowed_cidrs,
               (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS last_use_stale
          FROM api_keys k JOIN accounts a ON a.id = k.account_id
         WHERE k.username = $1 AND k.revoked_at IS NULL`,
       [username],
     );
     const row = rows[0];
-    return row ? { apiKeyId: row.id, accountId: row.account_id, passwordSha256: row.password_sha256, isTest: row.is_test, lastUseStale: row.last_use_stale } : null;
+    if (!row) return null;
+    return {
+      apiKeyId: row.id,
+      accountId: row.account_id,
+      passwordSha256: row.password_sha256,
+      isTest: row.is_test,
+      scopes: row.purchases_enabled ? [...row.scopes, 'purchases'] : row.scopes,
+      allowedCidrs: row.allowed_cidrs,
+      lastUseStale: row.last_use_stale,
+    };
   }
 
   /** Records a use, at most once a minute per key whatever the number of instances (the condition makes later writes no-ops). */
@@ -73,7 +95,17 @@ export class ApiKeysRepository {
     ]);
   }
 
-  async insert(accountId: number, fields: { username: string; passwordSha256: Buffer; label: string }, tx?: Tx): Promise<ApiKey> {
+  async setAccessById(accountId: number, apiKeyId: number, access: ApiKeyAccess, tx: Tx): Promise<void> {
+    await sql(tx, `UPDATE api_keys SET scopes = $3, allowed_cidrs = $4, daily_message_cap = $5 WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL`, [
+      accountId,
+      apiKeyId,
+      access.scopes,
+      access.allowedCidrs,
+      access.dailyMessageCap,
+    ]);
+  }
+
+  async insert(accountId: number, fields: { username: string; passwordSha256: Buffer; label: string } & Partial<ApiKeyAccess>, tx?: Tx): Promise<ApiKey> {
     return this.repo(tx).save(this.repo(tx).create({ accountId, ...fields }));
   }
 

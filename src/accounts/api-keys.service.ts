@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { failure } from '../common/errors/error-catalogue';
 import { ApiKey } from './api-key.entity';
 import { ApiKeysRepository } from './api-keys.repository';
+import { ApiKeyAccess, DEFAULT_KEY_ACCESS } from './api-key-access';
 import { newApiPassword, newApiUsername, sha256 } from './secrets';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 
@@ -22,13 +23,14 @@ export class ApiKeysService {
     private readonly apiKeys: ApiKeysRepository,
   ) {}
 
-  async issue(accountId: number, label: string, manager?: Tx): Promise<IssuedApiKey> {
+  /** A new key: every scope but purchases, any address, no cap, unless `access` (normaliseKeyAccess) says otherwise. */
+  async issue(accountId: number, label: string, manager?: Tx, access: ApiKeyAccess = DEFAULT_KEY_ACCESS): Promise<IssuedApiKey> {
     return this.uow.runIn(manager, async (m) => {
       const active = await this.apiKeys.countActiveForUpdate(accountId, m);
       if (active >= MAX_ACTIVE_API_KEYS) throw failure('tooManyApiKeys');
       const username = newApiUsername();
       const password = newApiPassword();
-      const key = await this.apiKeys.insert(accountId, { username, passwordSha256: sha256(password), label }, m);
+      const key = await this.apiKeys.insert(accountId, { username, passwordSha256: sha256(password), label, ...access }, m);
       return { apiKeyId: key.id, username, password, label };
     });
   }
@@ -67,6 +69,11 @@ export class ApiKeysService {
 
   async setPurchasesOnAccount(accountId: number, apiKeyId: number, settings: { enabled: boolean; dailyLimitCents: number }, tx: Tx): Promise<void> {
     await this.apiKeys.setPurchasesById(accountId, apiKeyId, settings.enabled, settings.dailyLimitCents, tx);
+  }
+
+  /** Replaces the key's scopes (purchases aside), allow-list and daily cap; the caller holds the key's lock. */
+  async setAccessOnAccount(accountId: number, apiKeyId: number, access: ApiKeyAccess, tx: Tx): Promise<void> {
+    await this.apiKeys.setAccessById(accountId, apiKeyId, access, tx);
   }
 
   async setPurchases(username: string, enabled: boolean, dailyLimitCents?: number): Promise<ApiKey> {

@@ -19,6 +19,6 @@ export class CredentialsService implements CallerVerifier {
     const matches = digestsEqual(sha256(password), key?.passwordSha256 ?? DUMMY_DIGEST);
     if (!key || !matches) return null;
     if (key.lastUseStale) await this.apiKeys.touchLastUsed(key.apiKeyId);
-    return { accountId: key.accountId, apiKeyId: key.apiKeyId, isTest: key.isTest };
+    return { accountId: key.accountId, apiKeyId: key.apiKeyId, isTest: key.isTest, scopes: key.scopes, allowedCidrs: key.allowedCidrs };
   }
 }

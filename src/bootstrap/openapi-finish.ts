@@ -5,6 +5,8 @@
  * - the response headers every client may read (X-Request-Id, Retry-After, WWW-Authenticate, Allow,
  *   Idempotency-Replay), declared once under components.headers and referenced by status;
  * - `security: []` on public operations (no Basic auth);
+ * - on every operation with an `x-required-scope` (common/auth/api-scopes): the scope in its
+ *   description and a 403 response naming the scope and allow-list refusals;
  * - an example on every operation: the 200 body and the request body, built from the schemas'
  *   property examples (the e2e suite validates each against its schema).
  */
@@ -48,6 +50,7 @@ function operationsOf(paths: Json): Json[] {
 function finishOperation(operation: Json, schemas: Json): void {
   convertOperationSchemas(operation);
   operation.security ??= [];
+  if (typeof operation['x-required-scope'] === 'string') documentScope(operation, operation['x-required-scope']);
   const idempotent = (operation.parameters ?? []).some((p: Json) => p.in === 'header' && p.name === 'Idempotency-Key');
   for (const [status, response] of Object.entries(operation.responses ?? {}) as Array<[string, Json]>) {
     if (!response.description) response.description = status === '200' ? 'OK' : status;
@@ -62,6 +65,21 @@ function finishOperation(operation: Json, schemas: Json): void {
   if (ok?.schema && ok.example === undefined) ok.example = exampleOf(ok.schema, schemas);
   const body = operation.requestBody?.content?.['application/json'];
   if (body?.schema && body.example === undefined) body.example = exampleOf(body.schema, schemas);
+}
+
+/** The scope rule of one operation: said in its description and answered as a 403 (the envelope of its 401). */
+function documentScope(operation: Json, scope: string): void {
+  const refusals =
+    scope === 'purchases'
+      ? '`Purchases are not enabled for this API key` (the key lacks the purchases scope)'
+      : `\`This API key does not have the ${scope} scope\`${scope === 'messages:send' ? '; `Daily message limit of N reached for this API key` (a send that would take the key over its daily cap, refused whole)' : ''}`;
+  const rule = `Requires the API key scope \`${scope}\`.`;
+  if (!String(operation.description ?? '').includes(rule)) operation.description = [operation.description, rule].filter(Boolean).join(' ');
+  operation.responses ??= {};
+  const forbidden: Json = operation.responses['403'] ?? { content: structuredClone(operation.responses['401']?.content ?? {}) };
+  const why = `Refused for this API key: ${refusals}; \`This API key cannot be used from this address\` (outside the key's allow-list).`;
+  forbidden.description = forbidden.description && forbidden.description !== '403' ? `${forbidden.description}. ${why}` : why;
+  operation.responses['403'] = forbidden;
 }
 
 function ref(name: string): Json {

@@ -1,5 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { API_SCOPES } from '../common/auth/api-scopes';
 import { WEBHOOK_PAYLOAD_MODELS, webhooksOpenApi } from '../webhooks/webhooks.openapi';
 import { addCodeSamples } from './openapi-code-samples';
 import { finishOpenApiDocument } from './openapi-finish';
@@ -53,6 +54,15 @@ const DESCRIPTION = [
   'The guides (concepts, authentication, errors, idempotency, webhooks and their signature recipes, limits) are served by this service at [/guides](/guides).',
 ].join('\n');
 
+const BASIC_AUTH_DESCRIPTION = [
+  'API username and password (created by the operator CLI or the dashboard).',
+  '',
+  'Each key carries scopes; every operation names the one it needs in `x-required-scope`, and a key without it answers 403 `This API key does not have the <scope> scope`:',
+  ...API_SCOPES.map((s) => `- \`${s.scope}\`: ${s.covers}`),
+  '',
+  "New keys get every scope except `purchases` (the purchases switch, answered `Purchases are not enabled for this API key`). A key may also be limited to client addresses (CIDR blocks; elsewhere 403 `This API key cannot be used from this address`) and capped in messages per day in the account's time zone (a send that would go over is refused whole: 403 `Daily message limit of N reached for this API key`).",
+].join('\n');
+
 /** Who answers for the API and on what terms: proprietary, no public licence (SPDX custom licence reference). */
 const INFO = { contact: { name: 'API support' }, license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } };
 import { addTransportResponses } from './transport-responses';
@@ -64,7 +74,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setDescription(DESCRIPTION)
     .setVersion('2.0.0')
     .addServer('/', 'The service serving this document')
-    .addBasicAuth({ type: 'http', scheme: 'basic', description: 'API username and password (created by the operator CLI or the dashboard)' }, 'basic')
+    .addBasicAuth({ type: 'http', scheme: 'basic', description: BASIC_AUTH_DESCRIPTION }, 'basic')
     .addApiKey({ type: 'apiKey', in: 'query', name: 'api_username', description: 'Simple send interface only; prefer Basic auth' }, 'apiUsername')
     .addApiKey({ type: 'apiKey', in: 'query', name: 'api_password', description: 'Simple send interface only; prefer Basic auth' }, 'apiPassword')
     .addSecurityRequirements('basic');

@@ -6,8 +6,10 @@ import { ApiErrors } from '../common/http/api-errors.decorator';
 import { pageOf } from '../common/http/pagination';
 import { ConsentExportQuery, ConsentPageDto, ConsentQuery } from './dto/consent.dto';
 import { ConsentService } from './consent.service';
+import { RequiresScope } from '../common/auth/api-scopes';
 
 @ApiTags('consent')
+@RequiresScope('contacts')
 @Controller('v1/consent')
 export class ConsentController {
   constructor(private readonly consent: ConsentService) {}

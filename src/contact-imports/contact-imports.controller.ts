@@ -5,8 +5,10 @@ import { CurrentCaller } from '../common/auth/current-caller.decorator';
 import { ApiErrors } from '../common/http/api-errors.decorator';
 import { ContactImportsService } from './contact-imports.service';
 import { ContactImportDto, ContactImportQuery, CreateContactImportDto } from './dto/contact-import.dto';
+import { RequiresScope } from '../common/auth/api-scopes';
 
 @ApiTags('contacts')
+@RequiresScope('contacts')
 @Controller('v1/contact-imports')
 export class ContactImportsController {
   constructor(private readonly imports: ContactImportsService) {}

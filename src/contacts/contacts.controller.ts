@@ -6,8 +6,10 @@ import { ApiErrors } from '../common/http/api-errors.decorator';
 import { pageOf } from '../common/http/pagination';
 import { ContactsService } from './contacts.service';
 import { ContactCreatedDto, ContactDeletedDto, ContactsPageDto, ContactsQuery, ContactUpdatedDto, CreateContactDto, DeleteContactDto, UpdateContactDto } from './dto/contact.dto';
+import { RequiresScope } from '../common/auth/api-scopes';
 
 @ApiTags('contacts')
+@RequiresScope('contacts')
 @Controller('v1/contacts')
 export class ContactsController {
   constructor(private readonly contacts: ContactsService) {}

@@ -11,6 +11,7 @@ export const NOTICES = {
   two_factor_reset: 'Two-factor sign-in is reset for this user. They set it up again with their app.',
   key_revoked: 'The API key is revoked. Requests made with it are refused from now on.',
   purchases_saved: 'Purchase settings saved.',
+  key_access_saved: 'Key access saved: scopes, allowed addresses and daily cap apply from the next request.',
   webhooks_saved: 'Webhook URLs saved.',
   webhook_test_sent: 'A test webhook is on its way. It shows under Recent deliveries once attempted.',
   webhooks_redelivered: 'Redelivery started. Each event gets one more attempt, shown under Recent deliveries.',

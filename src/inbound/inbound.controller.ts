@@ -6,6 +6,7 @@ import { ApiErrors } from '../common/http/api-errors.decorator';
 import { pageOf } from '../common/http/pagination';
 import { InboundPageDto, InboundQuery, TestInboundDto, TestInboundResultDto } from './dto/inbound.dto';
 import { InboundService } from './inbound.service';
+import { RequiresScope } from '../common/auth/api-scopes';
 
 @ApiTags('inbound')
 @Controller('v1')
@@ -13,6 +14,7 @@ export class InboundController {
   constructor(private readonly inbound: InboundService) {}
 
   @Get('inbound')
+  @RequiresScope('messages:read')
   @ApiOperation({
     operationId: 'listInbound',
     summary: 'List replies and opt-outs',
@@ -25,6 +27,7 @@ export class InboundController {
   }
 
   @Post('test-inbound')
+  @RequiresScope('messages:send')
   @HttpCode(200)
   @ApiOperation({
     operationId: 'simulateInbound',

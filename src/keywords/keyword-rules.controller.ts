@@ -6,8 +6,10 @@ import { ApiErrors } from '../common/http/api-errors.decorator';
 import { CreateKeywordRuleDto, DeleteKeywordRuleDto, KeywordRuleCreatedDto, KeywordRuleDeletedDto, KeywordRulesDto, UpdateKeywordRuleDto } from './dto/keyword-rule.dto';
 import type { KeywordRuleCommand } from './keyword-rules.service';
 import { KeywordRulesService } from './keyword-rules.service';
+import { RequiresScope } from '../common/auth/api-scopes';
 
 @ApiTags('keyword-rules')
+@RequiresScope('account')
 @Controller('v1/keyword-rules')
 export class KeywordRulesController {
   constructor(private readonly rules: KeywordRulesService) {}

@@ -6,8 +6,10 @@ import { ApiErrors } from '../common/http/api-errors.decorator';
 import { pageOf } from '../common/http/pagination';
 import { LinkClicksPageDto, LinkClicksQuery } from './dto/link-clicks.dto';
 import { LinkClicksService } from './link-clicks.service';
+import { RequiresScope } from '../common/auth/api-scopes';
 
 @ApiTags('link tracking')
+@RequiresScope('messages:read')
 @Controller('v1/link-clicks')
 export class LinkClicksController {
   constructor(private readonly clicks: LinkClicksService) {}

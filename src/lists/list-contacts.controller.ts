@@ -6,8 +6,10 @@ import { ApiErrors } from '../common/http/api-errors.decorator';
 import { pageOf } from '../common/http/pagination';
 import { AddListContactDto, ListContactAddedDto, ListContactRemovedDto, ListContactsPageDto, ListContactsQuery, RemoveListContactDto } from './dto/list.dto';
 import { ListMembersService } from './list-members.service';
+import { RequiresScope } from '../common/auth/api-scopes';
 
 @ApiTags('lists')
+@RequiresScope('contacts')
 @Controller('v1/list-contacts')
 export class ListContactsController {
   constructor(private readonly members: ListMembersService) {}

@@ -5,8 +5,10 @@ import { CurrentCaller } from '../common/auth/current-caller.decorator';
 import { ApiErrors } from '../common/http/api-errors.decorator';
 import { CreateListDto, DeleteListDto, ListCreatedDto, ListDeletedDto, ListRenamedDto, ListsDto, RenameListDto } from './dto/list.dto';
 import { ListsService } from './lists.service';
+import { RequiresScope } from '../common/auth/api-scopes';
 
 @ApiTags('lists')
+@RequiresScope('contacts')
 @Controller('v1/lists')
 export class ListsController {
   constructor(private readonly lists: ListsService) {}

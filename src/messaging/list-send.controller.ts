@@ -6,8 +6,10 @@ import { ApiErrors } from '../common/http/api-errors.decorator';
 import { ListSendDto, ListSendResultDto } from './dto/list-send.dto';
 import { ListSendService } from './list-send.service';
 import { toListSendCommand } from './messages.mapper';
+import { RequiresScope } from '../common/auth/api-scopes';
 
 @ApiTags('messages')
+@RequiresScope('messages:send')
 @Controller('v1/list-send')
 export class ListSendController {
   constructor(private readonly listSend: ListSendService) {}

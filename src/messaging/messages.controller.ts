@@ -12,6 +12,7 @@ import { SendMessagesDto, SendResultDto } from './dto/send-messages.dto';
 import { MessageLookupService } from './message-lookup.service';
 import { toCancelCommand, toSendBatchCommand } from './messages.mapper';
 import { SendBatchService } from './send-batch.service';
+import { RequiresScope } from '../common/auth/api-scopes';
 
 @ApiTags('messages')
 @Controller('v1/messages')
@@ -23,6 +24,7 @@ export class MessagesController {
   ) {}
 
   @Post()
+  @RequiresScope('messages:send')
   @HttpCode(200)
   @Idempotent()
   @ApiOperation({
@@ -38,6 +40,7 @@ export class MessagesController {
   }
 
   @Get()
+  @RequiresScope('messages:read')
   @ApiOperation({
     operationId: 'queryMessages',
     summary: 'Look up messages or browse the history',
@@ -51,6 +54,7 @@ export class MessagesController {
   }
 
   @Delete()
+  @RequiresScope('messages:send')
   @HttpCode(200)
   @ApiOperation({
     operationId: 'cancelMessages',

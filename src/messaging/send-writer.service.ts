@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DailyMessageCap } from '../accounts/daily-message-cap.service';
 import { CreditsService } from '../billing/credits.service';
 import { DomainError } from '../common/errors/domain-error';
 import { classifyDependencyFailure } from '../common/errors/dependency-errors';
@@ -56,6 +57,7 @@ export class SendWriter {
     private readonly links: LinkStore,
     private readonly statistics: TableStatistics,
     private readonly brake: SendingBrakeService,
+    private readonly dailyCap: DailyMessageCap,
   ) {}
 
   async persist<R>(priced: PricedSend, options: PersistOptions<R>): Promise<R> {
@@ -63,6 +65,8 @@ export class SendWriter {
     try {
       return await this.uow.run(async (tx) => {
         if (options.claim) await this.idempotency.claim(options.claim, tx);
+        // The calling key's daily message cap (accounts/daily-message-cap): over it, nothing is written.
+        await this.dailyCap.take(send.apiKeyId, messages.length, tx);
         const sendId = await this.sends.insertUnlessFormKeyUsed(send, tx);
         if (sendId === null) throw new SendAlreadySubmitted((await this.sends.findByFormKey(send.accountId, send.formKey ?? '', tx)) ?? 0);
         const reference = `send:${sendId}`;

@@ -8,12 +8,14 @@ import { SendResultDto } from './dto/send-messages.dto';
 import { ApiSimpleSendQuery, type SimpleSendQuery } from './dto/simple-send.dto';
 import { toSimpleSendCommand } from './messages.mapper';
 import { SendBatchService } from './send-batch.service';
+import { RequiresScope } from '../common/auth/api-scopes';
 
 /**
  * The single-message interface outside v1 that client libraries call with everything in the query
  * string. It is one message of POST /v1/messages: the same service, rules and result body.
  */
 @ApiTags('simple')
+@RequiresScope('messages:send')
 @Controller('simple')
 export class SimpleSendController {
   constructor(private readonly sendBatch: SendBatchService) {}

@@ -6,9 +6,11 @@ import { ApiKeyActor } from '../users/api-key-actor.decorator';
 import { ClaimFreeNumberDto, FreeNumberClaimedDto, ServiceAddressFieldsDto } from './dto/free-number.dto';
 import { FreeNumberService } from './free-number.service';
 import { toFreeNumberClaimed } from './numbers.mapper';
+import { RequiresScope } from '../common/auth/api-scopes';
 
 @ApiTags('senders')
 @ApiExtraModels(ServiceAddressFieldsDto)
+@RequiresScope('senders')
 @Controller('v1/dedicated-numbers')
 export class DedicatedNumbersController {
   constructor(private readonly freeNumber: FreeNumberService) {}

@@ -8,8 +8,10 @@ import type { IdempotencyClaim } from '../idempotency/idempotency.service';
 import { PurchaseOperation } from './purchases-switch.interceptor';
 import { CreditPurchasesService } from './credit-purchases.service';
 import { BuyCreditsDto, CreditPurchaseDto } from './dto/purchase.dto';
+import { RequiresScope } from '../common/auth/api-scopes';
 
 @ApiTags('purchases')
+@RequiresScope('purchases')
 @Controller('v1/credit-purchases')
 export class CreditPurchasesController {
   constructor(private readonly purchases: CreditPurchasesService) {}

@@ -9,6 +9,7 @@ import type { IdempotencyClaim } from '../idempotency/idempotency.service';
 import { PurchaseOperation } from './purchases-switch.interceptor';
 import { AvailableNumbersDto, AvailableNumbersQuery, BuyNumberDto, DedicatedNumbersDto, NumberPurchaseDto } from './dto/purchase.dto';
 import { NumberPurchasesService } from './number-purchases.service';
+import { RequiresScope } from '../common/auth/api-scopes';
 
 @ApiTags('purchases')
 @Controller('v1')
@@ -16,6 +17,7 @@ export class NumberPurchasesController {
   constructor(private readonly numbers: NumberPurchasesService) {}
 
   @Get('available-numbers')
+  @RequiresScope('senders')
   @UseInterceptors(IdempotencyKeyRequired)
   @ApiHeader({
     name: 'Idempotency-Key',
@@ -35,6 +37,7 @@ export class NumberPurchasesController {
   }
 
   @Post('dedicated-numbers')
+  @RequiresScope('purchases')
   @HttpCode(200)
   @PurchaseOperation()
   @ApiOperation({
@@ -52,6 +55,7 @@ export class NumberPurchasesController {
   }
 
   @Get('dedicated-numbers')
+  @RequiresScope('senders')
   @ApiOperation({
     operationId: 'listDedicatedNumbers',
     summary: "The account's dedicated numbers",

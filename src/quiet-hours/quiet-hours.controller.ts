@@ -5,8 +5,10 @@ import { CurrentCaller } from '../common/auth/current-caller.decorator';
 import { ApiErrors } from '../common/http/api-errors.decorator';
 import { QuietHoursDto, UpdateQuietHoursDto } from './dto/quiet-hours.dto';
 import { QuietHoursService } from './quiet-hours.service';
+import { RequiresScope } from '../common/auth/api-scopes';
 
 @ApiTags('quiet-hours')
+@RequiresScope('account')
 @Controller('v1/quiet-hours')
 export class QuietHoursController {
   constructor(private readonly quietHours: QuietHoursService) {}

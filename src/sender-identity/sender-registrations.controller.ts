@@ -9,8 +9,10 @@ import { ApiKeyActor } from '../users/api-key-actor.decorator';
 import { RegistrationsPageDto, RegistrationsQuery, RegistrationSubmittedDto, SubmitRegistrationDto } from './dto/sender-registration.dto';
 import { toRegistrationSubmitted } from './registrations/sender-registrations.mapper';
 import { SenderRegistrationsService } from './registrations/sender-registrations.service';
+import { RequiresScope } from '../common/auth/api-scopes';
 
 @ApiTags('senders')
+@RequiresScope('senders')
 @Controller('v1/sender-registrations')
 export class SenderRegistrationsController {
   constructor(private readonly registrations: SenderRegistrationsService) {}

@@ -11,8 +11,10 @@ import { OwnSenderRegisteredDto, RegisterOwnSenderDto, RemoveSenderDto, SenderRe
 import { toOwnSenderRegistered, toSenderRemoved } from './sender-identity.mapper';
 import { OwnMobileService } from './own-mobile/own-mobile.service';
 import { SenderRemovalService } from './sender-removal.service';
+import { RequiresScope } from '../common/auth/api-scopes';
 
 @ApiTags('senders')
+@RequiresScope('senders')
 @Controller('v1/senders')
 export class SendersController {
   constructor(

@@ -6,8 +6,10 @@ import { ApiErrors } from '../common/http/api-errors.decorator';
 import { pageOf } from '../common/http/pagination';
 import { UnsubscribeAddedDto, UnsubscribeNumberDto, UnsubscribeRemovedDto, UnsubscribesPageDto, UnsubscribesQuery } from './dto/unsubscribe.dto';
 import { UnsubscribesService } from './unsubscribes.service';
+import { RequiresScope } from '../common/auth/api-scopes';
 
 @ApiTags('unsubscribes')
+@RequiresScope('contacts')
 @Controller('v1/unsubscribes')
 export class UnsubscribesController {
   constructor(private readonly unsubscribes: UnsubscribesService) {}

@@ -26,6 +26,7 @@ export type AuditAction =
   | 'api_key.purchases_disabled'
   | 'api_key.daily_limit_raised'
   | 'api_key.daily_limit_lowered'
+  | 'api_key.access_changed'
   | 'webhooks.updated'
   | 'webhooks.secret_rotated'
   | 'webhooks.test_event_sent'

@@ -17,8 +17,10 @@ import {
 } from './dto/webhooks.dto';
 import { WebhookToolsService } from './webhook-tools.service';
 import { WebhookSettingsService } from './webhook-settings.service';
+import { RequiresScope } from '../common/auth/api-scopes';
 
 @ApiTags('webhooks')
+@RequiresScope('webhooks')
 @Controller('v1')
 export class WebhooksController {
   constructor(

@@ -99,7 +99,14 @@ describe('Operator CLI', () => {
 
     const list = await runCli('key:list', '--account', String(account.account_id));
     expect(list.json.keys).toHaveLength(1);
-    expect(list.json.keys[0]).toMatchObject({ api_username: account.api_username, purchases_enabled: false, daily_limit: 500 });
+    expect(list.json.keys[0]).toMatchObject({
+      api_username: account.api_username,
+      purchases_enabled: false,
+      daily_limit: 500,
+      scopes: ['messages:send', 'messages:read', 'contacts', 'senders', 'webhooks', 'account'],
+      allowed_cidrs: [],
+      daily_message_cap: null,
+    });
     expect(list.json.keys[0].revoked_at).not.toBeNull();
     expect(list.stdout).not.toContain(account.api_password);
     expect(list.stdout).not.toMatch(/password|sha256/i);
@@ -108,7 +115,7 @@ describe('Operator CLI', () => {
   it('key:purchases switches purchases and sets the daily limit', async () => {
     const account = await newAccount();
     const on = await runCli('key:purchases', '--username', account.api_username, '--enable', '--daily-limit', '750.50');
-    expect(on.json).toMatchObject({ purchases_enabled: true, daily_limit: 750.5 });
+    expect(on.json).toMatchObject({ purchases_enabled: true, daily_limit: 750.5, scopes: expect.arrayContaining(['purchases']) });
     const off = await runCli('key:purchases', '--username', account.api_username, '--disable');
     expect(off.json).toMatchObject({ purchases_enabled: false, daily_limit: 750.5 });
     const both = await runCli('key:purchases', '--username', account.api_username, '--enable', '--disable');

@@ -22,10 +22,13 @@ describe('Fuzzing every operation of the OpenAPI document', () => {
   it(`answers ${cases} generated requests (seed ${seed}) with documented statuses in the envelope, never a 5xx, and stays healthy`, async () => {
     const report = await fuzzApi(t.app, { cases, seed, log: process.env.FUZZ_CASES ? (line) => process.stdout.write(`${line}\n`) : undefined });
     process.stdout.write(
-      `fuzz: ${report.cases} cases over ${report.operations} operations, seed ${report.seed}, ${(report.elapsedMs / 1000).toFixed(1)} s; statuses ${JSON.stringify(report.statuses)}\n`,
+      `fuzz: ${report.cases} cases over ${report.operations} operations, seed ${report.seed}, ${(report.elapsedMs / 1000).toFixed(1)} s; statuses ${JSON.stringify(report.statuses)}; limited keys ${JSON.stringify(report.limitedKeys)}\n`,
     );
     if (report.failure) throw new Error(`${report.failure.reason}\nreproduce:\n${report.failure.curl}`);
     expect(report.cases).toBe(cases);
     expect(report.operations).toBeGreaterThanOrEqual(20);
+    // The limited keys were exercised: out-of-scope requests were made and refused at the scope, the fenced key at the address.
+    expect(report.limitedKeys.scopeRefused).toBeGreaterThan(0);
+    expect(report.limitedKeys.addressRefused).toBeGreaterThan(0);
   });
 });

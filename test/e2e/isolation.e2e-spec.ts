@@ -1,4 +1,8 @@
-import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
+import { DataSource } from 'typeorm';
+import { DEFAULT_KEY_ACCESS } from '../../src/accounts/api-key-access';
+import { ApiKeysService } from '../../src/accounts/api-keys.service';
+import { STORED_API_SCOPES } from '../../src/common/auth/api-scopes';
+import { basicAuth, createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
 
 /** Another account's ids must behave exactly like ids that do not exist, on every endpoint. */
 describe('Account isolation', () => {
@@ -93,5 +97,72 @@ describe('Account isolation', () => {
         error: 'No dedicated number is available right now. Please try again later or contact support.',
       });
     }
+  });
+
+  describe('scoped keys of the same account', () => {
+    /** Rows the account owns in every table a v1 operation writes, as one comparable snapshot. */
+    async function footprint(accountId: number): Promise<Record<string, number>> {
+      const tables = [
+        'contacts',
+        'contact_lists',
+        'consent_records',
+        'quiet_hours',
+        'unsubscribes',
+        'sends',
+        'messages',
+        'senders',
+        'sender_registrations',
+        'keyword_rules',
+        'webhook_events',
+        'credit_ledger',
+        'contact_imports',
+      ];
+      const out: Record<string, number> = {};
+      for (const table of tables) out[table] = Number((await t.app.get(DataSource).query(`SELECT count(*) FROM ${table} WHERE account_id = $1`, [accountId]))[0].count);
+      const [account] = await t.app
+        .get(DataSource)
+        .query('SELECT credit_balance, webhook_status_url, webhook_inbound_url, webhook_secret IS NOT NULL AS secret FROM accounts WHERE id = $1', [accountId]);
+      return {
+        ...out,
+        balance: Number(account.credit_balance),
+        webhooks: [account.webhook_status_url, account.webhook_inbound_url].filter(Boolean).length,
+        secret: account.secret ? 1 : 0,
+      };
+    }
+
+    it('refuses every operation of the document to a key without its scope, with its text, and nothing changes', async () => {
+      const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+      const operations: Array<[string, string, string]> = [];
+      for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, { 'x-required-scope'?: string }>>)) {
+        for (const [method, op] of Object.entries(item)) if (op['x-required-scope']) operations.push([method.toUpperCase(), path, op['x-required-scope']]);
+      }
+      expect(operations.length).toBeGreaterThanOrEqual(45);
+      const keys = t.app.get(ApiKeysService);
+      const before = await footprint(owner.accountId);
+      const answers: string[] = [];
+      for (const [method, path, scope] of operations) {
+        const key = await keys.issue(owner.accountId, `without ${scope}`, undefined, { ...DEFAULT_KEY_ACCESS, scopes: STORED_API_SCOPES.filter((s) => s !== scope) });
+        const body =
+          method === 'GET' ? undefined : { number: '0412400001', contact_id: contactId, list_id: listId, messages: [{ to: '0412400001', message: 'x', sender: 'TestBrand' }] };
+        const res = await t.api.request(method, path, { auth: basicAuth(key.username, key.password), body, headers: { 'idempotency-key': `scope-${method}-${path}` } });
+        const expected = scope === 'purchases' ? 'Purchases are not enabled for this API key' : `This API key does not have the ${scope} scope`;
+        if (res.status !== 403 || res.body.error !== expected) answers.push(`${method} ${path} (${scope}): ${res.status} ${JSON.stringify(res.body)}`);
+        // At most 10 active keys: each is revoked after its request.
+        await keys.revoke(key.username);
+      }
+      expect(answers).toEqual([]);
+      expect(await footprint(owner.accountId)).toEqual(before);
+    });
+
+    it('gives a key with only messages:read nothing to write on its own account', async () => {
+      const key = await t.app.get(ApiKeysService).issue(owner.accountId, 'reader', undefined, { ...DEFAULT_KEY_ACCESS, scopes: ['messages:read'] });
+      const auth = basicAuth(key.username, key.password);
+      for (const [label, method, url, options] of intruderWrites) {
+        const res = await t.api.request(method, url, { auth, ...options() });
+        expect([label, res.status, res.body]).toEqual([label, 403, { error: 'This API key does not have the contacts scope' }]);
+      }
+      await expectOwnerDataUntouched();
+      expect((await t.api.get('/v1/messages', { auth })).status).toBe(200);
+    });
   });
 });

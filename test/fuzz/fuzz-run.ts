@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { OpenApiValidator } from '../support/openapi-validator';
-import { createAccount } from '../support/test-app';
+import { DEFAULT_KEY_ACCESS } from '../../src/accounts/api-key-access';
+import { ApiKeysService } from '../../src/accounts/api-keys.service';
+import { ErrorText } from '../../src/common/errors/error-catalogue';
+import { MAX_JSON_DEPTH } from '../../src/common/http/json-body-parser';
+import { basicAuth, createAccount } from '../support/test-app';
 import { addCard, enablePurchases } from '../support/purchases';
 import { FuzzRequest, Operation, operationsOf, requestFor } from './openapi-requests';
 
@@ -18,6 +22,8 @@ export interface FuzzReport {
   operations: number;
   /** Answers per status over the run. */
   statuses: Record<number, number>;
+  /** Requests by the limited keys: to an operation outside the key's scopes, and from outside its allow-list, each refused before the operation. */
+  limitedKeys: { outOfScope: number; scopeRefused: number; fenced: number; addressRefused: number; capRefused: number };
   /** Set when a case broke a rule: what, and the request as a curl line. */
   failure?: { reason: string; curl: string };
   elapsedMs: number;
@@ -52,14 +58,18 @@ export async function fuzzApi(app: NestFastifyApplication, options: FuzzOptions)
   // Purchases reach their parsing, card choice, daily limit and charge: the switch on and a card saved.
   await enablePurchases(app, live);
   await addCard(app, live.accountId);
+  const limited = await limitedKeys(app, live.accountId);
+  const limitedKeyCounts = { outOfScope: 0, scopeRefused: 0, fenced: 0, addressRefused: 0, capRefused: 0 };
   const statuses: Record<number, number> = {};
   let failure: FuzzReport['failure'];
   let ran = 0;
 
-  const arbitrary = fc.constantFrom(...operations).chain((op) => requestFor(op, document, { live: live.auth, test: test.auth }).map((req) => ({ op, req })));
+  const arbitrary = fc
+    .constantFrom(...operations)
+    .chain((op) => requestFor(op, document, { live: live.auth, test: test.auth, limited: limited.map((k) => k.auth) }).map((req) => ({ op, req })));
   const property = fc.asyncProperty(arbitrary, async ({ op, req }) => {
     const res = await app.inject({ method: req.method as 'GET', url: req.url, headers: req.headers, payload: req.body });
-    const problem = judge(op, req, res.statusCode, res.headers['content-type'], res.body, validator);
+    const problem = judge(op, req, res.statusCode, res.headers['content-type'], res.body, validator) ?? keyRule(op, req, res.statusCode, res.body, limited, limitedKeyCounts);
     if (problem) {
       failure = { reason: `${req.operation} answered ${res.statusCode} ${res.body.slice(0, 300)}: ${problem}`, curl: asCurl(req) };
       throw new RuleBroken(failure.reason);
@@ -75,7 +85,71 @@ export async function fuzzApi(app: NestFastifyApplication, options: FuzzOptions)
   } catch (err) {
     failure ??= { reason: (err as Error).message, curl: '' };
   }
-  return { cases: ran, seed: options.seed, operations: operations.length, statuses, failure, elapsedMs: Date.now() - started };
+  return { cases: ran, seed: options.seed, operations: operations.length, statuses, limitedKeys: limitedKeyCounts, failure, elapsedMs: Date.now() - started };
+}
+
+interface LimitedKey {
+  auth: string;
+  scopes: readonly string[];
+  /** Its allow-list leaves out the fuzzer's address (127.0.0.1): every request is refused. */
+  fenced: boolean;
+}
+
+/** Keys of the live account: two with a few scopes, one fenced off by its allow-list, one capped at 3 messages a day. */
+async function limitedKeys(app: NestFastifyApplication, accountId: number): Promise<LimitedKey[]> {
+  const keys = app.get(ApiKeysService);
+  const specs: Array<{ scopes?: string[]; allowedCidrs?: string[]; dailyMessageCap?: number }> = [
+    { scopes: ['messages:read', 'contacts'] },
+    { scopes: ['senders', 'webhooks', 'account'] },
+    { allowedCidrs: ['203.0.113.0/24', '2001:db8::/32'] },
+    { dailyMessageCap: 3 },
+  ];
+  const out: LimitedKey[] = [];
+  for (const spec of specs) {
+    const access = { ...DEFAULT_KEY_ACCESS, ...spec };
+    const key = await keys.issue(accountId, 'fuzz limited', undefined, access);
+    out.push({ auth: basicAuth(key.username, key.password), scopes: access.scopes, fenced: access.allowedCidrs.length > 0 });
+  }
+  return out;
+}
+
+/** What the body parser answers before any guard runs (a request it cannot read is refused the same for every key). */
+const BEFORE_GUARDS = new Set<string>([
+  ErrorText.invalidJson,
+  ErrorText.bodyNotObject,
+  ErrorText.bodyTooLarge,
+  ErrorText.unsupportedMediaType,
+  ErrorText.bodyTooDeep(MAX_JSON_DEPTH),
+]);
+
+/**
+ * A limited key never gets past its limits: outside its allow-list every answer is the address refusal (or
+ * a body the parser refused first); outside its scopes the scope refusal (purchases: the switch's text,
+ * after the Idempotency-Key checks); a scope it holds is never refused as missing.
+ */
+function keyRule(op: Operation, req: FuzzRequest, status: number, text: string, limited: LimitedKey[], counts: FuzzReport['limitedKeys']): string | null {
+  const key = limited.find((k) => k.auth === req.headers.authorization);
+  const scope = op.operation['x-required-scope'] as string | undefined;
+  if (!key || !scope) return null;
+  const error = status >= 400 ? (JSON.parse(text) as { error: string }).error : undefined;
+  const parserRefused = status === 400 || status === 413 || status === 415 ? BEFORE_GUARDS.has(error ?? '') : false;
+  if (key.fenced) {
+    counts.fenced++;
+    if (error === ErrorText.apiKeyAddressRefused) counts.addressRefused++;
+    else if (!parserRefused) return `a key outside its allow-list was answered ${status} ${text.slice(0, 200)}`;
+    return null;
+  }
+  if (error === ErrorText.dailyMessageCapReached(3)) counts.capRefused++;
+  const holds = scope === 'purchases' ? false : key.scopes.includes(scope);
+  if (holds) return error?.startsWith('This API key does not have') ? `a key holding ${scope} was refused: ${error}` : null;
+  counts.outOfScope++;
+  const refusal = scope === 'purchases' ? ErrorText.purchasesNotEnabled : ErrorText.apiKeyScopeMissing(scope);
+  if (error === refusal) {
+    counts.scopeRefused++;
+    return null;
+  }
+  if (parserRefused || (scope === 'purchases' && status === 400 && /^Idempotency-Key/.test(error ?? ''))) return null;
+  return `a key without ${scope} was answered ${status} ${text.slice(0, 200)}`;
 }
 
 function judge(op: Operation, req: FuzzRequest, status: number, contentType: unknown, text: string, validator: OpenApiValidator): string | null {

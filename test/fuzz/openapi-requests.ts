@@ -23,6 +23,8 @@ export interface FuzzRequest {
 export interface Credentials {
   live: string;
   test: string;
+  /** Keys of the live account limited in scopes, addresses or messages a day (fuzz-run's key rules judge their answers). */
+  limited?: string[];
 }
 
 const METHODS = ['get', 'post', 'patch', 'delete', 'put'];
@@ -232,6 +234,7 @@ export function requestFor(op: Operation, document: Json, credentials: Credentia
   const auth = fc.oneof(
     { weight: 16, arbitrary: fc.constant(credentials.live) },
     { weight: 3, arbitrary: fc.constant(credentials.test) },
+    ...(credentials.limited?.length ? [{ weight: 4, arbitrary: fc.constantFrom(...credentials.limited) }] : []),
     { weight: 1, arbitrary: fc.constantFrom(undefined, 'Basic', 'Basic !!!', 'Bearer x', `Basic ${Buffer.from('nobody:nothing').toString('base64')}`) },
   );
   const idempotencyKey = fc.option(headerSafe, { freq: 4 });

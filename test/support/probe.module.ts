@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Injectable, Logger, Module, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty } from '@nestjs/swagger';
 import { RouteConfig } from '@nestjs/platform-fastify';
+import { RequiresScope } from '../../src/common/auth/api-scopes';
 import { ApiErrors } from '../../src/common/http/api-errors.decorator';
 import { BODY_MEDIA_TYPES } from '../../src/common/http/body-media-type';
 
@@ -38,6 +39,8 @@ class EchoDto {
 }
 
 /** Probe routes mounted only in tests, on the same guards, parser and filter as every real endpoint. */
+// Test-only routes behind an API key; any scope will do, every new key holds this one.
+@RequiresScope('account')
 @Controller('v1/test-probe')
 class ProbeController {
   constructor(private readonly gate: ProbeGate) {}

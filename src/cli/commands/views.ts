@@ -20,6 +20,10 @@ export function keyView(key: ApiKey) {
     label: key.label,
     purchases_enabled: key.purchasesEnabled,
     daily_limit: Number((key.dailyLimitCents / 100).toFixed(2)),
+    // Scopes as the API applies them: the stored ones, and purchases when the switch is on.
+    scopes: [...key.scopes, ...(key.purchasesEnabled ? ['purchases'] : [])],
+    allowed_cidrs: key.allowedCidrs,
+    daily_message_cap: key.dailyMessageCap,
     created_at: key.createdAt.toISOString(),
     revoked_at: key.revokedAt ? key.revokedAt.toISOString() : null,
   };

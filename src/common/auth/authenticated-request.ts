@@ -5,6 +5,10 @@ export interface Caller {
   accountId: number;
   apiKeyId: number;
   isTest: boolean;
+  /** The key's scopes (common/auth/api-scopes), purchases included when its switch is on. */
+  scopes?: readonly string[];
+  /** The key's client-address allow-list (CIDR blocks); empty or absent: any address. */
+  allowedCidrs?: readonly string[];
   /** The key's username (what the audit log names it by); set by the Basic guard. */
   apiUsername?: string;
   /** The HTTP request this call serves (X-Request-Id), stored with what it creates so worker logs can name it; absent outside HTTP. */

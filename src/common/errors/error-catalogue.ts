@@ -47,6 +47,14 @@ export const CATALOGUE = {
   tooManyApiKeys: entry('conflict', 'An account may hold at most 10 API keys'),
   apiKeyNotFound: entry('not_found', (username: string) => `No active API key with username ${username}`),
   testAccountsOnly: entry('forbidden', 'This endpoint is only available on test accounts'),
+  // API key scopes, client-address allow-lists and daily message caps (common/auth/api-scopes)
+  apiKeyScopeMissing: entry('forbidden', (scope: string) => `This API key does not have the ${scope} scope`),
+  apiKeyAddressRefused: entry('forbidden', 'This API key cannot be used from this address'),
+  dailyMessageCapReached: entry('forbidden', (cap: number) => `Daily message limit of ${cap} reached for this API key`),
+  apiKeyScopesEmpty: entry('invalid', 'Choose at least one scope for the key'),
+  apiKeyCidrInvalid: entry('invalid', (text: string) => `"${text}" is not an IP address or CIDR block (for example 203.0.113.0/24 or 2001:db8::/32)`),
+  apiKeyCidrsTooMany: entry('invalid', (max: number) => `An API key may list at most ${max} addresses or blocks`),
+  apiKeyCapInvalid: entry('invalid', (max: number) => `The daily message cap must be a whole number from 1 to ${max}, or empty for no cap`),
   // Contacts and lists
   invalidPhoneNumber: entry('invalid', 'Invalid phone number format'),
   duplicateContact: entry('conflict', 'This phone number already exists in your contacts'),

@@ -29,6 +29,7 @@ export const AUDIT_LABELS: Record<AuditAction, string> = {
   'api_key.purchases_disabled': 'Disabled purchases',
   'api_key.daily_limit_raised': 'Raised daily limit',
   'api_key.daily_limit_lowered': 'Lowered daily limit',
+  'api_key.access_changed': 'Changed API key access',
   'webhooks.updated': 'Changed webhook URLs',
   'webhooks.secret_rotated': 'Rotated the webhook signing secret',
   'webhooks.test_event_sent': 'Sent a test webhook',

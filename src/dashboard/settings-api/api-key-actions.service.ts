@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiKey } from '../../accounts/api-key.entity';
 import { AccountsService } from '../../accounts/accounts.service';
+import { ApiKeyAccess, DEFAULT_KEY_ACCESS, KeyAccessInput, normaliseKeyAccess } from '../../accounts/api-key-access';
 import { ApiKeysService, IssuedApiKey, MAX_ACTIVE_API_KEYS } from '../../accounts/api-keys.service';
 import { parseCreditsToHundredths } from '../../billing/money';
 import { failure } from '../../common/errors/error-catalogue';
@@ -44,15 +45,16 @@ export class ApiKeyActionsService {
     return this.keys.listActive(actor.accountId);
   }
 
-  /** At most 10 active keys (the API's limit and text); the password is in the answer only. */
-  async create(actor: Actor, label: string): Promise<IssuedApiKey> {
+  /** At most 10 active keys (the API's limit and text); the password is in the answer only. No access asked for: the defaults. */
+  async create(actor: Actor, label: string, requested?: KeyAccessInput): Promise<IssuedApiKey> {
     if (!can(actor, 'manage_api_keys')) throw failure('permissionRequired');
     const trimmed = label.trim();
     if (trimmed === '') throw failure('required', 'Label');
     if (trimmed.length > MAX_LABEL_LENGTH) throw failure('apiKeyLabelTooLong');
+    const access = requested ? normaliseKeyAccess(requested) : DEFAULT_KEY_ACCESS;
     return this.uow.run(async (tx) => {
-      const key = await this.keys.issue(actor.accountId, trimmed, tx);
-      await this.audit.record(actor, 'api_key.created', `${trimmed} (${key.username})`, tx);
+      const key = await this.keys.issue(actor.accountId, trimmed, tx, access);
+      await this.audit.record(actor, 'api_key.created', `${trimmed} (${key.username}): ${describeAccess(access)}`, tx);
       return key;
     });
   }
@@ -70,6 +72,20 @@ export class ApiKeyActionsService {
     const key = (await this.list(actor)).find((k) => k.id === apiKeyId);
     if (!key) throw failure('apiKeyNotFoundOnAccount');
     return key;
+  }
+
+  /** Replaces the key's scopes (purchases aside), allow-list and daily cap; manage_api_keys, audited with before and after. */
+  async changeAccess(actor: Actor, apiKeyId: number, requested: KeyAccessInput): Promise<void> {
+    if (!can(actor, 'manage_api_keys')) throw failure('permissionRequired');
+    const access = normaliseKeyAccess(requested);
+    await this.uow.run(async (tx) => {
+      const key = await this.keys.lockOnAccount(actor.accountId, apiKeyId, tx);
+      const before = describeAccess({ scopes: key.scopes, allowedCidrs: key.allowedCidrs, dailyMessageCap: key.dailyMessageCap });
+      const after = describeAccess(access);
+      if (before === after) return;
+      await this.keys.setAccessOnAccount(actor.accountId, apiKeyId, access, tx);
+      await this.audit.record(actor, 'api_key.access_changed', `${key.label} (${key.username}): ${before} → ${after}`, tx);
+    });
   }
 
   /** Sets the key's purchases switch and daily limit (cents; undefined keeps it) within the role rules. */
@@ -108,6 +124,13 @@ export class ApiKeyActionsService {
       }
     });
   }
+}
+
+/** `scopes messages:send, messages:read; from any address; no daily cap`: what the audit log records. */
+export function describeAccess(access: ApiKeyAccess): string {
+  const from = access.allowedCidrs.length ? `from ${access.allowedCidrs.join(', ')}` : 'from any address';
+  const cap = access.dailyMessageCap === null ? 'no daily cap' : `daily cap ${access.dailyMessageCap}`;
+  return `scopes ${access.scopes.join(', ')}; ${from}; ${cap}`;
 }
 
 export { MAX_ACTIVE_API_KEYS };

@@ -29,6 +29,11 @@ export class ApiKeysPageController {
     return this.keys.revoke(user, id);
   }
 
+  @Post('keys/:id/access')
+  access(@CurrentUser() user: DashboardUser, @Param('id') id: string, @Body() form: FormBody | undefined) {
+    return this.keys.access(user, id, form);
+  }
+
   @Post('keys/:id/purchases')
   purchases(@CurrentUser() user: DashboardUser, @Param('id') id: string, @Body() form: FormBody | undefined) {
     return this.keys.purchases(user, id, form);

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { failure } from '../../common/errors/error-catalogue';
-import { formText, type FormBody } from '../../pages/form-body';
+import { KeyAccessInput, MAX_DAILY_MESSAGE_CAP } from '../../accounts/api-key-access';
+import { API_SCOPES, STORED_API_SCOPES } from '../../common/auth/api-scopes';
+import { formList, formText, type FormBody } from '../../pages/form-body';
 import { withFormErrors } from '../../pages/form-error';
 import { PageResult, redirectTo, view } from '../../pages/page-result';
 import { can } from '../../users/permissions';
@@ -18,12 +20,40 @@ export function keyIdOf(text: string): number {
   return Number(text);
 }
 
-/** Settings > API: the keys, their purchases and limits, creating (password shown once) and revoking. */
+/** The scope checkboxes of a form: every scope but purchases (its own switch), ticked as `held` says. */
+function scopeBoxes(held: readonly string[], idSuffix: string) {
+  return API_SCOPES.filter((s) => s.scope !== 'purchases').map((s) => ({ ...s, checked: held.includes(s.scope), id: `scope-${s.scope.replace(':', '-')}-${idSuffix}` }));
+}
+
+/** What a posted access form asks for: scopes (checkboxes), allowed addresses (a text area) and the cap. */
+function accessOf(form: FormBody | undefined): KeyAccessInput {
+  return { scopes: formList(form, 'scopes'), cidrs: formText(form, 'allowed_cidrs'), cap: formText(form, 'daily_message_cap') };
+}
+
+/** A creation form without any access field (a script posting only a label) asks for the defaults; the page's form always sends them. */
+function asksForAccess(form: FormBody | undefined): boolean {
+  return ['scopes', 'allowed_cidrs', 'daily_message_cap'].some((name) => form !== undefined && Object.prototype.hasOwnProperty.call(form, name));
+}
+
+interface CreateDraft {
+  label: string;
+  scopes: readonly string[];
+  cidrs: string;
+  cap: string;
+}
+
+/** Settings > API: the keys, their scopes, addresses, caps, purchases and limits, creating (password shown once) and revoking. */
 @Injectable()
 export class ApiKeysPageService {
   constructor(private readonly actions: ApiKeyActionsService) {}
 
-  async page(user: DashboardUser, notice?: unknown, error?: { message: string; status: number }, label = ''): Promise<PageResult> {
+  async page(
+    user: DashboardUser,
+    notice?: unknown,
+    error?: { message: string; status: number },
+    draft: CreateDraft = { label: '', scopes: STORED_API_SCOPES, cidrs: '', cap: '' },
+    failedKeyId?: number,
+  ): Promise<PageResult> {
     const keys = await this.actions.list(user);
     const manageKeys = can(user, 'manage_api_keys');
     const billing = can(user, 'manage_billing');
@@ -33,8 +63,11 @@ export class ApiKeysPageService {
         title: 'API keys',
         notice: noticeFor(notice),
         error: error?.message,
-        label,
+        label: draft.label,
+        draft: { scopes: scopeBoxes(draft.scopes, 'new'), cidrs: draft.cidrs, cap: draft.cap },
+        maxCap: MAX_DAILY_MESSAGE_CAP,
         canCreate: manageKeys,
+        canEditAccess: manageKeys,
         canRevoke: manageKeys,
         billing,
         atLimit: keys.length >= MAX_ACTIVE_API_KEYS,
@@ -47,6 +80,13 @@ export class ApiKeysPageService {
           createdAt: show.time(k.createdAt, user.timeZone),
           lastUsedAt: show.time(k.lastUsedAt, user.timeZone) || 'never',
           purchasesEnabled: k.purchasesEnabled,
+          scopes: scopeBoxes(k.scopes, String(k.id)),
+          scopeNames: [...STORED_API_SCOPES.filter((s) => k.scopes.includes(s)), ...(k.purchasesEnabled ? ['purchases'] : [])].join(', '),
+          cidrs: k.allowedCidrs.join('\n'),
+          cidrList: k.allowedCidrs.join(', '),
+          cap: k.dailyMessageCap ?? '',
+          // The form that failed keeps the open state, so the error is next to what to fix.
+          open: failedKeyId === k.id,
           dailyLimit: show.dollars(k.dailyLimitCents),
           // Who sees which controls; the server checks the same rules whatever is posted.
           canSwitchOn: billing,
@@ -58,13 +98,18 @@ export class ApiKeysPageService {
   }
 
   async create(user: DashboardUser, form: FormBody | undefined): Promise<PageResult> {
-    const label = formText(form, 'label');
+    const draft: CreateDraft = {
+      label: formText(form, 'label'),
+      scopes: asksForAccess(form) ? formList(form, 'scopes') : STORED_API_SCOPES,
+      cidrs: formText(form, 'allowed_cidrs'),
+      cap: formText(form, 'daily_message_cap'),
+    };
     return withFormErrors<PageResult>(
       async () => {
-        const key = await this.actions.create(user, label);
+        const key = await this.actions.create(user, draft.label, asksForAccess(form) ? accessOf(form) : undefined);
         return view('dashboard/views/key-created', { title: 'API key created', key: { label: key.label, username: key.username, password: key.password } });
       },
-      (error) => this.page(user, undefined, error, label),
+      (error) => this.page(user, undefined, error, draft),
     );
   }
 
@@ -77,6 +122,17 @@ export class ApiKeysPageService {
   async revoke(user: DashboardUser, id: string): Promise<PageResult> {
     await this.actions.revoke(user, keyIdOf(id));
     return redirectTo(withNotice(PAGES.apiKeys.path, 'key_revoked'));
+  }
+
+  async access(user: DashboardUser, id: string, form: FormBody | undefined): Promise<PageResult> {
+    const apiKeyId = keyIdOf(id);
+    return withFormErrors<PageResult>(
+      async () => {
+        await this.actions.changeAccess(user, apiKeyId, accessOf(form));
+        return redirectTo(withNotice(PAGES.apiKeys.path, 'key_access_saved'));
+      },
+      (error) => this.page(user, undefined, error, undefined, apiKeyId),
+    );
   }
 
   async purchases(user: DashboardUser, id: string, form: FormBody | undefined): Promise<PageResult> {

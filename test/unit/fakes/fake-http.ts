@@ -8,6 +8,10 @@ import { UnexpectedCall } from './strict';
 /** The parts of a Fastify request the guards and interceptors read or set. */
 export interface FakeRequest {
   id?: string;
+  /** The client address as Fastify determines it (TRUST_PROXY applied). */
+  ip?: string;
+  method?: string;
+  url?: string;
   headers: Record<string, string | string[] | undefined>;
   query?: Record<string, unknown>;
   /** The request's own logger: the guard binds the account to it. */

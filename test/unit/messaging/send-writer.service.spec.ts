@@ -1,3 +1,4 @@
+import type { DailyMessageCap } from '../../../src/accounts/daily-message-cap.service';
 import type { CreditsService } from '../../../src/billing/credits.service';
 import { failure } from '../../../src/common/errors/error-catalogue';
 import type { TableStatistics } from '../../../src/database/table-statistics';
@@ -83,6 +84,7 @@ function setup(balance = 10_000) {
     links as unknown as LinkStore,
     { grew: (table: string, rows: number) => grown.push(`${table} +${rows}`) } as unknown as TableStatistics,
     { admit: async () => void journal.record('brake.admit') } as unknown as SendingBrakeService,
+    { take: () => Promise.resolve() } as unknown as DailyMessageCap,
   );
   return { grown, journal, uow, sends, messages, credits, idempotency, dispatch, writer, links };
 }

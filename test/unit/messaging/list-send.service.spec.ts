@@ -307,6 +307,7 @@ describe(ListSendService.name, () => {
       expect(priced.send).toEqual({
         accountId: 1,
         apiKeyId: 7,
+        blockedCount: 0,
         kind: 'list',
         listId: LIST,
         ignoreUnsubscribes: false,

@@ -299,6 +299,7 @@ describe(SendBatchService.name, () => {
       expect(priced.send).toEqual({
         accountId: 1,
         apiKeyId: 7,
+        blockedCount: 0,
         kind: 'batch',
         ignoreUnsubscribes: false,
         shortenUrls: true,

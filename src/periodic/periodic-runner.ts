@@ -1,4 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { RepeatedLines } from '../common/logging/repeated-lines';
 import { MetricsRegistry } from '../metrics/metrics-registry';
 import { PERIODIC_WORK, type PeriodicWork } from './periodic-work';
 
@@ -10,6 +11,8 @@ import { PERIODIC_WORK, type PeriodicWork } from './periodic-work';
 @Injectable()
 export class PeriodicRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(PeriodicRunner.name);
+  /** A failing item (PostgreSQL away: every run fails alike) is written once a second with its count. */
+  private readonly failures = new RepeatedLines((msg, meta) => this.logger.warn({ msg, ...meta }));
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly running = new Map<string, Promise<void>>();
   private stopped = false;
@@ -69,7 +72,7 @@ export class PeriodicRunner implements OnApplicationBootstrap, BeforeApplication
       this.runs.inc({ work: item.name, outcome: 'ok' });
     } catch (err) {
       this.runs.inc({ work: item.name, outcome: 'failed' });
-      this.logger.warn({ msg: 'periodic work failed; it runs again on its next turn', work: item.name, err: (err as Error).message });
+      this.failures.note('periodic work failed; it runs again on its next turn', { work: item.name, err: (err as Error).message }, item.name);
     }
   }
 }

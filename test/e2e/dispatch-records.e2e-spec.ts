@@ -91,4 +91,25 @@ describe('Dispatch records', () => {
     expect(history.body.results.map((m: { message_id: string }) => m.message_id)).toContain(bad.id);
     expect(history.body.results.map((m: { message_id: string }) => m.message_id)).not.toContain(ok.id);
   });
+
+  it('changes nothing when the same submission is recorded again (a retry after a lost commit answer): its receipt and status stay; a resubmission still wins', async () => {
+    const { id, batchId } = await claimed('again');
+    const first: PartOutcome = { batchId, accountId: acct.accountId, messageId: id, partNumber: 1, totalParts: 1, smscId: `again-${id}`, error: null, receiptDueAt: null };
+    await record([first]);
+    await receive([receipt(`again-${id}`, 'delivered')]);
+    const settled = await db.query(`SELECT status, smsc_id, receipt_stat, receipt_at, submitted_at FROM message_parts WHERE message_id = $1`, [id]);
+    expect(await record([first])).toEqual([]);
+    expect(await db.query(`SELECT status, smsc_id, receipt_stat, receipt_at, submitted_at FROM message_parts WHERE message_id = $1`, [id])).toEqual(settled);
+    expect(await statusOf(id)).toBe('delivered');
+
+    // A refusal recorded twice reports its change once.
+    const refused = await claimed('refused twice');
+    const refusal: PartOutcome = { ...first, messageId: refused.id, batchId: refused.batchId, smscId: null, error: 'submit_sm rejected: ESME_RINVDSTADR' };
+    expect(await record([refusal])).toEqual([expect.objectContaining({ messageId: refused.id, status: 'failed' })]);
+    expect(await record([refusal])).toEqual([]);
+
+    // Taken back and sent again: the later SMSC id is recorded, and the part waits for its receipt.
+    await record([{ ...first, smscId: `again2-${id}` }]);
+    expect(await db.query(`SELECT status, smsc_id FROM message_parts WHERE message_id = $1`, [id])).toEqual([{ status: 'submitted', smsc_id: `again2-${id}` }]);
+  });
 });

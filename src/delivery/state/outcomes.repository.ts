@@ -6,7 +6,8 @@ import { latestPerPart, PART_CHANGE, PartChange, PartOutcome } from './part-chan
 /**
  * Every part's outcome in one statement ($1..$7 the parts, $8 their batches); answers the parts that changed
  * status with it. `held` first (the insert waits for it): the outcomes' batch rows are held until this
- * transaction ends. The sweeper skips a held batch, and a batch the sweeper holds is waited for, so a batch
+ * transaction ends. The same submission recorded again (a retry whose first commit went through unseen)
+ * changes nothing: only another SMSC id (a resubmission) replaces a part's row. The sweeper skips a held batch, and a batch the sweeper holds is waited for, so a batch
  * is never released while its outcomes are being recorded.
  */
 export const RECORD_OUTCOMES = `WITH held AS (
@@ -27,6 +28,7 @@ export const RECORD_OUTCOMES = `WITH held AS (
      ON CONFLICT (message_id, part_number) DO UPDATE
        SET smsc_id = EXCLUDED.smsc_id, status = EXCLUDED.status, error = EXCLUDED.error, submitted_at = now(), receipt_due_at = EXCLUDED.receipt_due_at,
            receipt_at = EXCLUDED.receipt_at, receipt_stat = EXCLUDED.receipt_stat, receipt_err = EXCLUDED.receipt_err
+       WHERE p.smsc_id IS DISTINCT FROM EXCLUDED.smsc_id
      RETURNING p.account_id, p.message_id, p.part_number, p.total_parts, p.status, p.submitted_at, coalesce(p.receipt_at, now()) AS receipt_at
    )
    SELECT ${PART_CHANGE} FROM parts p WHERE p.status <> 'submitted'`;
@@ -42,7 +44,8 @@ export class OutcomesRepository {
    * status webhook each): refused ones, and ones whose receipt overtook their submit_sm_resp (stored in
    * `delivery_receipts` by then, and written onto the part as it is inserted). The last submission
    * recorded wins: a part taken back from a dead dispatcher and sent again takes the later SMSC id (the
-   * one its receipt will carry) and forgets an earlier receipt.
+   * one its receipt will carry) and forgets an earlier receipt; recording the same submission twice is a
+   * no-op, so a retried recording never undoes the receipt applied in between.
    */
   async recordOutcomes(outcomes: PartOutcome[], tx: Tx): Promise<PartChange[]> {
     if (outcomes.length === 0) return [];

@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { runInLogContext } from '../../common/logging/log-context';
+import { RepeatedLines } from '../../common/logging/repeated-lines';
 import { Clock } from '../../common/time/clock';
 import { AppConfig } from '../../config/app-config';
 import { ClaimedMessage, ClaimsRepository } from '../state/claims.repository';
@@ -47,7 +48,12 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
   ) {
     this.lease = new DispatcherLease(leases, config.claimTimeoutMs, (msg, meta) => this.logger.warn({ msg, ...meta }));
     // Twice the carrier window (binds × window) may be out unrecorded: one window answered, one in flight.
-    this.recorder = new OutcomeRecorder((outcomes) => records.recordOutcomes(outcomes), Math.max(2, Math.ceil((2 * config.smppBinds * config.smppWindow) / GROUP)));
+    const kept = new RepeatedLines((msg, meta) => this.logger.warn({ msg, ...meta }));
+    this.recorder = new OutcomeRecorder(
+      (outcomes) => records.recordOutcomes(outcomes),
+      Math.max(2, Math.ceil((2 * config.smppBinds * config.smppWindow) / GROUP)),
+      (err) => kept.note('submission outcomes kept until PostgreSQL takes them', { err: (err as Error).message }),
+    );
   }
 
   /**
@@ -114,7 +120,8 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
    * Hands a claimed batch to the carriers in small groups and records each group's outcome as soon as the
    * carrier answers it. Before each group: room in the recorder's bound, a recorder that is not broken,
    * and a batch still certainly this process's; otherwise the batch stops there and the sweeper takes the
-   * rest back. So a crash or an outage can only repeat what was already out, never a batch.
+   * rest back. So a crash can only repeat what was already out, never a batch; an outage the process lives
+   * through (within the lease) repeats nothing: the answers are kept and recorded when PostgreSQL is back.
    */
   private async deliver(batchId: string, batch: ClaimedMessage[], listed: ListedBatch): Promise<PartCounts> {
     const parts: PartCounts = { submitted: 0, refused: 0 };
@@ -122,12 +129,14 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
     let failure: { error: unknown } | null = null;
     for (const group of groupsOf(batch, (m) => this.carriers.forMessage(m.isTest).simulated)) {
       await this.recorder.acquire();
+      // A short outage pauses the batch while the answers already in are kept; a long one stops it.
+      await this.recorder.outageOver(() => listed.mayHandOver());
       failure ??= this.reasonToStop(listed);
       if (failure) {
         this.recorder.release();
         break;
       }
-      const handed: Promise<void> = this.deliverGroup(batchId, group, parts)
+      const handed: Promise<void> = this.deliverGroup(batchId, group, parts, listed)
         .catch((error: unknown) => void (failure ??= { error }))
         .finally(() => {
           this.recorder.release();
@@ -148,7 +157,7 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
     return null;
   }
 
-  private async deliverGroup(batchId: string, group: ClaimedMessage[], parts: PartCounts): Promise<void> {
+  private async deliverGroup(batchId: string, group: ClaimedMessage[], parts: PartCounts, listed: ListedBatch): Promise<void> {
     const { carrier, simulated } = this.carriers.forMessage(group[0].isTest);
     const results: SubmissionResult[] = await carrier.submit(group.map((m) => ({ messageId: m.id, from: m.sender, to: m.to, text: m.body, encoding: m.encoding })));
     const receiptDueAt = simulated ? new Date(this.clock.now().getTime() + this.config.testReceiptDelayMs) : null;
@@ -168,7 +177,7 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
         });
       }
     });
-    await this.recorder.record(outcomes);
+    await this.recorder.recordKept(outcomes, () => listed.mayHandOver());
   }
 }
 

@@ -47,4 +47,50 @@ describe(OutcomeRecorder.name, () => {
     recorder.databaseReached();
     expect(recorder.broken).toBe(false);
   });
+
+  describe('recordKept: answers kept through an outage', () => {
+    const unreachable = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+
+    it('tries a recording PostgreSQL could not take again until it goes through, then is no longer broken; a lane waits meanwhile', async () => {
+      let failures = 3;
+      const written: string[] = [];
+      const kept: string[] = [];
+      const recorder = new OutcomeRecorder(
+        async (outcomes) => {
+          if (failures-- > 0) throw unreachable();
+          written.push(...outcomes.map((o) => o.messageId));
+        },
+        2,
+        (err) => kept.push((err as Error).message),
+      );
+      const recording = recorder.recordKept([outcome('m1')], () => true);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect([recorder.broken, written]).toEqual([true, []]);
+      let laneWent = false;
+      const lane = recorder.outageOver(() => true).then(() => (laneWent = true));
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(laneWent).toBe(false);
+      await recording;
+      await lane;
+      expect([recorder.broken, written, kept.length, laneWent]).toEqual([false, ['m1'], 3, true]);
+    });
+
+    it('gives up once the batch may have been taken back, and on any failure that is not an outage', async () => {
+      let ours = true;
+      const recorder = new OutcomeRecorder(async () => {
+        throw unreachable();
+      }, 2);
+      const givenUp = recorder.recordKept([outcome('m1')], () => ours).catch((err: Error) => err.message);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      ours = false;
+      expect(await givenUp).toBe('connect ECONNREFUSED 127.0.0.1:5432');
+      expect(recorder.broken).toBe(true);
+      await expect(recorder.outageOver(() => true)).resolves.toBeUndefined();
+
+      const bug = new OutcomeRecorder(async () => {
+        throw Object.assign(new Error('null value in column "account_id" violates not-null constraint'), { code: '23502' });
+      }, 2);
+      await expect(bug.recordKept([outcome('m2')], () => true)).rejects.toThrow('violates not-null constraint');
+    });
+  });
 });

@@ -10,6 +10,7 @@ import { parseShortMessageBody, splitUserData } from '../../../../smpp/short-mes
 import type { ShortMessageFields } from '../../../../smpp/short-message-reader';
 import { parseReceiptText, receiptOutcome, statFromMessageState } from '../../../../smpp/receipt-text';
 import { decodeSmsBytes } from '../../../../smpp/sms-bytes';
+import type { RepeatedLines } from '../../../../common/logging/repeated-lines';
 import type { CarrierLogger } from './smpp-options';
 
 const ESM_CLASS_DELIVERY_RECEIPT = 0x04;
@@ -63,9 +64,17 @@ export interface DeliverHandlers {
  * Runs the handler for a classified deliver_sm and answers it: ok once the handler resolves, a temporary
  * application error (ESME_RX_T_APPN, so the SMSC redelivers) when it throws or no handler is registered
  * yet. Intermediate and unreadable ones are acknowledged at once: there is nothing to store, and a
- * refusal would make the SMSC redeliver them forever.
+ * refusal would make the SMSC redeliver them forever. Handler failures (PostgreSQL out of reach: every
+ * deliver_sm fails alike) are written once a second with their count.
  */
-export function handleDeliver(delivered: DeliverKind, handlers: DeliverHandlers, respond: (status: number) => void, logger: CarrierLogger, meta: Record<string, unknown>): void {
+export function handleDeliver(
+  delivered: DeliverKind,
+  handlers: DeliverHandlers,
+  respond: (status: number) => void,
+  logger: CarrierLogger,
+  failures: RepeatedLines,
+  meta: Record<string, unknown>,
+): void {
   if (delivered.kind === 'unreadable' || delivered.kind === 'intermediate') {
     if (delivered.kind === 'unreadable') logger.warn('smpp deliver_sm not understood', { ...meta, reason: delivered.reason });
     respond(STATUS.ESME_ROK);
@@ -89,7 +98,7 @@ export function handleDeliver(delivered: DeliverKind, handlers: DeliverHandlers,
     .then(
       () => respond(STATUS.ESME_ROK),
       (err: unknown) => {
-        logger.error('smpp deliver_sm handler failed; the SMSC will redeliver', { ...meta, kind: delivered.kind, err: String(err) });
+        failures.note(`smpp deliver_sm ${delivered.kind} handler failed; the SMSC will redeliver`, { ...meta, err: String(err) });
         respond(STATUS.ESME_RX_T_APPN);
       },
     );

@@ -19,6 +19,7 @@ import { Fifo } from './flow-control';
 import { describeStatus, ESME_ROK } from '../../../../smpp/commands';
 import { isThrottleStatus, SmppBind } from './smpp-bind';
 import type { BindListener } from './smpp-bind';
+import { RepeatedLines } from '../../../../common/logging/repeated-lines';
 import { resolveSmppOptions } from './smpp-options';
 import type { ResolvedSmppOptions, SmppCarrierOptions } from './smpp-options';
 import { partTasks, settlePart } from './part-tasks';
@@ -26,6 +27,7 @@ import type { PartTask } from './part-tasks';
 
 export class SmppCarrier implements Carrier, BindListener<PartTask> {
   private readonly options: ResolvedSmppOptions;
+  private readonly handlerFailures: RepeatedLines;
   private readonly binds: SmppBind<PartTask>[];
   /** Parts to send again (throttled, or unanswered on a dropped bind) go before new ones. */
   private readonly retryQueue = new Fifo<PartTask>();
@@ -48,6 +50,7 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
 
   constructor(options: SmppCarrierOptions) {
     this.options = resolveSmppOptions(options);
+    this.handlerFailures = new RepeatedLines((msg, meta) => this.options.logger.error(msg, meta));
     this.binds = Array.from({ length: this.options.binds }, (_, i) => new SmppBind<PartTask>(i, this.options, this));
   }
 
@@ -156,7 +159,7 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
   deliverReceived(bind: SmppBind<PartTask>, body: Buffer, respond: (status: number) => void): void {
     const delivered = classifyDeliver(body, this.options.clock.now(), this.options.receiptUtcOffsetMinutes);
     const handlers = { receipt: this.receiptHandler, inbound: this.inboundHandler };
-    handleDeliver(delivered, handlers, respond, this.options.logger, { bind: bind.index });
+    handleDeliver(delivered, handlers, respond, this.options.logger, this.handlerFailures, { bind: bind.index });
   }
 
   private enqueue(message: OutboundMessage): Promise<SubmissionResult> {

@@ -16,6 +16,7 @@ WITH held AS (
      ON CONFLICT (message_id, part_number) DO UPDATE
        SET smsc_id = EXCLUDED.smsc_id, status = EXCLUDED.status, error = EXCLUDED.error, submitted_at = now(), receipt_due_at = EXCLUDED.receipt_due_at,
            receipt_at = EXCLUDED.receipt_at, receipt_stat = EXCLUDED.receipt_stat, receipt_err = EXCLUDED.receipt_err
+       WHERE p.smsc_id IS DISTINCT FROM EXCLUDED.smsc_id
      RETURNING p.account_id, p.message_id, p.part_number, p.total_parts, p.status, p.submitted_at, coalesce(p.receipt_at, now()) AS receipt_at
    )
    SELECT p.account_id AS "accountId", p.message_id AS "messageId", p.part_number AS "partNumber", p.total_parts AS "totalParts", p.status,

@@ -7,8 +7,6 @@ import { until } from '../support/wait';
 
 const BINDS = 2;
 const WINDOW = 10;
-/** What one worker may have handed to its carrier and not yet recorded (the dispatcher's cap). */
-const UNRECORDED_PER_WORKER = 2 * BINDS * WINDOW;
 /**
  * Longer than the PostgreSQL cut by more than a third (a worker keeps its answers through an outage while
  * three quarters of this has not passed since its last confirmed lease renewal), short enough that a

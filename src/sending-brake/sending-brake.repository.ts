@@ -56,6 +56,8 @@ export class SendingBrakeRepository {
           SET hour_start = GREATEST(b.hour_start, $2::timestamptz), hour_count = ${CURRENT} + $4, previous_count = ${PREVIOUS}, baseline = ${BASELINE}
         WHERE b.account_id = $1 AND b.paused_at IS NULL AND ${LAST_HOUR} + $4 <= ${LIMIT}`,
       this.params(accountId, count, window, limits),
+      // Every live send runs it: planned once per connection (its CASE expressions cost more to plan than to run).
+      { prepared: true },
     );
     return rowCount > 0;
   }

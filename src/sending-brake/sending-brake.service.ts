@@ -59,16 +59,18 @@ export class SendingBrakeService {
   async admit(accountId: number, count: number, tx: Tx): Promise<void> {
     const window = brakeWindow(this.clock.now());
     const limits = brakeLimits(this.config);
-    if (await this.repo.admit(accountId, count, window, limits, tx)) return;
-    // Rare from here on: the account's first send, a paused account, or a send over the limit.
-    let state = await this.repo.stateOf(accountId, window, limits, tx);
-    if (!state) {
-      await this.repo.create(accountId, window, tx);
+    // Rare after the first try: the account's first send, a paused account, a send over the limit, or
+    // another send's first row that appeared between our UPDATE and our look (then the UPDATE runs again).
+    let state: BrakeState | null = null;
+    for (let attempt = 0; attempt < 3; attempt++) {
       if (await this.repo.admit(accountId, count, window, limits, tx)) return;
-      state = (await this.repo.stateOf(accountId, window, limits, tx))!;
+      state = await this.repo.stateOf(accountId, window, limits, tx);
+      if (!state) await this.repo.create(accountId, window, tx);
+      else if (state.pausedAt) throw failure('sendingPaused');
+      else if (state.lastHour + count > state.limit) break;
     }
-    if (state.pausedAt) throw failure('sendingPaused');
-    throw new BrakeTripped(accountId, Math.ceil(state.lastHour + count), Math.floor(state.limit));
+    const lastHour = state?.lastHour ?? 0;
+    throw new BrakeTripped(accountId, Math.ceil(lastHour + count), Math.floor(state?.limit ?? this.config.sendingBrakeAllowance));
   }
 
   /** After the held send rolled back: pauses the account (audited; owner and operators emailed once) and answers the 403 to give. */

@@ -150,17 +150,20 @@ describe('The sending brake', () => {
   });
 
   it('admits concurrent sends only up to the limit: each send counts in its own transaction on the account’s row, so each sees those before it', async () => {
-    const acct = await createAccount(t.app, { credits: 1000, senders: ['Harbour'] });
-    // Five sends of 6 at once against an allowance of 20: three fit (18), two are held.
-    const answers = await Promise.all([0, 1, 2, 3, 4].map((i) => post(acct.auth, 6, i * 100)));
-    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 403, 403]);
-    expect(await messageCount(acct.accountId)).toBe(18);
-    const [state] = await db.query(`SELECT hour_count, paused_volume, paused_at IS NOT NULL AS paused FROM sending_brakes WHERE account_id = $1`, [acct.accountId]);
-    expect(state).toEqual({ hour_count: 18, paused_volume: 24, paused: true });
-    // Two sends held, one pause: each operator is told once.
-    await smtp.mailTo(OPERATORS[1], new RegExp(`^Sending brake: account ${acct.accountId} `));
-    await new Promise((r) => setTimeout(r, 300));
-    expect(smtp.mailsTo(OPERATORS[1]).filter((m) => m.subject.startsWith(`Sending brake: account ${acct.accountId} `))).toHaveLength(1);
+    // Fresh accounts, so the sends also race to make the account's first brake row.
+    for (let round = 0; round < 3; round++) {
+      const acct = await createAccount(t.app, { credits: 1000, senders: ['Harbour'] });
+      // Five sends of 6 at once against an allowance of 20: three fit (18), two are held.
+      const answers = await Promise.all([0, 1, 2, 3, 4].map((i) => post(acct.auth, 6, i * 100)));
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 403, 403]);
+      expect(await messageCount(acct.accountId)).toBe(18);
+      const [state] = await db.query(`SELECT hour_count, paused_volume, paused_at IS NOT NULL AS paused FROM sending_brakes WHERE account_id = $1`, [acct.accountId]);
+      expect(state).toEqual({ hour_count: 18, paused_volume: 24, paused: true });
+      // Two sends held, one pause: each operator is told once.
+      await smtp.mailTo(OPERATORS[1], new RegExp(`^Sending brake: account ${acct.accountId} `));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(smtp.mailsTo(OPERATORS[1]).filter((m) => m.subject.startsWith(`Sending brake: account ${acct.accountId} `))).toHaveLength(1);
+    }
   });
 
   it('computes in SQL what the policy says in TypeScript (rolling hours, the previous hour’s share, the fading baseline)', async () => {

@@ -250,7 +250,13 @@ export function requestFor(op: Operation, document: Json, credentials: Credentia
   );
   return fc.tuple(query, body, contentType, auth, idempotencyKey, pathValues).map(([[documented, extra], raw, type, authorization, key, values]) => {
     let path = op.path;
-    pathParams.forEach((name, i) => (path = path.replace(`{${name}}`, encodeURIComponent(values[i].replace(/[\ud800-\udfff]/g, '\ufffd')) || 'x')));
+    // A value that is empty or a dot segment ('.', '..', even as %2E) is no value of the parameter: URL
+    // parsers (WHATWG, curl) resolve dot segments away, so `/{code}` with '.' is a request for `/`.
+    const segment = (value: string) => {
+      const encoded = encodeURIComponent(value.replace(/[\ud800-\udfff]/g, '\ufffd'));
+      return encoded === '' || /^(\.|%2e){1,2}$/i.test(encoded) ? 'x' : encoded;
+    };
+    pathParams.forEach((name, i) => (path = path.replace(`{${name}}`, segment(values[i]))));
     // Public pages answer browsers in HTML; the fuzzer is an API client, which gets the envelope.
     const headers: Record<string, string> = op.operation['x-public-page'] ? { accept: 'application/json' } : {};
     if (authorization !== undefined) headers.authorization = authorization;

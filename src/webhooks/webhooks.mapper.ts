@@ -1,5 +1,5 @@
 import { formatUtc } from '../common/time/format';
-import type { WebhookKind } from './webhooks.repository';
+import type { AttemptRow, WebhookKind } from './webhooks.repository';
 
 export interface WebhookSettingsView {
   status: 'complete';
@@ -26,16 +26,7 @@ export const toWebhookSettingsView = (s: { inbound: string; status: string; hasS
 
 export const toSigningSecret = (secret: string) => ({ status: 'complete' as const, signing_secret: secret });
 
-export const toWebhookDeliveryView = (r: {
-  event_id: number;
-  kind: WebhookKind;
-  url: string;
-  attempt: number;
-  response_status: number | null;
-  error: string;
-  delivered: boolean;
-  created_at: Date;
-}): WebhookDeliveryView => ({
+export const toWebhookDeliveryView = (r: Omit<AttemptRow, 'id'>): WebhookDeliveryView => ({
   event_id: r.event_id,
   event: r.kind,
   url: r.url,

@@ -249,7 +249,7 @@ export class WebhooksRepository {
     const pageParams = paged(params, page);
     const [count, rows] = await Promise.all([
       sql<{ total: number }>(this.dataSource, `SELECT count(*) AS total FROM webhook_attempts WHERE ${where}`, params),
-      sql<{ event_id: number; kind: WebhookKind; url: string; attempt: number; response_status: number | null; error: string; delivered: boolean; created_at: Date }>(
+      sql<Omit<AttemptRow, 'id'>>(
         this.dataSource,
         `SELECT event_id, kind, url, attempt, response_status, error, delivered, created_at FROM webhook_attempts WHERE ${where} ORDER BY id DESC ${pageParams.clause}`,
         pageParams.params,

@@ -1,45 +1,24 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ContactImportRunner } from '../../src/contact-imports/contact-import-runner';
-import { inspectPage, launchChromium, watchForProblems } from '../support/browser';
+import { browserSession } from '../support/browser-session';
 import { accountWithOwner, PASSWORD } from '../support/dashboard';
-import { startTestApp, TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 
 // A browser journey with axe on every page takes tens of seconds on a shared 2-core machine.
 jest.setTimeout(120_000);
 
 /** The Imports page in headless Chromium (JavaScript on, strict CSP), each page checked with axe and photographed at phone and desktop sizes. */
 describe('Contact imports in a browser', () => {
+  // An API-only process runs no import jobs: the test runs the worker's step itself, while the page is open.
+  const { session, check } = browserSession({ appRole: 'api' });
   let t: TestApp;
-  let browser: Browser;
   let page: Page;
-  let problems: string[];
-  const accessibility: string[] = [];
-
-  beforeAll(async () => {
-    // An API-only process runs no import jobs: the test runs the worker's step itself, while the page is open.
-    t = await startTestApp({ appRole: 'api' });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    browser = await launchChromium();
-    page = await (await browser.newContext({ baseURL: base })).newPage();
-    problems = watchForProblems(page);
+  beforeAll(() => {
+    ({ t, page } = session);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-  afterEach(() => {
-    expect(problems).toEqual([]);
-  });
-  afterAll(() => {
-    expect(accessibility).toEqual([]);
-  });
-
-  const check = async (name: string) => accessibility.push(...(await inspectPage(page, name)));
 
   it('uploads 1000 rows with a bad line, maps the columns, follows the progress without a reload, and shows the report', async () => {
     const acct = await accountWithOwner(t.app, { name: 'Harbour Bakery' });

@@ -1,40 +1,19 @@
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { inspectPage, launchChromium, watchForProblems } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { browserSession } from '../support/browser-session';
 import { accountWithOwner, PASSWORD } from '../support/dashboard';
-import { startTestApp, TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 
 // A browser journey with axe on every page takes tens of seconds on a shared 2-core machine.
 jest.setTimeout(120_000);
 
 /** The Opt-outs page in headless Chromium (JavaScript on, strict CSP), each page checked with axe and photographed at phone and desktop sizes. */
 describe('Opt-outs in a browser', () => {
+  const { session, check } = browserSession({ appRole: 'api' });
   let t: TestApp;
-  let browser: Browser;
   let page: Page;
-  let problems: string[];
-  const accessibility: string[] = [];
-
-  beforeAll(async () => {
-    t = await startTestApp({ appRole: 'api' });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    browser = await launchChromium();
-    page = await (await browser.newContext({ baseURL: base })).newPage();
-    problems = watchForProblems(page);
+  beforeAll(() => {
+    ({ t, page } = session);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-  afterEach(() => {
-    expect(problems).toEqual([]);
-  });
-  afterAll(() => {
-    expect(accessibility).toEqual([]);
-  });
-
-  const check = async (name: string) => accessibility.push(...(await inspectPage(page, name)));
   const send = (auth: string, to: string) => t.api.post('/v1/messages', { auth, body: { messages: [{ to, message: 'Hi', sender: 'Brand' }] } });
 
   it('an opt-out added on the page blocks the next send; removing it after the confirmation lets sends through again', async () => {

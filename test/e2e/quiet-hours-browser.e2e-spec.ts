@@ -1,40 +1,19 @@
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { inspectPage, launchChromium, watchForProblems } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { browserSession } from '../support/browser-session';
 import { accountWithOwner, PASSWORD } from '../support/dashboard';
-import { startTestApp, TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 
 // A browser journey with axe on every page takes tens of seconds on a shared 2-core machine.
 jest.setTimeout(120_000);
 
 /** Settings › Quiet hours in headless Chromium: turned on from the navigation, a refused time read on the page, then saved as the API reads it. */
 describe('Quiet hours in a browser', () => {
+  const { session, check } = browserSession({ appRole: 'api' });
   let t: TestApp;
-  let browser: Browser;
   let page: Page;
-  let problems: string[];
-  const accessibility: string[] = [];
-
-  beforeAll(async () => {
-    t = await startTestApp({ appRole: 'api' });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    browser = await launchChromium();
-    page = await (await browser.newContext({ baseURL: base })).newPage();
-    problems = watchForProblems(page);
+  beforeAll(() => {
+    ({ t, page } = session);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-  afterEach(() => {
-    expect(problems).toEqual([]);
-  });
-  afterAll(() => {
-    expect(accessibility).toEqual([]);
-  });
-
-  const check = async (name: string) => accessibility.push(...(await inspectPage(page, name)));
   const expectText = (text: string) => page.getByText(text, { exact: false }).first().waitFor({ state: 'visible', timeout: 5000 });
 
   it('turns quiet hours on with hours, weekdays, a holiday and the zone field, after a refused time is explained on the page', async () => {

@@ -45,6 +45,8 @@ import { NumberSubscription } from './purchases/number-subscription.entity';
 import { ContactImport } from './contact-imports/contact-import.entity';
 import { InboxRead } from './inbound/inbox-read.entity';
 import { SendingBrake } from './sending-brake/sending-brake.entity';
+import { CarrierRow } from './carriers/carrier.entity';
+import { CarrierSettingsVersion, RouteMemberRow, RouteRow } from './carriers/route.entity';
 
 /** Explicit entity list: no globbing, so the build and the tests see exactly the same schema. */
 export const ENTITIES = [
@@ -95,4 +97,8 @@ export const ENTITIES = [
   LiveRequest,
   AutoRechargeSetting,
   BalanceCrossing,
+  CarrierRow,
+  RouteRow,
+  RouteMemberRow,
+  CarrierSettingsVersion,
 ];

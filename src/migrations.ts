@@ -34,6 +34,7 @@ import { ContactImportAttempts1763705300000 } from './database/migrations/176370
 import { ApiKeyScopes1763705400000 } from './database/migrations/1763705400000-ApiKeyScopes';
 import { AccountGuards1763705500000 } from './database/migrations/1763705500000-AccountGuards';
 import { FailedWebhookAttempts1763705700000 } from './database/migrations/1763705700000-FailedWebhookAttempts';
+import { Carriers1763705800000 } from './database/migrations/1763705800000-Carriers';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   ApiKeyScopes1763705400000,
   AccountGuards1763705500000,
   FailedWebhookAttempts1763705700000,
+  Carriers1763705800000,
 ];

@@ -68,14 +68,24 @@ export async function explainDispatchPath(ds: DataSource, accountId: number, n: 
     const smscId = (i: number) => `explain-${sendId}-${i}`;
     await step('record the outcomes', async () => {
       await outcomes.recordOutcomes(
-        claimed.map((m, i) => ({ batchId, accountId: m.accountId, messageId: m.id, partNumber: 1, totalParts: 1, smscId: smscId(i), error: null, receiptDueAt: null })),
+        claimed.map((m, i) => ({
+          batchId,
+          accountId: m.accountId,
+          messageId: m.id,
+          partNumber: 1,
+          totalParts: 1,
+          carrierId: 0,
+          smscId: smscId(i),
+          error: null,
+          receiptDueAt: null,
+        })),
         tx,
       );
     });
     const now = new Date();
     await step('store and apply the receipts', () =>
       receipts.recordReceipts(
-        claimed.map((_, i) => ({ smscId: smscId(i), state: 'delivered' as const, stat: 'DELIVRD', err: '000', doneAt: now, receivedAt: now })),
+        claimed.map((_, i) => ({ carrierId: 0, smscId: smscId(i), state: 'delivered' as const, stat: 'DELIVRD', err: '000', doneAt: now, receivedAt: now })),
         tx,
       ),
     );

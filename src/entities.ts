@@ -16,6 +16,7 @@ import { Message } from './messaging/message.entity';
 import { Send } from './messaging/send.entity';
 import { DeliveryReceiptRecord } from './delivery/state/delivery-receipt.entity';
 import { MessagePart } from './delivery/state/message-part.entity';
+import { ReceiptWaitWatermark } from './delivery/state/receipt-wait-watermark.entity';
 import { DispatchBatch } from './delivery/state/dispatch-batch.entity';
 import { DispatcherLease } from './delivery/state/dispatcher-lease.entity';
 import { IdempotencyKey } from './idempotency/idempotency-key.entity';
@@ -64,6 +65,7 @@ export const ENTITIES = [
   IdempotencyKey,
   MessagePart,
   DeliveryReceiptRecord,
+  ReceiptWaitWatermark,
   InboundMessage,
   KeywordRule,
   QuietHoursSetting,

@@ -35,6 +35,7 @@ import { ApiKeyScopes1763705400000 } from './database/migrations/1763705400000-A
 import { AccountGuards1763705500000 } from './database/migrations/1763705500000-AccountGuards';
 import { FailedWebhookAttempts1763705700000 } from './database/migrations/1763705700000-FailedWebhookAttempts';
 import { Carriers1763705800000 } from './database/migrations/1763705800000-Carriers';
+import { ReceiptsPerCarrier1763706000000 } from './database/migrations/1763706000000-ReceiptsPerCarrier';
 
 /** In order of application. A new migration is added here as well as generated. */
 export const MIGRATIONS = [
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   AccountGuards1763705500000,
   FailedWebhookAttempts1763705700000,
   Carriers1763705800000,
+  ReceiptsPerCarrier1763706000000,
 ];

@@ -37,6 +37,7 @@ describe('Dispatch records', () => {
   const record = (list: PartOutcome[]) => t.app.get(UnitOfWork).run((tx) => outcomes.recordOutcomes(list, tx));
   const receive = (list: DeliveryReceipt[]) => t.app.get(UnitOfWork).run((tx) => receipts.recordReceipts(list, tx));
   const receipt = (smscId: string, state: 'delivered' | 'failed'): DeliveryReceipt => ({
+    carrierId: 0,
     smscId,
     state,
     stat: state === 'delivered' ? 'DELIVRD' : 'UNDELIV',
@@ -50,7 +51,9 @@ describe('Dispatch records', () => {
   it('writes a single-part message’s outcome and receipt onto its part, never its own row, and reads its status from the part', async () => {
     const { id, batchId } = await claimed('hello');
     const accepted = await rowOf(id);
-    expect(await record([{ batchId, accountId: acct.accountId, messageId: id, partNumber: 1, totalParts: 1, smscId: `one-${id}`, error: null, receiptDueAt: null }])).toEqual([]);
+    expect(
+      await record([{ batchId, accountId: acct.accountId, messageId: id, partNumber: 1, totalParts: 1, carrierId: 0, smscId: `one-${id}`, error: null, receiptDueAt: null }]),
+    ).toEqual([]);
     expect(await statusOf(id)).toBe('sent');
     const changes = await receive([receipt(`one-${id}`, 'delivered')]);
     expect(changes).toEqual([expect.objectContaining({ accountId: acct.accountId, messageId: id, partNumber: 1, totalParts: 1, status: 'delivered' })]);
@@ -63,7 +66,9 @@ describe('Dispatch records', () => {
     const { id, batchId } = await claimed('early');
     expect(await receive([receipt(`early-${id}`, 'failed')])).toEqual([]);
     expect(await db.query(`SELECT applied_at FROM delivery_receipts WHERE smsc_id = $1`, [`early-${id}`])).toEqual([{ applied_at: null }]);
-    const changes = await record([{ batchId, accountId: acct.accountId, messageId: id, partNumber: 1, totalParts: 1, smscId: `early-${id}`, error: null, receiptDueAt: null }]);
+    const changes = await record([
+      { batchId, accountId: acct.accountId, messageId: id, partNumber: 1, totalParts: 1, carrierId: 0, smscId: `early-${id}`, error: null, receiptDueAt: null },
+    ]);
     expect(changes).toEqual([expect.objectContaining({ messageId: id, status: 'failed', atMs: Date.parse('2026-11-26T10:00:00Z') })]);
     expect(await db.query(`SELECT status, receipt_stat, receipt_err FROM message_parts WHERE message_id = $1`, [id])).toEqual([
       { status: 'failed', receipt_stat: 'UNDELIV', receipt_err: '001' },
@@ -74,7 +79,17 @@ describe('Dispatch records', () => {
 
   it('reads a multi-part message as sent until every part is delivered, and failed once any part fails', async () => {
     const parts = (id: string, batchId: string, prefix: string): PartOutcome[] =>
-      [1, 2].map((n) => ({ batchId, accountId: acct.accountId, messageId: id, partNumber: n, totalParts: 2, smscId: `${prefix}${n}-${id}`, error: null, receiptDueAt: null }));
+      [1, 2].map((n) => ({
+        batchId,
+        accountId: acct.accountId,
+        messageId: id,
+        partNumber: n,
+        totalParts: 2,
+        carrierId: 0,
+        smscId: `${prefix}${n}-${id}`,
+        error: null,
+        receiptDueAt: null,
+      }));
     const ok = await claimed('a'.repeat(200));
     await record(parts(ok.id, ok.batchId, 'ok'));
     await receive([receipt(`ok1-${ok.id}`, 'delivered')]);
@@ -94,7 +109,17 @@ describe('Dispatch records', () => {
 
   it('changes nothing when the same submission is recorded again (a retry after a lost commit answer): its receipt and status stay; a resubmission still wins', async () => {
     const { id, batchId } = await claimed('again');
-    const first: PartOutcome = { batchId, accountId: acct.accountId, messageId: id, partNumber: 1, totalParts: 1, smscId: `again-${id}`, error: null, receiptDueAt: null };
+    const first: PartOutcome = {
+      batchId,
+      accountId: acct.accountId,
+      messageId: id,
+      partNumber: 1,
+      totalParts: 1,
+      carrierId: 0,
+      smscId: `again-${id}`,
+      error: null,
+      receiptDueAt: null,
+    };
     await record([first]);
     await receive([receipt(`again-${id}`, 'delivered')]);
     const settled = await db.query(`SELECT status, smsc_id, receipt_stat, receipt_at, submitted_at FROM message_parts WHERE message_id = $1`, [id]);
@@ -111,5 +136,51 @@ describe('Dispatch records', () => {
     // Taken back and sent again: the later SMSC id is recorded, and the part waits for its receipt.
     await record([{ ...first, smscId: `again2-${id}` }]);
     expect(await db.query(`SELECT status, smsc_id FROM message_parts WHERE message_id = $1`, [id])).toEqual([{ status: 'submitted', smsc_id: `again2-${id}` }]);
+  });
+
+  it('matches receipts on (carrier, SMSC id): the same id on two carriers settles only its own carrier’s part, early or not', async () => {
+    const a = await claimed('carrier a');
+    const b = await claimed('carrier b');
+    const shared = `shared-${a.id}`;
+    const outcome = (m: { id: string; batchId: string }, carrierId: number): PartOutcome => ({
+      batchId: m.batchId,
+      accountId: acct.accountId,
+      messageId: m.id,
+      partNumber: 1,
+      totalParts: 1,
+      carrierId,
+      smscId: shared,
+      error: null,
+      receiptDueAt: null,
+    });
+    await record([outcome(a, 0)]);
+    // Carrier 3's receipt overtakes its part: it is kept apart from carrier 0's part of the same id.
+    expect(await receive([{ ...receipt(shared, 'failed'), carrierId: 3 }])).toEqual([]);
+    expect(await statusOf(a.id)).toBe('sent');
+    expect(await record([outcome(b, 3)])).toEqual([expect.objectContaining({ messageId: b.id, status: 'failed' })]);
+    expect(await statusOf(a.id)).toBe('sent');
+    expect(await receive([receipt(shared, 'delivered')])).toEqual([expect.objectContaining({ messageId: a.id, status: 'delivered' })]);
+    expect([await statusOf(a.id), await statusOf(b.id)]).toEqual(['delivered', 'failed']);
+    expect(await db.query(`SELECT carrier_id FROM message_parts WHERE message_id = ANY($1) ORDER BY carrier_id`, [[a.id, b.id]])).toEqual([{ carrier_id: 0 }, { carrier_id: 3 }]);
+  });
+
+  it('takes a resubmission through another carrier with the same SMSC id as a new submission', async () => {
+    const { id, batchId } = await claimed('moved');
+    const first: PartOutcome = {
+      batchId,
+      accountId: acct.accountId,
+      messageId: id,
+      partNumber: 1,
+      totalParts: 1,
+      carrierId: 0,
+      smscId: `moved-${id}`,
+      error: null,
+      receiptDueAt: null,
+    };
+    await record([first]);
+    await receive([receipt(`moved-${id}`, 'failed')]);
+    await record([{ ...first, carrierId: 4 }]);
+    expect(await db.query(`SELECT status, carrier_id FROM message_parts WHERE message_id = $1`, [id])).toEqual([{ status: 'submitted', carrier_id: 4 }]);
+    expect(await statusOf(id)).toBe('sent');
   });
 });

@@ -90,7 +90,7 @@ describe('Dispatcher leases', () => {
       .get(UnitOfWork)
       .run((tx) =>
         outcomes.recordOutcomes(
-          [{ batchId: recorded.batch, accountId: recorded.accountId, messageId: id, partNumber: 1, totalParts: 1, smscId: 'x', error: null, receiptDueAt: null }],
+          [{ batchId: recorded.batch, accountId: recorded.accountId, messageId: id, partNumber: 1, totalParts: 1, carrierId: 0, smscId: 'x', error: null, receiptDueAt: null }],
           tx,
         ),
       );
@@ -129,7 +129,7 @@ describe('Dispatcher leases', () => {
   it('a part submitted again (its claim was taken back and sent anew) forgets the receipt of its earlier submission', async () => {
     const { sendId, batch, accountId } = await oldClaim(1);
     const [{ id }] = await db.query(`SELECT id FROM messages WHERE send_id = $1`, [sendId]);
-    const outcome = (smscId: string) => ({ batchId: batch, accountId, messageId: id, partNumber: 1, totalParts: 1, smscId, error: null, receiptDueAt: null });
+    const outcome = (smscId: string) => ({ batchId: batch, accountId, messageId: id, partNumber: 1, totalParts: 1, carrierId: 0, smscId, error: null, receiptDueAt: null });
     await t.app.get(UnitOfWork).run((tx) => outcomes.recordOutcomes([outcome('first-id')], tx));
     await db.query(`UPDATE message_parts SET status = 'delivered', receipt_at = now(), receipt_stat = 'DELIVRD', receipt_err = '000' WHERE message_id = $1`, [id]);
     await t.app.get(UnitOfWork).run((tx) => outcomes.recordOutcomes([outcome('second-id')], tx));
@@ -150,7 +150,7 @@ describe('Dispatcher leases', () => {
     const partWritten = new Promise<void>((resolve) => (recorded = resolve));
     const recording = t.app.get(UnitOfWork).run(async (tx) => {
       await outcomes.recordOutcomes(
-        [{ batchId: batch, accountId, messageId: first.id, partNumber: 1, totalParts: 1, smscId: `held-${sendId}`, error: null, receiptDueAt: null }],
+        [{ batchId: batch, accountId, messageId: first.id, partNumber: 1, totalParts: 1, carrierId: 0, smscId: `held-${sendId}`, error: null, receiptDueAt: null }],
         tx,
       );
       recorded();
@@ -181,7 +181,10 @@ describe('Dispatcher leases', () => {
     const recording = t.app
       .get(UnitOfWork)
       .run((tx) =>
-        outcomes.recordOutcomes([{ batchId: batch, accountId, messageId: id, partNumber: 1, totalParts: 1, smscId: `late-${sendId}`, error: null, receiptDueAt: null }], tx),
+        outcomes.recordOutcomes(
+          [{ batchId: batch, accountId, messageId: id, partNumber: 1, totalParts: 1, carrierId: 0, smscId: `late-${sendId}`, error: null, receiptDueAt: null }],
+          tx,
+        ),
       )
       .then(() => (recorded = true));
     // The recording's session waits on the batch row (a lock wait, seen by PostgreSQL), not on anything else.
@@ -204,7 +207,7 @@ describe('Dispatcher leases', () => {
   it('records a part answered twice in one group commit once, as its last answer says', async () => {
     const { sendId, batch, accountId } = await oldClaim(1);
     const [{ id }] = await db.query(`SELECT id FROM messages WHERE send_id = $1`, [sendId]);
-    const outcome = (smscId: string) => ({ batchId: batch, accountId, messageId: id, partNumber: 1, totalParts: 1, smscId, error: null, receiptDueAt: null });
+    const outcome = (smscId: string) => ({ batchId: batch, accountId, messageId: id, partNumber: 1, totalParts: 1, carrierId: 0, smscId, error: null, receiptDueAt: null });
     await t.app.get(UnitOfWork).run((tx) => outcomes.recordOutcomes([outcome('first-answer'), outcome('second-answer')], tx));
     expect(await db.query(`SELECT smsc_id FROM message_parts WHERE message_id = $1`, [id])).toEqual([{ smsc_id: 'second-answer' }]);
   });

@@ -8,6 +8,10 @@ import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 @Check('delivery_receipts_state_check', "state IN ('delivered', 'failed')")
 @Index('delivery_receipts_unapplied_idx', ['receivedAt'], { where: 'applied_at IS NULL' })
 export class DeliveryReceiptRecord {
+  /** The carrier that sent it: an SMSC's ids are unique only on that SMSC. */
+  @PrimaryColumn({ name: 'carrier_id', type: 'smallint' })
+  carrierId: number;
+
   @PrimaryColumn({ name: 'smsc_id', type: 'text' })
   smscId: string;
 

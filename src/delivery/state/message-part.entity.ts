@@ -5,9 +5,15 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm
  * a message is dispatched lives here, not on the message's own row (message-status.ts). The pages are
  * half filled (see the migrations), so a receipt's update of its part finds room on the part's page.
  */
+export type PartStatus = 'submitted' | 'delivered' | 'failed' | 'unconfirmed';
+
 @Entity({ name: 'message_parts' })
-@Check('message_parts_status_check', "status IN ('submitted', 'delivered', 'failed')")
-@Index('message_parts_smsc_idx', ['smscId'], { where: 'smsc_id IS NOT NULL' })
+@Check('message_parts_status_check', "status IN ('submitted', 'delivered', 'failed', 'unconfirmed')")
+// Receipts are matched on (carrier, SMSC id): an SMSC's ids are unique only on that SMSC.
+@Index('message_parts_smsc_idx', ['carrierId', 'smscId'], { where: 'smsc_id IS NOT NULL' })
+// Live parts by submission time, for closing the wait of those whose receipt never came (receipt-waits.repository.ts).
+// It names no column a receipt writes, so a receipt's update of its part can stay HOT.
+@Index('message_parts_receipt_wait_idx', ['submittedAt'], { where: 'carrier_id >= 0' })
 // Simulated receipts not yet applied (the applier clears receipt_due_at). No index names `status`, so a
 // receipt's update of its part can be HOT.
 @Index('message_parts_receipt_due_idx', ['receiptDueAt'], { where: 'receipt_due_at IS NOT NULL' })
@@ -26,12 +32,23 @@ export class MessagePart {
   @Column({ name: 'total_parts', type: 'smallint' })
   totalParts: number;
 
-  /** The SMSC's message id from submit_sm_resp; receipts are matched on it. */
+  /**
+   * The carrier that took (or refused) the part: 0 the SMPP_* environment carrier, -1 the simulator, 1 and up
+   * the carriers table's rows (carrier-ids.ts). No foreign key: a removed carrier's history keeps its id.
+   */
+  @Column({ name: 'carrier_id', type: 'smallint' })
+  carrierId: number;
+
+  /** The SMSC's message id from submit_sm_resp; receipts are matched on it and the carrier. */
   @Column({ name: 'smsc_id', type: 'text', nullable: true })
   smscId: string | null;
 
+  /**
+   * submitted until its receipt comes (delivered, failed); unconfirmed when the wait for a receipt closed
+   * without one (RECEIPT_WAIT_MS after submission). A receipt that comes later still applies.
+   */
   @Column({ name: 'status', type: 'text' })
-  status: 'submitted' | 'delivered' | 'failed';
+  status: PartStatus;
 
   @Column({ name: 'error', type: 'text', nullable: true })
   error: string | null;

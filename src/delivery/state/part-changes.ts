@@ -15,6 +15,8 @@ export interface PartOutcome {
   messageId: string;
   partNumber: number;
   totalParts: number;
+  /** The carrier that answered: its SMSC id is unique only there. */
+  carrierId: number;
   smscId: string | null;
   error: string | null;
   /** Simulated carrier only: when its receipt is due. */

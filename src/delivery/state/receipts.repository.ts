@@ -5,21 +5,23 @@ import type { DeliveryReceipt } from '../worker/carriers/carrier';
 import { PART_CHANGE, PartChange } from './part-changes';
 
 /**
- * Receipts ($1..$6: SMSC ids, states, stats, errs, done and received times in epoch ms) written straight
- * onto their submitted parts; those whose part is not recorded yet are stored in `delivery_receipts`.
+ * Receipts ($1..$6: SMSC ids, states, stats, errs, done and received times in epoch ms; $7 their carriers)
+ * written straight onto their parts, matched on (carrier, SMSC id), while the part still waits for one (or
+ * its wait closed without one: a late receipt still tells); those whose part is not recorded yet are
+ * stored in `delivery_receipts`.
  */
 export const RECORD_RECEIPTS = `WITH input AS (
-    SELECT smsc_id, state, stat, err, to_timestamp(done_ms / 1000.0) AS done_at, to_timestamp(received_ms / 1000.0) AS received_at
-      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::float8[]) AS t(smsc_id, state, stat, err, done_ms, received_ms)
+    SELECT carrier_id, smsc_id, state, stat, err, to_timestamp(done_ms / 1000.0) AS done_at, to_timestamp(received_ms / 1000.0) AS received_at
+      FROM unnest($7::smallint[], $1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::float8[]) AS t(carrier_id, smsc_id, state, stat, err, done_ms, received_ms)
   ), applied AS (
     UPDATE message_parts p SET status = i.state, receipt_at = i.done_at, receipt_stat = i.stat, receipt_err = i.err
-      FROM input i WHERE p.smsc_id = i.smsc_id AND p.status = 'submitted'
+      FROM input i WHERE p.carrier_id = i.carrier_id AND p.smsc_id = i.smsc_id AND p.status IN ('submitted', 'unconfirmed')
     RETURNING ${PART_CHANGE}
   ), early AS (
-    INSERT INTO delivery_receipts (smsc_id, state, stat, err, done_at, received_at)
-    SELECT smsc_id, state, stat, err, done_at, received_at FROM input i
-     WHERE NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.smsc_id = i.smsc_id)
-    ON CONFLICT (smsc_id) DO NOTHING
+    INSERT INTO delivery_receipts (carrier_id, smsc_id, state, stat, err, done_at, received_at)
+    SELECT carrier_id, smsc_id, state, stat, err, done_at, received_at FROM input i
+     WHERE NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.carrier_id = i.carrier_id AND p.smsc_id = i.smsc_id)
+    ON CONFLICT (carrier_id, smsc_id) DO NOTHING
   )
   SELECT * FROM applied`;
 
@@ -27,11 +29,11 @@ export const RECORD_RECEIPTS = `WITH input AS (
 export const APPLY_LATE_RECEIPTS = `WITH matched AS (
     UPDATE delivery_receipts r SET applied_at = now()
      WHERE r.received_at < now() - interval '1 second' AND r.applied_at IS NULL
-       AND EXISTS (SELECT 1 FROM message_parts p WHERE p.smsc_id = r.smsc_id)
-    RETURNING r.smsc_id, r.state, r.stat, r.err, r.done_at
+       AND EXISTS (SELECT 1 FROM message_parts p WHERE p.carrier_id = r.carrier_id AND p.smsc_id = r.smsc_id)
+    RETURNING r.carrier_id, r.smsc_id, r.state, r.stat, r.err, r.done_at
   )
   UPDATE message_parts p SET status = matched.state, receipt_at = matched.done_at, receipt_stat = matched.stat, receipt_err = matched.err
-    FROM matched WHERE p.smsc_id = matched.smsc_id AND p.status = 'submitted'
+    FROM matched WHERE p.carrier_id = matched.carrier_id AND p.smsc_id = matched.smsc_id AND p.status IN ('submitted', 'unconfirmed')
   RETURNING ${PART_CHANGE}`;
 
 /** Up to $2 simulated parts whose receipt is due, settled: failed when the number ends in $1, else delivered. */
@@ -72,6 +74,7 @@ export class ReceiptsRepository {
         // Epoch milliseconds: cheaper to write than ISO texts, and exact to the millisecond as a Date is.
         receipts.map((r) => r.doneAt.getTime()),
         receipts.map((r) => r.receivedAt.getTime()),
+        receipts.map((r) => r.carrierId),
       ],
       { prepared: true },
     );

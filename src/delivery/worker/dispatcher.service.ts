@@ -171,6 +171,7 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
           messageId: result.messageId,
           partNumber: part.partNumber,
           totalParts: part.totalParts,
+          carrierId: part.carrierId,
           smscId: part.smscId,
           error: part.error ?? null,
           receiptDueAt: part.smscId ? receiptDueAt : null,

@@ -58,7 +58,10 @@ describe('SMSC simulator codec', () => {
     const receipt = receiptDeliverSm(submitted, 'ab1200000001', delivered);
     const bytes = encodeReceiptDeliverSm(42, receipt);
     expect(bytes).toEqual(libraryReceipt(42, receipt));
-    const read = classifyDeliver(bytes.subarray(4), new Date('2026-11-26T10:00:05Z'));
-    expect(read).toMatchObject({ kind: 'receipt', receipt: { smscId: 'ab1200000001', state: delivered ? 'delivered' : 'failed', stat: delivered ? 'DELIVRD' : 'UNDELIV' } });
+    const read = classifyDeliver(bytes.subarray(4), 0, new Date('2026-11-26T10:00:05Z'));
+    expect(read).toMatchObject({
+      kind: 'receipt',
+      receipt: { carrierId: 0, smscId: 'ab1200000001', state: delivered ? 'delivered' : 'failed', stat: delivered ? 'DELIVRD' : 'UNDELIV' },
+    });
   });
 });

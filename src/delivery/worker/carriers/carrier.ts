@@ -14,6 +14,8 @@ export interface OutboundMessage {
 
 /** One SMS part as the carrier accepted it: smscId null and error set when the part was rejected permanently. */
 export interface PartSubmission {
+  /** The carrier that answered (set by the carrier that holds the SMSC session; a group passes it on). */
+  carrierId: number;
   partNumber: number;
   totalParts: number;
   smscId: string | null;
@@ -26,6 +28,8 @@ export interface SubmissionResult {
 }
 
 export interface DeliveryReceipt {
+  /** The carrier that sent it: an SMSC's ids are unique only on that SMSC, so receipts match on both. */
+  carrierId: number;
   smscId: string;
   state: 'delivered' | 'failed';
   /** The receipt's stat word as sent (DELIVRD, UNDELIV, …). */
@@ -37,6 +41,8 @@ export interface DeliveryReceipt {
 }
 
 export interface InboundSms {
+  /** The carrier it arrived on (any carrier: it reaches the account owning the number it was sent to). */
+  carrierId: number;
   from: string;
   to: string;
   text: string;
@@ -54,6 +60,10 @@ export interface CarrierState {
 }
 
 export interface Carrier {
+  /** Its identity on parts and receipts (carrier-ids.ts). */
+  readonly id: number;
+  /** How operators, logs and metrics name it. */
+  readonly name: string;
   /**
    * Resolves when every part of every message has a submit response or a permanent failure; transient
    * failures (throttling, a dropped connection) are retried inside the carrier.

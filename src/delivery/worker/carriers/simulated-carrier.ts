@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { countParts } from '../../../common/sms';
+import { SIMULATED_CARRIER_ID, SIMULATED_CARRIER_NAME } from './carrier-ids';
 import type { Carrier, CarrierState, OutboundMessage, SubmissionResult } from './carrier';
 
 /**
@@ -8,13 +9,18 @@ import type { Carrier, CarrierState, OutboundMessage, SubmissionResult } from '.
  * marks due (receipt_due_at), applied by a delayed job and the sweeper, so a restart loses none.
  */
 export class SimulatedCarrier implements Carrier {
+  readonly id = SIMULATED_CARRIER_ID;
+  readonly name = SIMULATED_CARRIER_NAME;
   private submitted = 0;
 
   async submit(messages: OutboundMessage[]): Promise<SubmissionResult[]> {
     return messages.map((m) => {
       const total = countParts(m.text, m.encoding);
       this.submitted += total;
-      return { messageId: m.messageId, parts: Array.from({ length: total }, (_, i) => ({ partNumber: i + 1, totalParts: total, smscId: `sim-${randomUUID()}` })) };
+      return {
+        messageId: m.messageId,
+        parts: Array.from({ length: total }, (_, i) => ({ carrierId: this.id, partNumber: i + 1, totalParts: total, smscId: `sim-${randomUUID()}` })),
+      };
     });
   }
 

@@ -7,6 +7,7 @@ const outcome = (messageId: string): PartOutcome => ({
   messageId,
   partNumber: 1,
   totalParts: 1,
+  carrierId: 0,
   smscId: `s-${messageId}`,
   error: null,
   receiptDueAt: null,

@@ -86,7 +86,7 @@ describe(SmppCarrier.name, () => {
     const pending = h.carrier.submit([message()]);
     await h.carrier.close();
     const [result] = await pending;
-    expect(result.parts[0]).toEqual({ partNumber: 1, totalParts: 1, smscId: null, error: 'carrier closed before the part was submitted' });
+    expect(result.parts[0]).toEqual({ carrierId: 0, partNumber: 1, totalParts: 1, smscId: null, error: 'carrier closed before the part was submitted' });
     await expect(h.carrier.submit([message()])).rejects.toThrow('closed');
   });
 

@@ -67,7 +67,7 @@ describe(SmppCarrier.name, () => {
       const text = 'Sale: €5 off [today] ~ {all} stores';
       const [result] = await h.carrier.submit([message({ text })]);
       const [record] = h.simulator.submits;
-      expect(result.parts).toEqual([{ partNumber: 1, totalParts: 1, smscId: record.smscId }]);
+      expect(result.parts).toEqual([{ carrierId: 0, partNumber: 1, totalParts: 1, smscId: record.smscId }]);
       expect(record).toMatchObject({ dataCoding: 0, esmClass: 0, udh: null, registeredDelivery: 1, sourceAddr: 'MyBrand', sourceAddrTon: 5, text });
       expect(record.shortMessage).toEqual(encodeGsm7Unpacked(text));
     });
@@ -125,7 +125,7 @@ describe(SmppCarrier.name, () => {
       h = await startHarness();
       h.simulator.failNext(1, 0x0b);
       const [rejected, accepted] = await h.carrier.submit([message(), message()]);
-      expect(rejected.parts).toEqual([{ partNumber: 1, totalParts: 1, smscId: null, error: 'submit_sm rejected: ESME_RINVDSTADR (0x0000000B)' }]);
+      expect(rejected.parts).toEqual([{ carrierId: 0, partNumber: 1, totalParts: 1, smscId: null, error: 'submit_sm rejected: ESME_RINVDSTADR (0x0000000B)' }]);
       expect(accepted.parts[0].smscId).toEqual(expect.any(String));
       expect(h.simulator.submits).toHaveLength(2);
     });
@@ -133,7 +133,7 @@ describe(SmppCarrier.name, () => {
     it('fails every part of a message whose text cannot be encoded, without sending it', async () => {
       h = await startHarness();
       const [result] = await h.carrier.submit([message({ text: 'smile 😀', encoding: 'gsm7' })]);
-      expect(result.parts).toEqual([{ partNumber: 1, totalParts: 1, smscId: null, error: expect.stringContaining('cannot encode') }]);
+      expect(result.parts).toEqual([{ carrierId: 0, partNumber: 1, totalParts: 1, smscId: null, error: expect.stringContaining('cannot encode') }]);
       expect(h.simulator.submits).toHaveLength(0);
     });
   });
@@ -148,6 +148,17 @@ describe(SmppCarrier.name, () => {
       expect(byId.get(bad.parts[0].smscId as string)).toMatchObject({ state: 'failed', stat: 'UNDELIV', err: '001' });
       expect(h.receipts.every((r) => r.doneAt instanceof Date && r.receivedAt instanceof Date)).toBe(true);
       await waitFor('receipts acknowledged', () => h.simulator.counters.receiptsAcked === 2);
+    });
+
+    it('names its own carrier id on every part, receipt and inbound message (an SMSC id is unique only on its carrier)', async () => {
+      h = await startHarness({ id: 7, name: 'second' });
+      expect([h.carrier.id, h.carrier.name]).toEqual([7, 'second']);
+      const [result] = await h.carrier.submit([message({ text: 'x'.repeat(200) })]);
+      expect(result.parts.map((p) => p.carrierId)).toEqual([7, 7]);
+      await waitFor('2 receipts', () => h.receipts.length === 2);
+      expect(h.receipts.map((r) => r.carrierId)).toEqual([7, 7]);
+      await h.simulator.injectMo({ from: '61412345678', to: '61400000001', text: 'hi' });
+      expect(h.inbound.map((m) => m.carrierId)).toEqual([7]);
     });
 
     it('passes a receipt that arrives before its submit_sm_resp, and the submit still resolves with the id', async () => {
@@ -185,7 +196,7 @@ describe(SmppCarrier.name, () => {
       h = await startHarness();
       await h.carrier.start();
       await h.simulator.injectMo({ from: '61412345678', to: '61400000001', text: 'Yes please! €10 @ [2pm]' });
-      expect(h.inbound).toEqual([{ from: '61412345678', to: '61400000001', text: 'Yes please! €10 @ [2pm]', receivedAt: expect.any(Date) }]);
+      expect(h.inbound).toEqual([{ carrierId: 0, from: '61412345678', to: '61400000001', text: 'Yes please! €10 @ [2pm]', receivedAt: expect.any(Date) }]);
     });
 
     it('passes a UCS-2 message and one carried in message_payload', async () => {

@@ -22,10 +22,10 @@ export type DeliverKind =
   | { kind: 'unreadable'; reason: string };
 
 /**
- * Classifies a deliver_sm from its raw body (from command_id on; see smpp/short-message-reader): the text is decoded from
+ * Classifies a deliver_sm that carrier `carrierId` sent, from its raw body (from command_id on; see smpp/short-message-reader): the text is decoded from
  * the octets as sent, with the same GSM-7 tables we encode with.
  */
-export function classifyDeliver(body: Buffer, receivedAt: Date, utcOffsetMinutes = 0): DeliverKind {
+export function classifyDeliver(body: Buffer, carrierId: number, receivedAt: Date, utcOffsetMinutes = 0): DeliverKind {
   let fields: ShortMessageFields;
   let text: string;
   try {
@@ -48,11 +48,11 @@ export function classifyDeliver(body: Buffer, receivedAt: Date, utcOffsetMinutes
     if (outcome === 'intermediate') return { kind: 'intermediate', smscId, stat };
     return {
       kind: 'receipt',
-      receipt: { smscId, state: outcome, stat, err: parsed.err ?? '000', doneAt: parsed.doneDate ?? receivedAt, receivedAt },
+      receipt: { carrierId, smscId, state: outcome, stat, err: parsed.err ?? '000', doneAt: parsed.doneDate ?? receivedAt, receivedAt },
     };
   }
 
-  return { kind: 'inbound', sms: { from: fields.sourceAddr, to: fields.destinationAddr, text, receivedAt } };
+  return { kind: 'inbound', sms: { carrierId, from: fields.sourceAddr, to: fields.destinationAddr, text, receivedAt } };
 }
 
 export interface DeliverHandlers {

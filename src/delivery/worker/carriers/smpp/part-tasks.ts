@@ -23,10 +23,10 @@ export interface PartTask {
 }
 
 /**
- * The part tasks of `message` (concatenation reference `ref`) and the promise of its result. A message
+ * The part tasks of `message` (concatenation reference `ref`) on carrier `carrierId`, and the promise of its result. A message
  * that cannot be encoded has no tasks and resolves at once with a failed part.
  */
-export function partTasks(message: OutboundMessage, ref: number): { tasks: PartTask[]; result: Promise<SubmissionResult> } {
+export function partTasks(message: OutboundMessage, ref: number, carrierId: number): { tasks: PartTask[]; result: Promise<SubmissionResult> } {
   let tasks: PartTask[] = [];
   const result = new Promise<SubmissionResult>((resolve) => {
     let encoded;
@@ -34,10 +34,10 @@ export function partTasks(message: OutboundMessage, ref: number): { tasks: PartT
       encoded = encodeParts(message, ref);
     } catch (err) {
       const error = `cannot encode: ${(err as Error).message}`;
-      resolve({ messageId: message.messageId, parts: [{ partNumber: 1, totalParts: 1, smscId: null, error }] });
+      resolve({ messageId: message.messageId, parts: [{ carrierId, partNumber: 1, totalParts: 1, smscId: null, error }] });
       return;
     }
-    const parts: PartSubmission[] = encoded.map((p) => ({ partNumber: p.partNumber, totalParts: p.totalParts, smscId: null }));
+    const parts: PartSubmission[] = encoded.map((p) => ({ carrierId, partNumber: p.partNumber, totalParts: p.totalParts, smscId: null }));
     const tracker: MessageTracker = { messageId: message.messageId, parts, remaining: parts.length, resolve };
     tasks = encoded.map((part, index) => ({ params: part.params, tracker, index, requeues: 0, settled: false }));
   });

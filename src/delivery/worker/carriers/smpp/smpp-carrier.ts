@@ -48,8 +48,13 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
   private startWaiters: { resolve(): void; reject(err: Error): void }[] = [];
   private readonly failedBeforeUp = new Set<number>();
 
+  readonly id: number;
+  readonly name: string;
+
   constructor(options: SmppCarrierOptions) {
     this.options = resolveSmppOptions(options);
+    this.id = this.options.id;
+    this.name = this.options.name;
     this.handlerFailures = new RepeatedLines((msg, meta) => this.options.logger.error(msg, meta));
     this.binds = Array.from({ length: this.options.binds }, (_, i) => new SmppBind<PartTask>(i, this.options, this));
   }
@@ -157,13 +162,13 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
   }
 
   deliverReceived(bind: SmppBind<PartTask>, body: Buffer, respond: (status: number) => void): void {
-    const delivered = classifyDeliver(body, this.options.clock.now(), this.options.receiptUtcOffsetMinutes);
+    const delivered = classifyDeliver(body, this.id, this.options.clock.now(), this.options.receiptUtcOffsetMinutes);
     const handlers = { receipt: this.receiptHandler, inbound: this.inboundHandler };
-    handleDeliver(delivered, handlers, respond, this.options.logger, this.handlerFailures, { bind: bind.index });
+    handleDeliver(delivered, handlers, respond, this.options.logger, this.handlerFailures, { carrier: this.name, bind: bind.index });
   }
 
   private enqueue(message: OutboundMessage): Promise<SubmissionResult> {
-    const { tasks, result } = partTasks(message, this.nextRef++ & 0xff);
+    const { tasks, result } = partTasks(message, this.nextRef++ & 0xff, this.id);
     for (const task of tasks) this.queue.push(task);
     return result;
   }

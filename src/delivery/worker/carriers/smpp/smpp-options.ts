@@ -1,4 +1,5 @@
 /** Settings of an SMPP carrier account; AppConfig builds these from the environment. */
+import { ENV_CARRIER_ID, ENV_CARRIER_NAME } from '../carrier-ids';
 
 export interface CarrierLogger {
   info(msg: string, meta?: Record<string, unknown>): void;
@@ -7,6 +8,10 @@ export interface CarrierLogger {
 }
 
 export interface SmppCarrierOptions {
+  /** The carrier's identity on parts and receipts (carrier-ids.ts); default 0, the SMPP_* environment carrier. */
+  id?: number;
+  /** Its name in logs, metrics and the CLI; default `env`. */
+  name?: string;
   host: string;
   port: number;
   systemId: string;
@@ -51,6 +56,8 @@ export function resolveSmppOptions(options: SmppCarrierOptions): ResolvedSmppOpt
   if (!(options.window >= 1)) throw new RangeError('window must be at least 1');
   return {
     ...options,
+    id: options.id ?? ENV_CARRIER_ID,
+    name: options.name ?? ENV_CARRIER_NAME,
     systemType: options.systemType ?? '',
     tlsRejectUnauthorized: options.tlsRejectUnauthorized ?? true,
     throttleBackoffMs: options.throttleBackoffMs ?? 200,

@@ -1,11 +1,14 @@
 /**
  * SMSC simulator as a process, for local runs and benchmarks:
  *   node dist/src/smsc-sim/main.js --port 2775 --system-id X --password Y --receipt-delay-ms 5000 --fail-suffix 000 [--control-port 0]
+ *     [--resp-delay-ms 0] [--receipts every|first|none] [--id-prefix P]
  * stdout carries only JSON lines: {"event":"listening","port":2775,"control_port":…} once listening, then
  * log lines ({"level":"warn","msg":…}) when --verbose. With --control-port an HTTP control answers on
- * loopback (control-server.ts). SIGTERM or SIGINT stops it.
+ * loopback (control-server.ts: statistics and faults injected at run time). Several run side by side, each
+ * on its own ports. SIGTERM or SIGINT stops it.
  */
 import { parseArgs } from 'node:util';
+import type { ReceiptMode } from './sim-faults';
 import type { SimLogger } from './sim-types';
 import { SmscSimulator } from './smsc-simulator';
 import { controlPort, startControlServer } from './control-server';
@@ -32,6 +35,8 @@ async function main(): Promise<void> {
       'fail-suffix': { type: 'string' },
       'resp-delay-ms': { type: 'string' },
       'control-port': { type: 'string' },
+      receipts: { type: 'string', default: 'every' },
+      'id-prefix': { type: 'string' },
       verbose: { type: 'boolean', default: false },
     },
     strict: true,
@@ -49,8 +54,10 @@ async function main(): Promise<void> {
     receiptDelayMs: integer('receipt-delay-ms', values['receipt-delay-ms'], 1000),
     failSuffix: values['fail-suffix'],
     respDelayMs: integer('resp-delay-ms', values['resp-delay-ms'], 0),
+    messageIdPrefix: values['id-prefix'],
     logger,
   });
+  simulator.faults.setReceipts(values.receipts as ReceiptMode);
   const port = await simulator.start();
   const control = values['control-port'] === undefined ? null : await startControlServer(simulator, integer('control-port', values['control-port'], 0));
   jsonLine({ event: 'listening', port, ...(control ? { control_port: controlPort(control) } : {}) });

@@ -24,6 +24,11 @@ export interface SmscSimulatorOptions {
   receiptBeforeResp?: boolean;
   /** Retry delay for a deliver_sm refused or unanswered (connection lost). Default 1000 ms. */
   deliverRetryMs?: number;
+  /**
+   * Starts every message id this simulator gives (then 8 hex digits of a counter). Default: 4 random hex
+   * digits. Two simulators given the same prefix give the same ids, as two carriers may.
+   */
+  messageIdPrefix?: string;
   /** Serve SMPP over TLS with this key and certificate (PEM). */
   tls?: { key: string | Buffer; cert: string | Buffer };
   logger?: SimLogger;
@@ -52,8 +57,12 @@ export interface SimCounters {
   connections: number;
   binds: number;
   bindFailures: number;
+  /** Binds refused by an injected fault (faults.refuseBinds). */
+  bindsRefused: number;
   /** submit_sm accepted (ESME_ROK). */
   submits: number;
+  /** submit_sm answered with any error status (throttled included). */
+  refused: number;
   /** submit_sm answered with ESME_RTHROTTLED. */
   throttled: number;
   receiptsSent: number;

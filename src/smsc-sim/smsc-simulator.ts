@@ -3,7 +3,9 @@
  * system_id/password, accepts submit_sm with unique message ids, sends a receipt for each after
  * receiptDelayMs (UNDELIV for destinations ending with failSuffix, as the interface's test numbers
  * ending in 000 fail), and records every submit_sm with its raw octets. Controls let tests throttle,
- * drop connections, inject mobile-originated messages and reorder receipts.
+ * drop connections, inject mobile-originated messages and reorder receipts; `faults` (sim-faults.ts) refuses
+ * binds, answers a share of submits with an error, and limits receipts to first parts or none. Every
+ * instance is independent: several run side by side as several carriers.
  */
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
@@ -19,6 +21,7 @@ import { encodeMoDeliverSm, encodeReceiptDeliverSm, encodeSubmitSmResp } from '.
 import type { MoDeliverSm, ReceiptDeliverSm } from '../smpp/smsc-pdus';
 import { DeliverOutbox } from './deliver-outbox';
 import type { OutboxItem } from './deliver-outbox';
+import { SimFaults } from './sim-faults';
 import { moDeliverSm, receiptDeliverSm, submitRecord } from './sim-pdus';
 import type { BindMode, MoRequest, SimCounters, SimLogger, SimSession, SimSessionStats, SmscSimulatorOptions, SubmitRecord } from './sim-types';
 
@@ -34,7 +37,9 @@ const zeroCounters = (): SimCounters => ({
   connections: 0,
   binds: 0,
   bindFailures: 0,
+  bindsRefused: 0,
   submits: 0,
+  refused: 0,
   throttled: 0,
   receiptsSent: 0,
   receiptsAcked: 0,
@@ -48,6 +53,8 @@ export class SmscSimulator {
   /** Every submit_sm received, in arrival order (throttled ones too, with smscId null). */
   submits: SubmitRecord[] = [];
   counters: SimCounters = zeroCounters();
+  /** Faults injected on demand (binds refused, shares of submit errors, receipt modes). */
+  readonly faults = new SimFaults();
   private readonly options: Required<Omit<SmscSimulatorOptions, 'logger' | 'tls'>>;
   private readonly tls: SmscSimulatorOptions['tls'];
   private readonly logger: SimLogger;
@@ -57,14 +64,13 @@ export class SmscSimulator {
   private readonly timers = new Set<NodeJS.Timeout>();
   /** Receipts to queue, by the epoch millisecond they are due. */
   private readonly receiptsDue = new Map<number, Array<() => void>>();
-  private readonly idPrefix = randomBytes(2).toString('hex');
   private nextSessionId = 1;
   private nextMessageId = 1;
-  private refusals: number[] = [];
   private ignoring = false;
   private held: OutboxItem[] | null = null;
   /** maxUnanswered of sessions already closed (they leave `sessions`). */
   private closedPeaks: number[] = [];
+  private readonly startRespDelayMs: number;
 
   constructor(options: SmscSimulatorOptions) {
     this.options = {
@@ -77,7 +83,9 @@ export class SmscSimulator {
       respDelayMs: options.respDelayMs ?? 0,
       receiptBeforeResp: options.receiptBeforeResp ?? false,
       deliverRetryMs: options.deliverRetryMs ?? 1000,
+      messageIdPrefix: options.messageIdPrefix ?? randomBytes(2).toString('hex'),
     };
+    this.startRespDelayMs = this.options.respDelayMs;
     this.tls = options.tls;
     this.logger = options.logger ?? silent;
     this.outbox = new DeliverOutbox(
@@ -119,7 +127,6 @@ export class SmscSimulator {
   reset(): void {
     this.submits = [];
     this.counters = zeroCounters();
-    this.refusals = [];
     this.closedPeaks = [];
     for (const s of this.sessions.values()) {
       s.submits = 0;
@@ -134,7 +141,19 @@ export class SmscSimulator {
 
   /** Answers the next n submit_sm with `status` (after any refusals already queued). */
   failNext(n: number, status: number): void {
-    for (let i = 0; i < n; i++) this.refusals.push(status);
+    this.faults.queueRefusals(n, status);
+  }
+
+  /** Every fault off: binds accepted, submits answered (at the start-up delay) and accepted, receipts for every part. */
+  clearFaults(): void {
+    this.faults.clear();
+    this.ignoring = false;
+    this.options.respDelayMs = this.startRespDelayMs;
+  }
+
+  /** The faults in force now, with the answering ones kept outside `faults`. */
+  faultSettings() {
+    return { ...this.faults.settings(), ignoreSubmits: this.ignoring, respDelayMs: this.options.respDelayMs };
   }
 
   /** While on, submit_sm are recorded but never answered (a hung SMSC), and get no receipt. */
@@ -242,6 +261,12 @@ export class SmscSimulator {
       session.write(encodeBindResp(commandId, sequence, STATUS.ESME_RALYBND, SMSC_SYSTEM_ID));
       return;
     }
+    if (this.faults.refuseBindsWith !== ESME_ROK) {
+      this.counters.bindsRefused++;
+      session.write(encodeBindResp(commandId, sequence, this.faults.refuseBindsWith, SMSC_SYSTEM_ID));
+      session.close('bind refused (fault injected)');
+      return;
+    }
     let credentials: { systemId: string; password: string };
     try {
       credentials = decodeBind(pdu);
@@ -280,13 +305,16 @@ export class SmscSimulator {
       session.nack(sequence, STATUS.ESME_RINVCMDLEN);
       return;
     }
-    const refusal = this.refusals.shift();
-    const smscId = refusal === undefined ? `${this.idPrefix}${(this.nextMessageId++).toString(16).padStart(8, '0')}` : null;
+    const refusal = this.faults.nextSubmitRefusal();
+    const smscId = refusal === undefined ? `${this.options.messageIdPrefix}${(this.nextMessageId++).toString(16).padStart(8, '0')}` : null;
     const record = submitRecord(fields, sourceAddrTon, sim.id, smscId, refusal ?? ESME_ROK);
     this.submits.push(record);
     sim.submits++;
     if (refusal === undefined) this.counters.submits++;
-    else if (refusal === ESME_RTHROTTLED) this.counters.throttled++;
+    else {
+      this.counters.refused++;
+      if (refusal === ESME_RTHROTTLED) this.counters.throttled++;
+    }
     if (this.ignoring) return;
 
     sim.unanswered++;
@@ -295,7 +323,7 @@ export class SmscSimulator {
       sim.unanswered--;
       session.write(smscId ? encodeSubmitSmResp(sequence, smscId) : encodeHeaderOnly(SUBMIT_SM_RESP, record.commandStatus, sequence));
     };
-    const wantsReceipt = smscId !== null && (record.registeredDelivery & 0x03) !== 0;
+    const wantsReceipt = smscId !== null && (record.registeredDelivery & 0x03) !== 0 && this.faults.receiptFor(record.udh);
     if (wantsReceipt && this.options.receiptBeforeResp) {
       this.queueReceipt(sim, record);
       this.later(Math.max(this.options.respDelayMs, 20), respond);

@@ -3,6 +3,11 @@ import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { SMSC_CREDENTIALS } from './delivery';
+import { SmscControl } from './smsc-control';
+import type { ReceiptMode } from '../../src/smsc-sim/sim-faults';
+
+export { SmscControl } from './smsc-control';
+export type { SmscStats } from './smsc-control';
 
 const MAIN = path.resolve(__dirname, '../../dist/src/main.js');
 const SMSC = path.resolve(__dirname, '../../dist/src/smsc-sim/main.js');
@@ -112,10 +117,23 @@ export interface SmscProcess {
   control: SmscControl;
 }
 
+export interface SmscProcessOptions {
+  /** Names the process in failure messages. Default 'smsc'. */
+  name?: string;
+  /** Default SMSC_CREDENTIALS. */
+  systemId?: string;
+  password?: string;
+  /** Default 200. */
+  receiptDelayMs?: number;
+  respDelayMs?: number;
+  receipts?: ReceiptMode;
+  messageIdPrefix?: string;
+}
+
 /** The SMSC simulator as its own process (src/smsc-sim/main.ts) with its HTTP control on loopback. */
-export async function startSmscProcess(options: { receiptDelayMs?: number; respDelayMs?: number } = {}): Promise<SmscProcess> {
+export async function startSmscProcess(options: SmscProcessOptions = {}): Promise<SmscProcess> {
   const proc = spawnNode(
-    'smsc',
+    options.name ?? 'smsc',
     SMSC,
     [
       '--port',
@@ -123,52 +141,21 @@ export async function startSmscProcess(options: { receiptDelayMs?: number; respD
       '--control-port',
       '0',
       '--system-id',
-      SMSC_CREDENTIALS.systemId,
+      options.systemId ?? SMSC_CREDENTIALS.systemId,
       '--password',
-      SMSC_CREDENTIALS.password,
+      options.password ?? SMSC_CREDENTIALS.password,
       '--receipt-delay-ms',
       String(options.receiptDelayMs ?? 200),
       '--resp-delay-ms',
       String(options.respDelayMs ?? 0),
+      '--receipts',
+      options.receipts ?? 'every',
+      ...(options.messageIdPrefix === undefined ? [] : ['--id-prefix', options.messageIdPrefix]),
     ],
     {},
   );
   const line = await proc.waitForLine((l) => l.event === 'listening');
   return { process: proc, port: Number(line.port), control: new SmscControl(Number(line.control_port)) };
-}
-
-export interface SmscStats {
-  accepted: number;
-  distinct_destinations: number;
-  duplicated_destinations: number;
-  counters: Record<string, number>;
-  sessions: Array<{ bound: boolean; submits: number }>;
-}
-
-export class SmscControl {
-  constructor(readonly port: number) {}
-
-  async stats(): Promise<SmscStats> {
-    return (await fetch(`http://127.0.0.1:${this.port}/stats`)).json() as Promise<SmscStats>;
-  }
-
-  /** Accepted submit_sm per destination, for destinations starting with `prefix`. */
-  async destinations(prefix: string): Promise<Map<string, number>> {
-    const body = (await (await fetch(`http://127.0.0.1:${this.port}/destinations?prefix=${prefix}`)).json()) as Record<string, number>;
-    return new Map(Object.entries(body));
-  }
-
-  async dropConnections(): Promise<void> {
-    await fetch(`http://127.0.0.1:${this.port}/drop-connections`, { method: 'POST' });
-  }
-
-  async setRespDelay(ms: number): Promise<void> {
-    await fetch(`http://127.0.0.1:${this.port}/resp-delay?ms=${ms}`, { method: 'POST' });
-  }
-
-  async ignoreSubmits(on: boolean): Promise<void> {
-    await fetch(`http://127.0.0.1:${this.port}/ignore-submits?on=${on}`, { method: 'POST' });
-  }
 }
 
 /** One unlabelled value from a process's Prometheus /metrics (0 when absent). */

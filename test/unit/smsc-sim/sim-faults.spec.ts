@@ -42,11 +42,7 @@ describe(SimFaults.name, () => {
     const faults = new SimFaults();
     faults.setSubmitError(STATUS.ESME_RTHROTTLED, 1);
     faults.queueRefusals(2, STATUS.ESME_RINVDSTADR);
-    expect([faults.nextSubmitRefusal(), faults.nextSubmitRefusal(), faults.nextSubmitRefusal()]).toEqual([
-      STATUS.ESME_RINVDSTADR,
-      STATUS.ESME_RINVDSTADR,
-      STATUS.ESME_RTHROTTLED,
-    ]);
+    expect([faults.nextSubmitRefusal(), faults.nextSubmitRefusal(), faults.nextSubmitRefusal()]).toEqual([STATUS.ESME_RINVDSTADR, STATUS.ESME_RINVDSTADR, STATUS.ESME_RTHROTTLED]);
   });
 
   it('rejects shares adding up past 1, a zero status and a share outside 0..1', () => {

@@ -27,6 +27,8 @@ export const COMMAND_FILES: Readonly<Record<string, CommandFile>> = {
   card: purchases,
   purchase: purchases,
   renewals: purchases,
+  carrier: () => import('./commands/carrier.commands.js'),
+  route: () => import('./commands/route.commands.js'),
 };
 
 /** The command of that name, loading only its group's file; undefined when there is none. */

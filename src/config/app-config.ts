@@ -147,6 +147,18 @@ export const SETTINGS = {
   }),
   smppReconnectBaseMs: integer({ default: 500, min: 10, max: 600_000, why: 'First reconnect delay after a bind drops; doubles per failed attempt' }),
   smppReconnectMaxMs: integer({ default: 30_000, min: 10, max: 3_600_000, why: 'Longest reconnect delay' }),
+  // --- Carriers as data (carrier:* and route:* commands; docs/carriers.md) ---
+  carrierSecretKey: optionalText({
+    pattern: /^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/,
+    message: 'must be 32 bytes as 64 hex digits or 44 characters of base64 (openssl rand -base64 32)',
+    why: 'Key (AES-256-GCM) that seals carrier passwords in the carriers table, so a database dump alone does not reveal them; unset: carrier:add refuses a password and workers cannot open table carriers',
+  }),
+  carrierReloadMs: integer({
+    default: 2000,
+    min: 100,
+    max: 600_000,
+    why: 'How often a worker reads the carrier settings version (one row) to pick up carrier:* and route:* changes without a restart',
+  }),
 
   // --- Dispatch ---
   testReceiptDelayMs: integer({ default: 5000, min: 0, max: 3_600_000, why: 'Delay of simulated receipts (test accounts; live accounts without an SMSC in development)' }),

@@ -17,8 +17,14 @@ export function runCli(...args: string[]): Promise<CliResult> {
 
 /** The same, with extra environment variables (e.g. a configured payment provider). */
 export function runCliWithEnv(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  return runCliWithInput(undefined, env, ...args);
+}
+
+/** The same, with `input` written to its stdin (then closed); undefined leaves stdin open and unused. */
+export function runCliWithInput(input: string | undefined, env: Record<string, string>, ...args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
+    if (input !== undefined) child.stdin.end(input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));

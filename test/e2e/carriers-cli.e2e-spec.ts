@@ -1,0 +1,191 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { CarrierSecret } from '../../src/carriers/carrier-secret';
+import { runCli, runCliWithInput } from '../support/run-cli';
+
+// Each CLI call is a process of its own; on a loaded machine a run of them takes more than the default 30 s.
+jest.setTimeout(240_000);
+
+const KEY = randomBytes(32).toString('base64');
+const WITH_KEY = { CARRIER_SECRET_KEY: KEY };
+const PASSWORD = 'pw-Zq81!x';
+
+function add(name: string, ...extra: string[]) {
+  return runCliWithInput(`${PASSWORD}\n`, WITH_KEY, 'carrier:add', '--name', name, '--host', '127.0.0.1', '--port', '2775', '--system-id', 'harbour', '--password-stdin', ...extra);
+}
+
+describe('Carrier and route commands', () => {
+  let db: Client;
+
+  beforeAll(async () => {
+    db = new Client({ connectionString: process.env.DATABASE_URL });
+    await db.connect();
+  });
+  afterAll(() => db.end());
+
+  it('carrier:add reads the password from stdin, stores it sealed under CARRIER_SECRET_KEY and never prints it', async () => {
+    const res = await add('alpha', '--binds', '2', '--window', '50', '--tps-per-bind', '30', '--alpha-source', '5/0', '--numeric-source', '1/1');
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe('');
+    expect(res.stdout).not.toContain(PASSWORD);
+    expect(res.json).toMatchObject({
+      name: 'alpha',
+      host: '127.0.0.1',
+      port: 2775,
+      tls: false,
+      system_id: 'harbour',
+      password: 'set',
+      binds: 2,
+      window: 50,
+      tps_per_bind: 30,
+      enabled: true,
+    });
+    expect(res.json.id).toBeGreaterThanOrEqual(1);
+
+    const { rows } = await db.query<{ password_sealed: Buffer }>(`SELECT password_sealed FROM carriers WHERE name = 'alpha'`);
+    expect(rows[0].password_sealed.includes(Buffer.from(PASSWORD))).toBe(false);
+    expect(CarrierSecret.fromKeyText(KEY).open(rows[0].password_sealed)).toBe(PASSWORD);
+    expect(() => CarrierSecret.fromKeyText(randomBytes(32).toString('hex')).open(rows[0].password_sealed)).toThrow();
+
+    const listed = await runCli('carrier:list');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).not.toContain(PASSWORD);
+    expect(listed.json.carriers.find((c: { name: string }) => c.name === 'alpha')).toMatchObject({ password: 'set', alpha_source: '5/0', numeric_source: '1/1' });
+  });
+
+  it('carrier:add takes the password from the environment variable --password-env names', async () => {
+    const res = await runCliWithInput(
+      undefined,
+      { ...WITH_KEY, BETA_PW: 'from-env' },
+      'carrier:add',
+      '--name',
+      'beta',
+      '--host',
+      'smpp.example.net',
+      '--system-id',
+      's',
+      '--password-env',
+      'BETA_PW',
+    );
+    expect(res.code).toBe(0);
+    expect(res.json).toMatchObject({ name: 'beta', port: 2775, binds: 1, window: 10, tps_per_bind: 0 });
+    const { rows } = await db.query<{ password_sealed: Buffer }>(`SELECT password_sealed FROM carriers WHERE name = 'beta'`);
+    expect(CarrierSecret.fromKeyText(KEY).open(rows[0].password_sealed)).toBe('from-env');
+  });
+
+  it.each([
+    [{}, ['--name', 'nokey'], 'CARRIER_SECRET_KEY is not set'],
+    [WITH_KEY, ['--name', 'env'], '--name env is reserved'],
+    [WITH_KEY, ['--name', 'Bad Name'], '--name must be 1-32 lower-case letters'],
+    [WITH_KEY, ['--name', 'x1', '--port', '70000'], '--port must be a whole number from 1 to 65535'],
+    [WITH_KEY, ['--name', 'x2', '--window', '0'], '--window must be a whole number from 1 to 1000'],
+    [WITH_KEY, ['--name', 'x3', '--alpha-source', '9/0'], '--alpha-source must be TON/NPI'],
+    [WITH_KEY, ['--name', 'x4', '--host', 'http://x'], '--host must be a host name or an IP address'],
+    [WITH_KEY, ['--name', 'alpha'], 'a carrier named alpha already exists'],
+  ])('carrier:add refuses %j %j with exit 2 and stores nothing', async (env, args, message) => {
+    const res = await runCliWithInput(`${PASSWORD}\n`, env, 'carrier:add', '--host', '127.0.0.1', '--system-id', 'harbour', '--password-stdin', ...args);
+    expect(res.code).toBe(2);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toContain(message);
+    expect(res.stderr).not.toContain(PASSWORD);
+    const { rows } = await db.query(`SELECT name FROM carriers WHERE name LIKE 'x%' OR name = 'nokey'`);
+    expect(rows).toEqual([]);
+  });
+
+  it('carrier:add without a password asks for one (exit 2)', async () => {
+    const res = await runCliWithInput(undefined, WITH_KEY, 'carrier:add', '--name', 'nopw', '--host', 'h', '--system-id', 's');
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('the password is required: --password-stdin or --password-env VAR');
+  });
+
+  it('carrier:update changes only what is given, a new password too; enable and disable; each bumps the version workers poll', async () => {
+    const version = async () => Number((await db.query(`SELECT version FROM carrier_settings_version`)).rows[0].version);
+    const before = await version();
+    const updated = await runCliWithInput('new-secret', WITH_KEY, 'carrier:update', '--name', 'beta', '--window', '20', '--password-stdin');
+    expect(updated.code).toBe(0);
+    expect(updated.json).toMatchObject({ name: 'beta', window: 20, host: 'smpp.example.net', binds: 1 });
+    const { rows } = await db.query<{ password_sealed: Buffer }>(`SELECT password_sealed FROM carriers WHERE name = 'beta'`);
+    expect(CarrierSecret.fromKeyText(KEY).open(rows[0].password_sealed)).toBe('new-secret');
+    expect((await runCli('carrier:disable', '--name', 'beta')).json).toMatchObject({ enabled: false });
+    expect((await runCli('carrier:enable', '--name', 'beta')).json).toMatchObject({ enabled: true });
+    expect(await version()).toBe(before + 3);
+
+    const nothing = await runCli('carrier:update', '--name', 'beta');
+    expect([nothing.code, nothing.stderr]).toEqual([2, 'error: nothing to change: give at least one setting\n']);
+    const unknown = await runCli('carrier:update', '--name', 'nosuch', '--binds', '2');
+    expect([unknown.code, unknown.stderr]).toEqual([2, 'error: no carrier named nosuch\n']);
+  });
+
+  it('route:add, route:list, route:explain and route:remove; a routed carrier cannot be removed', async () => {
+    const account = await runCli('account:create', '--name', 'Routed Co');
+    const accountId = String(account.json.account_id);
+    const first = await runCli('route:add', '--to', '61400-61449', '--sender', 'alphanumeric', '--carrier', 'alpha:3', '--carrier', 'beta:1', '--carrier', 'env:1:1');
+    expect(first.code).toBe(0);
+    expect(first.json).toMatchObject({
+      position: 1,
+      to: '61400-61449',
+      sender: 'alphanumeric',
+      account: 'any',
+      carriers: [
+        { carrier: 'alpha', weight: 3, priority: 0 },
+        { carrier: 'beta', weight: 1, priority: 0 },
+        { carrier: 'env', weight: 1, priority: 1 },
+      ],
+    });
+    const second = await runCli('route:add', '--to', '614', '--account', accountId, '--carrier', 'beta', '--position', '1');
+    expect(second.json).toMatchObject({ position: 1, to: '614', account: Number(accountId) });
+    const list = await runCli('route:list');
+    expect(list.json.routes.map((r: { id: number; position: number }) => [r.id, r.position])).toEqual([
+      [second.json.id, 1],
+      [first.json.id, 2],
+    ]);
+
+    // No worker reports here: every carrier counts as up, and the answer says so.
+    const explained = await runCli('route:explain', '--to', '61412345678', '--sender', 'Harbour', '--account', accountId);
+    expect(explained.code).toBe(0);
+    expect(explained.json).toMatchObject({ sender_kind: 'alphanumeric', rule: { id: second.json.id }, takes_it_now: 'beta 100%' });
+    expect(explained.json.carriers).toEqual([{ carrier: 'beta', priority: 0, weight: 1, state: 'unknown (no worker reporting)', share_now: 1 }]);
+    const other = await runCli('route:explain', '--to', '61449000000', '--sender', 'Harbour', '--account', '999999');
+    expect(other.json).toMatchObject({ rule: { id: first.json.id }, takes_it_now: 'alpha 75%, beta 25%' });
+    const numeric = await runCli('route:explain', '--to', '61449000000', '--sender', '61412000000', '--account', '999999');
+    expect(numeric.json).toMatchObject({
+      sender_kind: 'numeric',
+      rule: 'none matched: the default route (every enabled carrier, weight 1 each)',
+      takes_it_now: 'alpha 50%, beta 50%',
+    });
+
+    // A rule whose carriers are all disabled is passed over, and explain says so.
+    await runCli('carrier:disable', '--name', 'beta');
+    const skipped = await runCli('route:explain', '--to', '61412345678', '--sender', 'Harbour', '--account', accountId);
+    expect(skipped.json).toMatchObject({ skipped_rules: [{ id: second.json.id }], rule: { id: first.json.id }, takes_it_now: 'alpha 100%' });
+    await runCli('carrier:enable', '--name', 'beta');
+
+    const refused = await runCli('carrier:remove', '--name', 'beta');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      `error: carrier beta is named by route(s) ${[first.json.id, second.json.id].sort((a, b) => a - b).join(', ')}: remove it from them (route:remove) first\n`,
+    );
+    expect((await runCli('route:remove', '--id', String(second.json.id))).json).toEqual({ id: second.json.id, removed: true });
+    expect((await runCli('route:remove', '--id', String(first.json.id))).json).toEqual({ id: first.json.id, removed: true });
+    const removed = await runCli('carrier:remove', '--name', 'beta');
+    expect(removed.json).toMatchObject({ name: 'beta', removed: true });
+    expect((await runCli('route:list')).json.routes).toEqual([]);
+    const gone = await runCli('route:remove', '--id', String(first.json.id));
+    expect([gone.code, gone.stderr]).toEqual([2, `error: no route with id ${first.json.id}\n`]);
+  });
+
+  it.each([
+    [['route:add', '--carrier', 'alpha', '--to', '61-5'], '--to must be a prefix of digits'],
+    [['route:add', '--carrier', 'alpha', '--to', '6149-6140'], '--to must be a prefix of digits'],
+    [['route:add', '--to', '614'], '--carrier is required'],
+    [['route:add', '--carrier', 'nosuch'], 'no carrier named nosuch'],
+    [['route:add', '--carrier', 'alpha:0'], '--carrier weight must be a whole number from 1 to 1000'],
+    [['route:add', '--carrier', 'alpha', '--carrier', 'alpha:2'], 'carrier alpha is named twice'],
+    [['route:add', '--carrier', 'alpha', '--sender', 'emoji'], '--sender must be one of alphanumeric, numeric, any'],
+    [['route:explain', '--to', 'abc', '--sender', 'X', '--account', '1'], '--to must be a number in international digits'],
+  ])('%j fails with exit 2: %s', async (args, message) => {
+    const res = await runCli(...args);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(message);
+  });
+});

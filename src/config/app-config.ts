@@ -160,6 +160,29 @@ export const SETTINGS = {
     why: 'How often a worker reads the carrier settings version (one row) to pick up carrier:* and route:* changes without a restart',
   }),
 
+  // --- Carrier failover (routes with several carriers) ---
+  carrierRetryAttempts: integer({
+    default: 3,
+    min: 0,
+    max: 20,
+    why: 'Times a part refused for now (throttled, queue full, system error) or left in doubt is sent again through another carrier of its route; after that its carrier retries it itself',
+  }),
+  carrierDownErrorPercent: integer({
+    default: 50,
+    min: 1,
+    max: 100,
+    why: 'A carrier is down when more than this percentage of its recent submits failed for now (throttled, queue full, system error, no answer)',
+  }),
+  carrierErrorWindowMs: integer({ default: 10_000, min: 100, max: 600_000, why: 'The recent submits CARRIER_DOWN_ERROR_PERCENT looks at: this long' }),
+  carrierErrorMinSubmits: integer({ default: 20, min: 1, max: 100_000, why: 'Fewer submits than this in the window never make a carrier down' }),
+  carrierHoldDownMs: integer({
+    default: 30_000,
+    min: 0,
+    max: 3_600_000,
+    why: 'A carrier that was down takes traffic again only after looking healthy this long; doubled (up to CARRIER_HOLD_DOWN_MAX_MS) when it fails again within its hold-down',
+  }),
+  carrierHoldDownMaxMs: integer({ default: 300_000, min: 0, max: 86_400_000, why: 'Longest hold-down of a carrier that keeps failing soon after coming back' }),
+
   // --- Dispatch ---
   testReceiptDelayMs: integer({ default: 5000, min: 0, max: 3_600_000, why: 'Delay of simulated receipts (test accounts; live accounts without an SMSC in development)' }),
   dispatchBatchSize: integer({ default: 1000, min: 1, max: 10_000, why: 'Messages claimed per dispatch step' }),

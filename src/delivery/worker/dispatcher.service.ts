@@ -159,10 +159,19 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
 
   private async deliverGroup(batchId: string, group: ClaimedMessage[], parts: PartCounts, listed: ListedBatch): Promise<void> {
     const { carrier, simulated } = this.carriers.forMessage(group[0].isTest);
-    const results: SubmissionResult[] = await carrier.submit(group.map((m) => ({ messageId: m.id, from: m.sender, to: m.to, text: m.body, encoding: m.encoding })));
+    const mayHandOver = () => listed.mayHandOver();
+    const messages = group.map((m) => ({ messageId: m.id, from: m.sender, to: m.to, text: m.body, encoding: m.encoding }));
+    const results: SubmissionResult[] = await carrier.submit(messages, { mayHandOver });
     const receiptDueAt = simulated ? new Date(this.clock.now().getTime() + this.config.testReceiptDelayMs) : null;
     const outcomes: PartOutcome[] = [];
+    let withheld = 0;
     results.forEach((result, i) => {
+      // A part never handed to a carrier (every carrier of its route down past the lease fence): the message
+      // is not recorded, so the batch stops and the sweeper takes it back (its parts sent are sent again).
+      if (result.parts.some((p) => p.outcome === 'withheld')) {
+        withheld++;
+        return;
+      }
       for (const part of result.parts) {
         parts[part.smscId ? 'submitted' : 'refused']++;
         outcomes.push({
@@ -178,7 +187,8 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
         });
       }
     });
-    await this.recorder.recordKept(outcomes, () => listed.mayHandOver());
+    await this.recorder.recordKept(outcomes, mayHandOver);
+    if (withheld > 0) throw new Error(`${withheld} messages waited for a carrier past the lease fence; they are taken back`);
   }
 }
 

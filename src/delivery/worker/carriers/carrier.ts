@@ -10,7 +10,23 @@ export interface OutboundMessage {
   to: string;
   text: string;
   encoding: SmsEncoding;
+  /**
+   * Only these parts (1-based), a retry of some parts of the message; absent: every part. A retry keeps
+   * the concatenation reference of the first attempt (`ref`) so the handset joins parts sent by different carriers.
+   */
+  parts?: number[];
+  ref?: number;
 }
+
+/**
+ * How a part ended at the carrier: accepted (smscId set), refused for good ('permanent', error set), or,
+ * only when the caller asked for it (SubmitOptions.handBack), handed back to be tried elsewhere:
+ * 'temporary' (throttled, queue full, system error: the SMSC has not taken it) or 'in-doubt' (sent, and
+ * the carrier died before answering: the SMSC may have taken it). 'withheld': a CarrierGroup never
+ * handed the part to any carrier (every member stayed down until the caller's fence said stop); the
+ * caller must leave the message to be claimed again, not record it.
+ */
+export type PartOutcomeKind = 'accepted' | 'permanent' | 'temporary' | 'in-doubt' | 'withheld';
 
 /** One SMS part as the carrier accepted it: smscId null and error set when the part was rejected permanently. */
 export interface PartSubmission {
@@ -20,6 +36,10 @@ export interface PartSubmission {
   totalParts: number;
   smscId: string | null;
   error?: string;
+  /** The SMSC's command_status when it refused the part (absent when refused without an answer, e.g. closed). */
+  errorCode?: number;
+  /** Absent means 'accepted' when smscId is set, else 'permanent'. */
+  outcome?: PartOutcomeKind;
 }
 
 export interface SubmissionResult {
@@ -59,6 +79,20 @@ export interface CarrierState {
   reconnects: number;
 }
 
+export interface SubmitOptions {
+  /**
+   * Hand temporary failures and parts in doubt back (outcome 'temporary' / 'in-doubt') instead of
+   * retrying them inside the carrier, so a CarrierGroup can try them on another member. Without it the
+   * carrier retries them itself (a throttled part waits out the throttle and goes again).
+   */
+  handBack?: boolean;
+  /**
+   * For a CarrierGroup: while every member is down its messages wait, as long as this says they may still
+   * be handed over (the batch lease fence); once it says no, the waiting parts resolve as 'withheld'.
+   */
+  mayHandOver?: () => boolean;
+}
+
 export interface Carrier {
   /** Its identity on parts and receipts (carrier-ids.ts). */
   readonly id: number;
@@ -66,9 +100,11 @@ export interface Carrier {
   readonly name: string;
   /**
    * Resolves when every part of every message has a submit response or a permanent failure; transient
-   * failures (throttling, a dropped connection) are retried inside the carrier.
+   * failures (throttling, a dropped connection) are retried inside the carrier unless options.handBack.
    */
-  submit(messages: OutboundMessage[]): Promise<SubmissionResult[]>;
+  submit(messages: OutboundMessage[], options?: SubmitOptions): Promise<SubmissionResult[]>;
+  /** Opens the connections ahead of the first submit (optional: a carrier without connections has none). */
+  start?(): Promise<void>;
   /** The receipt is acknowledged to the carrier only after the handler's promise resolves. */
   onReceipt(handler: (r: DeliveryReceipt) => void | Promise<void>): void;
   /** The inbound message is acknowledged to the carrier only after the handler's promise resolves. */

@@ -125,7 +125,9 @@ describe(SmppCarrier.name, () => {
       h = await startHarness();
       h.simulator.failNext(1, 0x0b);
       const [rejected, accepted] = await h.carrier.submit([message(), message()]);
-      expect(rejected.parts).toEqual([{ carrierId: 0, partNumber: 1, totalParts: 1, smscId: null, error: 'submit_sm rejected: ESME_RINVDSTADR (0x0000000B)' }]);
+      expect(rejected.parts).toEqual([
+        { partNumber: 1, totalParts: 1, smscId: null, error: 'submit_sm rejected: ESME_RINVDSTADR (0x0000000B)', carrierId: 0, errorCode: 0x0b, outcome: 'permanent' },
+      ]);
       expect(accepted.parts[0].smscId).toEqual(expect.any(String));
       expect(h.simulator.submits).toHaveLength(2);
     });

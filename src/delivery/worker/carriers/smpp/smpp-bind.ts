@@ -7,7 +7,7 @@
  */
 import net from 'node:net';
 import tls from 'node:tls';
-import { BIND_TRANSCEIVER, DELIVER_SM, describeStatus, ESME_RMSGQFUL, ESME_ROK, ESME_RTHROTTLED, SUBMIT_SM_RESP } from '../../../../smpp/commands';
+import { BIND_TRANSCEIVER, DELIVER_SM, describeStatus, ESME_RMSGQFUL, ESME_ROK, ESME_RTHROTTLED, STATUS, SUBMIT_SM_RESP } from '../../../../smpp/commands';
 import { encodeDeliverSmResp, submitSmRespMessageId } from '../../../../smpp/pdu';
 import { Session } from '../../../../smpp/session';
 import type { ResponseHandler } from '../../../../smpp/session';
@@ -36,6 +36,11 @@ export interface BindListener<T extends BindTask> {
 
 export function isThrottleStatus(status: number): boolean {
   return status === ESME_RTHROTTLED || status === ESME_RMSGQFUL;
+}
+
+/** The SMSC did not take the part but may later: throttled, queue full, or its system error. */
+export function isTemporaryStatus(status: number): boolean {
+  return status === ESME_RTHROTTLED || status === ESME_RMSGQFUL || status === STATUS.ESME_RSYSERR;
 }
 
 export class SmppBind<T extends BindTask> {

@@ -10,14 +10,20 @@
  * way to tell the two cases apart. ESME_RTHROTTLED / ESME_RMSGQFUL pause the bind and re-send the part;
  * any other non-zero status fails that part permanently.
  *
+ * With SubmitOptions.handBack (a CarrierGroup of several carriers) the carrier does not keep those
+ * parts: a temporary refusal (throttled, queue full, system error) resolves the part as 'temporary', and
+ * when the carrier's last bind goes down its parts in doubt resolve as 'in-doubt' and its queued ones as
+ * 'temporary', so the group sends them through another member at once. A bind lost while other binds of
+ * the carrier are up still re-sends its unanswered parts here.
+ *
  * Receipts and inbound messages are acknowledged (deliver_sm_resp) only after their handler resolves,
  * so the SMSC redelivers anything not yet stored; handlers must therefore be idempotent.
  */
-import type { Carrier, CarrierState, DeliveryReceipt, InboundSms, OutboundMessage, SubmissionResult } from '../carrier';
+import type { Carrier, CarrierState, DeliveryReceipt, InboundSms, OutboundMessage, SubmissionResult, SubmitOptions } from '../carrier';
 import { classifyDeliver, handleDeliver } from './deliver';
 import { Fifo } from './flow-control';
 import { describeStatus, ESME_ROK } from '../../../../smpp/commands';
-import { isThrottleStatus, SmppBind } from './smpp-bind';
+import { isTemporaryStatus, isThrottleStatus, SmppBind } from './smpp-bind';
 import type { BindListener } from './smpp-bind';
 import { RepeatedLines } from '../../../../common/logging/repeated-lines';
 import { resolveSmppOptions } from './smpp-options';
@@ -26,6 +32,8 @@ import { partTasks, settlePart } from './part-tasks';
 import type { PartTask } from './part-tasks';
 
 export class SmppCarrier implements Carrier, BindListener<PartTask> {
+  readonly id: number;
+  readonly name: string;
   private readonly options: ResolvedSmppOptions;
   private readonly handlerFailures: RepeatedLines;
   private readonly binds: SmppBind<PartTask>[];
@@ -47,9 +55,6 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
   private stopped = false;
   private startWaiters: { resolve(): void; reject(err: Error): void }[] = [];
   private readonly failedBeforeUp = new Set<number>();
-
-  readonly id: number;
-  readonly name: string;
 
   constructor(options: SmppCarrierOptions) {
     this.options = resolveSmppOptions(options);
@@ -73,10 +78,13 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
     return new Promise((resolve, reject) => this.startWaiters.push({ resolve, reject }));
   }
 
-  async submit(messages: OutboundMessage[]): Promise<SubmissionResult[]> {
+  async submit(messages: OutboundMessage[], options?: SubmitOptions): Promise<SubmissionResult[]> {
     if (this.closing) throw new Error('SMPP carrier is closed');
     this.start().catch(() => undefined); // failures are logged and visible in state(); parts wait for a bind
-    const results = Promise.all(messages.map((message) => this.enqueue(message)));
+    const handBack = options?.handBack === true;
+    const results = Promise.all(messages.map((message) => this.enqueue(message, handBack)));
+    // A group asks only a carrier with a bind up; if it went down meanwhile, the parts go straight back.
+    if (handBack && !this.anyBound()) this.handBackQueued('no bind is up');
     this.pump();
     return results;
   }
@@ -129,8 +137,12 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
   }
 
   bindDown(bind: SmppBind<PartTask>, unanswered: PartTask[], reason: string): void {
+    const carrierDown = !this.anyBound();
     for (const task of unanswered) {
-      if (this.stopped) {
+      if (task.handBack && carrierDown && !this.stopped) {
+        // In doubt: the SMSC may have taken it. Its group sends it through another member (see the class comment).
+        settlePart(task, null, `no submit_sm_resp before the carrier went down: ${reason}`, { outcome: 'in-doubt' });
+      } else if (this.stopped) {
         this.failure(task, `carrier closed before submit_sm_resp (outcome unknown): ${reason}`);
       } else if (++task.requeues > this.options.maxRequeues) {
         this.failure(task, `no submit_sm_resp after ${task.requeues} connection losses: ${reason}`);
@@ -138,7 +150,8 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
         this.retryQueue.push(task);
       }
     }
-    if (!this.binds.some((b) => b.status === 'bound')) {
+    if (carrierDown) {
+      if (!this.stopped) this.handBackQueued(`every bind is down: ${reason}`);
       this.failedBeforeUp.add(bind.index);
       if (this.failedBeforeUp.size === this.binds.length) {
         this.rejectStartWaiters(new Error(`SMPP carrier could not bind: ${bind.lastError ?? reason}`));
@@ -151,12 +164,15 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
     if (status === ESME_ROK) {
       this.submitted++;
       settlePart(task, messageId);
+    } else if (task.handBack && isTemporaryStatus(status) && !this.stopped) {
+      if (isThrottleStatus(status)) this.throttled++;
+      settlePart(task, null, `submit_sm refused for now: ${describeStatus(status)}`, { outcome: 'temporary', errorCode: status });
     } else if (isThrottleStatus(status)) {
       this.throttled++;
       if (this.stopped) this.failure(task, `carrier closed before the part was accepted: ${describeStatus(status)}`);
       else this.retryQueue.push(task);
     } else {
-      this.failure(task, `submit_sm rejected: ${describeStatus(status)}`);
+      settlePart(task, null, `submit_sm rejected: ${describeStatus(status)}`, { outcome: 'permanent', errorCode: status });
     }
     this.pump();
   }
@@ -167,10 +183,27 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
     handleDeliver(delivered, handlers, respond, this.options.logger, this.handlerFailures, { carrier: this.name, bind: bind.index });
   }
 
-  private enqueue(message: OutboundMessage): Promise<SubmissionResult> {
-    const { tasks, result } = partTasks(message, this.nextRef++ & 0xff, this.id);
+  private enqueue(message: OutboundMessage, handBack: boolean): Promise<SubmissionResult> {
+    const { tasks, result } = partTasks(message, this.nextRef++ & 0xff, this.id, handBack);
     for (const task of tasks) this.queue.push(task);
     return result;
+  }
+
+  private anyBound(): boolean {
+    return this.binds.some((b) => b.status === 'bound');
+  }
+
+  /**
+   * The carrier is down: queued parts of a group go back to it (never sent, except those re-queued
+   * after a lost bind, which are in doubt); the others wait here for a bind as before.
+   */
+  private handBackQueued(reason: string): void {
+    for (const fifo of [this.retryQueue, this.queue]) {
+      for (const task of fifo.drain()) {
+        if (!task.handBack) fifo.push(task);
+        else settlePart(task, null, `carrier down before the part was answered: ${reason}`, { outcome: task.requeues > 0 ? 'in-doubt' : 'temporary' });
+      }
+    }
   }
 
   /** Sends queued parts while some bind has room; otherwise waits for a resp, a bind, or a timer. */

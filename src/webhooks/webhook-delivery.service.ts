@@ -1,4 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { performance } from 'node:perf_hooks';
 import { Counter } from 'prom-client';
 import { Clock } from '../common/time/clock';
 import { AppConfig } from '../config/app-config';
@@ -12,6 +13,17 @@ import { ATTEMPT_RESULTS, AttemptOutcome, ClaimedEvent, WebhooksRepository } fro
 const CLAIM_BATCH = 500;
 /** Deliveries in flight in this process at once (all hosts). */
 const MAX_IN_FLIGHT = 2000;
+/**
+ * Once a host's queue was full, the next claim waits until at least this many slots have freed (or
+ * nothing is in flight), so claims stay batches instead of one statement per finished delivery.
+ */
+const MIN_CLAIM = 64;
+/**
+ * Deliveries queued per connection to one host: enough for a fast receiver to keep its connections busy
+ * while the next claim runs (32 connections queue 1024, 0.25 s at 4000 per second), few enough that a
+ * slow one holds about half of MAX_IN_FLIGHT.
+ */
+const HOST_QUEUE_PER_CONNECTION = 32;
 const FLUSH_EVERY = 500;
 const FLUSH_AFTER_MS = 20;
 const DEFER_MS = 250;
@@ -29,6 +41,11 @@ export function retryDelayMs(retry: number, baseMs: number, maxMs: number, rando
  * own slots, and nothing waits for a whole batch to finish before more work is taken. The leases are
  * held (WebhookLeases) from claim until the outcome is recorded, so an event is never attempted again
  * while an attempt of it is alive, and each attempt number is recorded once.
+ *
+ * Claims follow what the hosts take: after a claim put events back because their host's queue was full,
+ * the next one takes only as many as deliveries have finished since (at least MIN_CLAIM), so a backlog
+ * for one fast receiver streams through its queue instead of being claimed and put back again and again;
+ * and a drain that put events back stays until they are due, rather than ending and waiting for a wake-up.
  */
 @Injectable()
 export class WebhookDeliveryService implements BeforeApplicationShutdown, OnApplicationShutdown {
@@ -38,10 +55,16 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
   private readonly attempts: Counter;
   private readonly leases: WebhookLeases;
   private inFlight = 0;
+  /** How many more events the hosts are known to take without putting any back (see the class comment). */
+  private hostRoom = CLAIM_BATCH;
+  /** Resolved when an attempt finishes (a slot freed) or a wake-up arrives. */
+  private finished?: { promise: Promise<void>; resolve: () => void };
   private pending: AttemptOutcome[] = [];
   private flushTimer?: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
   private draining?: Promise<void>;
+  /** A wake-up arrived during a drain, maybe after its last claim: drain once more. */
+  private wokenWhileDraining = false;
   private stopping = false;
 
   constructor(
@@ -52,7 +75,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     registry: MetricsRegistry,
   ) {
     this.sender = new WebhookSender({ timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivate, connectionsPerHost: config.webhookHostConcurrency });
-    this.hosts = new HostLimiter(config.webhookHostConcurrency, config.webhookHostConcurrency * 8);
+    this.hosts = new HostLimiter(config.webhookHostConcurrency, config.webhookHostConcurrency * HOST_QUEUE_PER_CONNECTION);
     this.leases = new WebhookLeases(repo, config.webhookTimeoutMs * 4, (msg, meta) => this.logger.warn({ msg, ...meta }));
     this.attempts = registry.counter(
       'sms_webhook_attempts_total',
@@ -62,14 +85,25 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     );
   }
 
-  /** Delivers everything due; concurrent callers share one drain. */
+  /** Delivers everything due; concurrent callers share one drain, and a call during a drain makes it run once more. */
   deliverDue(): Promise<void> {
-    this.draining ??= this.drain().finally(() => (this.draining = undefined));
+    if (this.draining) {
+      this.wokenWhileDraining = true;
+      this.notify();
+      return this.draining;
+    }
+    this.draining = (async () => {
+      do {
+        this.wokenWhileDraining = false;
+        await this.drain();
+      } while (this.wokenWhileDraining && !this.stopping);
+    })().finally(() => (this.draining = undefined));
     return this.draining;
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
+    this.notify();
     await this.draining;
   }
 
@@ -79,36 +113,84 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
   }
 
   private async drain(): Promise<void> {
-    const sends: Array<Promise<void>> = [];
-    let idle = false;
-    while (!this.stopping && !idle) {
-      const room = MAX_IN_FLIGHT - this.inFlight;
-      if (room <= 0) {
-        await Promise.race(sends);
+    const sends = new Set<Promise<void>>();
+    /** When the last events this drain put back fall due (performance.now()). */
+    let putBackUntil = 0;
+    while (!this.stopping) {
+      const room = this.inFlight === 0 ? CLAIM_BATCH : Math.min(CLAIM_BATCH, MAX_IN_FLIGHT - this.inFlight, this.hostRoom);
+      if (room < MIN_CLAIM) {
+        await this.signalled();
         continue;
       }
+      // A wake-up from here on may be for events this claim does not see: noted, and claimed again.
+      this.wokenWhileDraining = false;
       const sentAt = this.leases.now();
-      const events = await this.repo.claimDue(Math.min(CLAIM_BATCH, room), this.leases.leaseMs, this.leases.holder, this.leases.heldIds());
+      const events = await this.repo.claimDue(room, this.leases.leaseMs, this.leases.holder, this.leases.heldIds());
       this.leases.claimed(
         events.map((e) => e.id),
         sentAt,
       );
       if (events.length === 0) {
-        idle = this.inFlight === 0;
-        if (!idle) await Promise.race(sends.length ? sends : [new Promise((r) => setTimeout(r, FLUSH_AFTER_MS))]);
+        if (!this.wokenWhileDraining && this.inFlight === 0 && putBackUntil <= performance.now()) break;
+        await this.nothingDue(putBackUntil);
+        this.hostRoom = CLAIM_BATCH;
         continue;
       }
+      let putBack = 0;
       for (const event of events) {
-        const work = this.attempt(event).then((outcome) => this.record(outcome));
-        sends.push(work);
-        void work.finally(() => sends.splice(sends.indexOf(work), 1));
+        const started = this.attempt(event);
+        if (started.putBack) putBack++;
+        const work = started.outcome.then((outcome) => this.record(outcome));
+        sends.add(work);
+        void work.finally(() => sends.delete(work));
       }
+      if (putBack > 0) {
+        putBackUntil = performance.now() + DEFER_MS;
+        setTimeout(() => this.notify(), DEFER_MS);
+      }
+      // Still short of room since a host's queue was full: what this claim queued is taken from it.
+      this.hostRoom = putBack > 0 ? 0 : this.hostRoom < CLAIM_BATCH ? Math.max(0, this.hostRoom - events.length) : CLAIM_BATCH;
     }
     await Promise.all(sends);
     await this.flush();
   }
 
-  private attempt(event: ClaimedEvent): Promise<AttemptOutcome> {
+  /**
+   * Waits while nothing is due: until woken, or until the events put back fall due, or (with none put
+   * back) until nothing is in flight, so the drain can end.
+   */
+  private async nothingDue(putBackUntil: number): Promise<void> {
+    const putBackWaiting = putBackUntil > performance.now();
+    while (!this.wokenWhileDraining && !this.stopping) {
+      if (putBackWaiting ? putBackUntil <= performance.now() : this.inFlight === 0) return;
+      await this.signalled();
+    }
+  }
+
+  /** Resolves at the next finished attempt, wake-up or put-back event falling due. */
+  private signalled(): Promise<void> {
+    if (!this.finished) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.finished = { promise, resolve };
+    }
+    return this.finished.promise;
+  }
+
+  private slotFreed(): void {
+    this.inFlight--;
+    this.hostRoom = Math.min(CLAIM_BATCH, this.hostRoom + 1);
+    this.notify();
+  }
+
+  private notify(): void {
+    const finished = this.finished;
+    this.finished = undefined;
+    finished?.resolve();
+  }
+
+  /** Starts one attempt; `putBack` says at once that the host's queue was full and the event is deferred. */
+  private attempt(event: ClaimedEvent): { outcome: Promise<AttemptOutcome>; putBack: boolean } {
     const now = this.clock.now();
     const outcome = (result: AttemptOutcome['result'], responseStatus: number | null, error: string, durationMs: number, nextAttemptAt: Date | null): AttemptOutcome => ({
       event,
@@ -119,16 +201,16 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
       nextAttemptAt,
     });
     // The URL is read at attempt time: switched off means the event is dropped.
-    if (!event.url) return Promise.resolve(outcome('discarded', null, 'webhook URL switched off', 0, null));
+    if (!event.url) return { outcome: Promise.resolve(outcome('discarded', null, 'webhook URL switched off', 0, null)), putBack: false };
     this.inFlight++;
     // Checked when the attempt starts, after any wait in the host's queue.
     const send = () => (this.leases.mayAttempt(event.id) ? this.sender.send(event.url, event.body, event.secret, this.clock.now(), event.id) : Promise.resolve(null));
     const run = this.hosts.tryRun(hostOf(event.url), send);
     if (!run) {
       this.inFlight--;
-      return Promise.resolve(outcome('deferred', null, '', 0, new Date(now.getTime() + DEFER_MS)));
+      return { outcome: Promise.resolve(outcome('deferred', null, '', 0, new Date(now.getTime() + DEFER_MS))), putBack: true };
     }
-    return run
+    const done = run
       .then((sent) => {
         if (!sent) return outcome('deferred', null, '', 0, this.clock.now());
         if (sent.ok) return outcome('delivered', sent.status, '', sent.durationMs, null);
@@ -137,7 +219,8 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
           retry <= this.config.webhookMaxRetries ? new Date(this.clock.now().getTime() + retryDelayMs(retry, this.config.webhookRetryBaseMs, this.config.webhookRetryMaxMs)) : null;
         return outcome('failed', sent.status, sent.error, sent.durationMs, next);
       })
-      .finally(() => this.inFlight--);
+      .finally(() => this.slotFreed());
+    return { outcome: done, putBack: false };
   }
 
   /** Group commit of outcomes: one transaction per FLUSH_EVERY outcomes or FLUSH_AFTER_MS. */

@@ -7,6 +7,7 @@ import type { PartStatusChange } from '../src/webhooks/webhook-events.service';
 import { WebhookEventsService } from '../src/webhooks/webhook-events.service';
 import { signWebhook } from '../src/webhooks/signature';
 import { argValue, benchAccount, fmt, ms, startBenchApp } from './support';
+import { cpuBetween, CpuSnapshot, cpuSnapshot, loadAverages } from './dispatch-measures';
 import { failingReceiverRun } from './webhooks-failing';
 
 /**
@@ -125,6 +126,14 @@ async function postFloor(receiver: Receiver, events: Array<{ id: number; body: s
   return elapsed;
 }
 
+/** CPU since `before` per event: this process (the product or the floor), its PostgreSQL backends, the receiver. */
+async function cpuPerEvent(ds: DataSource, receiver: Receiver, before: CpuSnapshot, events: number): Promise<{ total: number; line: string }> {
+  const use = cpuBetween(before, await cpuSnapshot(ds, receiver.child.pid!));
+  const per = (us: number) => Math.round(us / events);
+  const total = per(use.node + use.postgres);
+  return { total, line: `${total} µs in node and PostgreSQL (node ${per(use.node)}, PostgreSQL ${per(use.postgres)}); receiver ${per(use.simulator)} µs` };
+}
+
 async function main() {
   if (process.argv.includes('--failing')) return failingReceiverRun();
   const total = argValue('events', 50_000);
@@ -141,7 +150,9 @@ async function main() {
     const second = changes(accountId, total, 'b');
     await storeMessages(ds, accountId, [...first, ...second]);
 
+    console.log(`load average ${loadAverages()}`);
     // Run 1: receiver up.
+    let cpu = await cpuSnapshot(ds, receiver.child.pid!);
     let start = process.hrtime.bigint();
     await uow.run((tx) => events.partsChanged(first, tx));
     const storedMs = ms(start);
@@ -150,11 +161,14 @@ async function main() {
     console.log(
       `run 1, receiver up: ${total} signed receipt webhooks delivered in ${fmt(upMs / 1000)} s = ${Math.round(total / (upMs / 1000))} per second (${receiver.counts.requests} requests; storing the events took ${fmt(storedMs / 1000)} s of it)`,
     );
+    const productCpu = await cpuPerEvent(ds, receiver, cpu, total);
+    console.log(`  CPU per event: ${productCpu.line}`);
 
     // The floor: run 1's bodies (read before timing), no database while timed.
     const stored: Array<{ id: string; body: string }> = await ds.query(`SELECT id, body FROM webhook_events ORDER BY id`);
     if (stored.length !== total) throw new Error(`expected ${total} stored events, found ${stored.length}`);
     const connections = bench.config.webhookHostConcurrency;
+    cpu = await cpuSnapshot(ds, receiver.child.pid!);
     const floorMs = await postFloor(
       receiver,
       stored.map((e) => ({ id: Number(e.id), body: e.body })),
@@ -164,7 +178,9 @@ async function main() {
     console.log(
       `floor: the same ${total} signed POSTs from an undici Pool (${connections} connections and in flight, WEBHOOK_HOST_CONCURRENCY), no database: ${fmt(floorMs / 1000)} s = ${Math.round(total / (floorMs / 1000))} per second (${receiver.counts.requests} requests)`,
     );
-    console.log(`  run 1 / floor = ${fmt(upMs / floorMs)}×`);
+    const floorCpu = await cpuPerEvent(ds, receiver, cpu, total);
+    console.log(`  CPU per event: ${floorCpu.line}`);
+    console.log(`  run 1 / floor = ${fmt(upMs / floorMs)}× (CPU per event ${fmt(productCpu.total / floorCpu.total)}×; load average ${loadAverages()})`);
 
     // Run 2: receiver down for the first half of the run (as long as run 1 took), then back.
     const port = receiver.port;

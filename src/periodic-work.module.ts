@@ -7,6 +7,7 @@ import { SweeperService } from './delivery/worker/sweeper.service';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { IdempotencyService } from './idempotency/idempotency.service';
 import { LinkClicksService } from './links/link-clicks.service';
+import { LinkRetentionService } from './links/link-retention.service';
 import { LinksModule } from './links/links.module';
 import { PeriodicRunner } from './periodic/periodic-runner';
 import { CrossingHandler } from './recharge/crossing-handler.service';
@@ -16,6 +17,7 @@ import { PurchaseReconciler } from './purchases/purchase-reconciler.service';
 import { PurchasesModule } from './purchases/purchases.module';
 import { RenewalsService } from './purchases/renewals.service';
 import { WebhookDeliveryService } from './webhooks/webhook-delivery.service';
+import { WebhookRetentionService } from './webhooks/webhook-retention.service';
 import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
 
 /**
@@ -38,6 +40,8 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
         IdempotencyService,
         ContactImportsService,
         CrossingHandler,
+        LinkRetentionService,
+        WebhookRetentionService,
       ],
       useFactory: (
         config: AppConfig,
@@ -49,6 +53,8 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
         idempotency: IdempotencyService,
         contactImports: ContactImportsService,
         crossings: CrossingHandler,
+        linkRetention: LinkRetentionService,
+        webhookRetention: WebhookRetentionService,
       ): PeriodicWork[] => [
         // Re-enqueues orphaned sends, takes back dead dispatchers' claims, applies late and simulated receipts.
         { name: 'dispatch-sweep', everyMs: config.sweepIntervalMs, run: () => sweeper.sweep() },
@@ -72,6 +78,10 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
         },
         // Handles balance crossings (auto-recharge, the low-balance warning) whose job was lost.
         { name: 'balance-crossing-sweep', everyMs: config.sweepIntervalMs, run: () => crossings.sweep() },
+        // Deletes short links past SHORT_LINK_RETENTION_DAYS, sweeping the table's pages over successive runs.
+        { name: 'short-link-purge', everyMs: config.retentionPurgeIntervalMs, run: () => linkRetention.purgeExpired() },
+        // Deletes finished webhook events and delivery attempts past WEBHOOK_RETENTION_DAYS, oldest first.
+        { name: 'webhook-purge', everyMs: config.retentionPurgeIntervalMs, run: () => webhookRetention.purgeExpired() },
       ],
     },
     PeriodicRunner,

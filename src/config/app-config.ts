@@ -113,6 +113,19 @@ export const SETTINGS = {
     why: 'Base of short links and the {optout} link ({base}/o/{code}); no trailing slash. Unset: http://localhost:$PORT',
   }),
   linkRetentionDays: integer({ default: 180, min: 1, max: 3650, why: 'Short links stop redirecting this many days after their message was sent' }),
+  shortLinkRetentionDays: integer({
+    default: 396,
+    // Spam Act: an opt-out link keeps working at least 30 days after the message.
+    min: 30,
+    max: 3650,
+    why: 'Short links (and their click counts) are deleted this many days after they were made (13 months by default, with the messages); keep it at or above LINK_RETENTION_DAYS, since an opt-out link past LINK_RETENTION_DAYS still opts out',
+  }),
+  retentionPurgeIntervalMs: integer({
+    default: 60 * 60 * 1000,
+    min: 0,
+    max: 86_400_000,
+    why: 'How often short links and webhook records past their retention are deleted, in batches (0: never)',
+  }),
   clickFoldIntervalMs: integer({ default: 5000, min: 100, max: 3_600_000, why: "How often appended clicks are folded into each link's counters" }),
   optoutAttemptsPerIp: integer({ default: 10, min: 1, max: 100_000, why: 'Opt-out form submissions allowed per client address in each window' }),
   optoutAttemptWindowMs: integer({ default: 15 * 60 * 1000, min: 1000, max: 86_400_000, why: 'The window of the opt-out and short-link limits' }),
@@ -250,6 +263,12 @@ export const SETTINGS = {
   webhookRetryBaseMs: integer({ default: 60_000, min: 10, max: 86_400_000, why: 'First retry delay; doubles per retry' }),
   webhookRetryMaxMs: integer({ default: 3_600_000, min: 10, max: 86_400_000, why: 'Longest delay between retries' }),
   webhookHostConcurrency: integer({ default: 32, min: 1, max: 1000, why: 'Deliveries in flight to one receiving host at once, so one slow receiver cannot hold back others' }),
+  webhookRetentionDays: integer({
+    default: 30,
+    min: 1,
+    max: 3650,
+    why: 'Finished webhook events and every delivery attempt are deleted this many days after they were made (GET /v1/webhook-deliveries and redelivery reach back this far)',
+  }),
   webhookConcurrency: integer({ default: 8, min: 1, max: 256, why: 'Webhook delivery jobs one worker runs at once' }),
 
   // --- Pages (dashboard) and mail ---

@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { RedisModule } from '../common/redis/redis.module';
 import { LinkClicksController } from './link-clicks.controller';
 import { LinkClicksService } from './link-clicks.service';
+import { LinkRetentionRepository } from './link-retention.repository';
+import { LinkRetentionService } from './link-retention.service';
 import { LinkStore } from './link-store.service';
 import { LinksRepository } from './links.repository';
 import { ShortLinkController } from './short-link.controller';
@@ -10,7 +12,7 @@ import { ShortLinkController } from './short-link.controller';
 @Module({
   imports: [RedisModule],
   controllers: [LinkClicksController, ShortLinkController],
-  providers: [LinksRepository, LinkStore, LinkClicksService],
-  exports: [LinkStore, LinkClicksService],
+  providers: [LinksRepository, LinkStore, LinkClicksService, LinkRetentionRepository, LinkRetentionService],
+  exports: [LinkStore, LinkClicksService, LinkRetentionService],
 })
 export class LinksModule {}

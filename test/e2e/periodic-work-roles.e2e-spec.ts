@@ -25,6 +25,8 @@ const WORKER_ROLE_WORK = [
   'contact-import-sweep',
   'contact-import-purge',
   'balance-crossing-sweep',
+  'short-link-purge',
+  'webhook-purge',
 ];
 
 /** The periodic work a process runs: none when no module of it provides a runner. */

@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import { DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Client } from 'pg';
 import { ClockModule } from '../common/time/clock.module';
 import { UsageText } from '../common/errors/error-catalogue';
 import type { AppConfig } from '../config/app-config';
 import { ConfigModule } from '../config/config.module';
+import { parseDatabaseUrl } from '../database/database-url';
 import { DatabaseModule } from '../database/database.module';
+import { openClient } from '../database/primary-locator';
 import type { SchemaLists } from '../database/typeorm-options';
 import type { CommandServices, ModuleImport } from './command';
 
@@ -19,18 +20,18 @@ export class CommandError extends Error {}
  */
 export async function checkSchema(config: AppConfig, migrations: SchemaLists['migrations']): Promise<void> {
   const expected = migrations.map((M) => new M().name ?? M.name);
-  const client = new Client({ connectionString: config.databaseUrl, connectionTimeoutMillis: config.dependencyTimeoutMs, application_name: 'sms-cli' });
+  let client: Awaited<ReturnType<typeof openClient>> | undefined;
   let applied: Set<string>;
   try {
-    await client.connect();
+    client = await openClient(config.databaseUrl, { connectionTimeoutMillis: config.dependencyTimeoutMs, application_name: 'sms-cli' });
     applied = new Set((await client.query<{ name: string }>('SELECT name FROM migrations')).rows.map((r) => r.name));
   } catch (err) {
     const code = (err as { code?: string }).code;
     // 3D000: no such database; 42P01: no migrations table (never migrated).
-    if (code === '3D000' || code === '42P01') throw new CommandError(UsageText.databaseNotMigrated(new URL(config.databaseUrl).pathname.slice(1)));
+    if (code === '3D000' || code === '42P01') throw new CommandError(UsageText.databaseNotMigrated(parseDatabaseUrl(config.databaseUrl).database));
     throw err;
   } finally {
-    await client.end().catch(() => undefined);
+    await client?.end().catch(() => undefined);
   }
   const pending = expected.filter((name) => !applied.has(name));
   if (pending.length > 0) throw new CommandError(UsageText.migrationsPending(pending.length));

@@ -17,9 +17,10 @@ export const SETTINGS = {
   port: integer({ default: 3000, min: 0, max: 65535, why: 'HTTP port (a worker serves /health and /metrics on it)' }),
   databaseUrl: text({
     default: 'postgres://postgres@127.0.0.1:5432/sms',
-    pattern: /^postgres(ql)?:\/\/.+/,
-    message: 'must be a postgres:// URL',
-    why: 'The PostgreSQL database, the source of truth',
+    // Several hosts as libpq writes them (h1:5432,h2:5432); target_session_attrs any, read-write or primary.
+    pattern: /^postgres(ql)?:\/\/(?![^#]*[?&]target_session_attrs=(?!(any|read-write|primary)(&|$))).+/,
+    message: 'must be a postgres:// URL (several host:port separated by commas; target_session_attrs any, read-write or primary)',
+    why: 'The PostgreSQL database, the source of truth; list a failover pair as h1:5432,h2:5432/sms?target_session_attrs=read-write',
   }),
   databasePoolSize: integer({ default: 20, min: 1, max: 200, why: 'Connections per process' }),
   redisUrl: text({

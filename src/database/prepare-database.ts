@@ -1,18 +1,18 @@
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { parseDatabaseUrl } from './database-url';
+import { openClient } from './primary-locator';
 import { ConnectionConfig, SchemaLists, typeormOptions } from './typeorm-options';
 
 // Arbitrary constant: several instances starting together apply migrations one at a time.
 const MIGRATION_LOCK = 727_001;
 
 /** Creates the database named in DATABASE_URL when it does not exist yet. */
-export async function ensureDatabaseExists(databaseUrl: string): Promise<boolean> {
-  const url = new URL(databaseUrl);
-  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+export async function ensureDatabaseExists(databaseUrl: string, connectTimeoutMs = 0): Promise<boolean> {
+  const url = parseDatabaseUrl(databaseUrl);
+  const name = url.database;
   if (!name) throw new Error('DATABASE_URL names no database');
-  url.pathname = '/postgres';
-  const client = new Client({ connectionString: url.toString() });
-  await client.connect();
+  // On the primary when the URL lists several hosts: a standby cannot create a database.
+  const client = await openClient(url.withDatabase('postgres'), { connectionTimeoutMillis: connectTimeoutMs });
   try {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (found.rowCount) return false;
@@ -30,7 +30,8 @@ export async function ensureDatabaseExists(databaseUrl: string): Promise<boolean
 
 /** Applies pending migrations under an advisory lock; returns the names applied. */
 export async function runMigrations(config: ConnectionConfig, migrations: SchemaLists['migrations']): Promise<string[]> {
-  const dataSource = new DataSource({ ...typeormOptions(config, { entities: [], migrations }), extra: { max: 2 } });
+  const options = typeormOptions(config, { entities: [], migrations });
+  const dataSource = new DataSource({ ...options, extra: { ...(options.extra as object), max: 2 } });
   await dataSource.initialize();
   const runner = dataSource.createQueryRunner();
   try {
@@ -49,7 +50,7 @@ export async function runMigrations(config: ConnectionConfig, migrations: Schema
 }
 
 export async function prepareDatabase(config: ConnectionConfig, migrations: SchemaLists['migrations']): Promise<{ created: boolean; applied: string[] }> {
-  const created = await ensureDatabaseExists(config.databaseUrl);
+  const created = await ensureDatabaseExists(config.databaseUrl, config.dependencyTimeoutMs);
   const applied = await runMigrations(config, migrations);
   return { created, applied };
 }

@@ -1,6 +1,7 @@
 import './pg-types';
 import type { DataSourceOptions, MigrationInterface } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
+import { pgConnectionOptions } from './primary-locator';
 
 export type ConnectionConfig = Pick<AppConfig, 'databaseUrl' | 'databasePoolSize' | 'dependencyTimeoutMs'>;
 
@@ -14,15 +15,18 @@ export interface SchemaLists {
 }
 
 export function typeormOptions(config: ConnectionConfig, schema: SchemaLists): DataSourceOptions {
+  // A multi-host DATABASE_URL: the pool's clients find the primary themselves (primary-locator.ts).
+  const pg = pgConnectionOptions(config.databaseUrl, config.dependencyTimeoutMs);
   return {
     type: 'postgres',
-    url: config.databaseUrl,
+    url: pg.connectionString,
     entities: schema.entities,
     migrations: schema.migrations,
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: false,
     extra: {
+      Client: pg.Client,
       max: config.databasePoolSize,
       connectionTimeoutMillis: config.dependencyTimeoutMs,
       application_name: 'sms-api',

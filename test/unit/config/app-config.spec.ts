@@ -39,6 +39,7 @@ describe(loadConfig.name, () => {
     [{ PORT: '70000' }, 'PORT="70000" must not be greater than 65535'],
     [{ APP_ROLE: 'both' }, 'APP_ROLE="both" must be one of all, api, worker'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL="mysql://x" must be a postgres:// URL'],
+    [{ DATABASE_URL: 'postgres://h1,h2/sms?target_session_attrs=standby' }, 'target_session_attrs any, read-write or primary'],
     [{ REDIS_URL: 'redis://h:6379/db' }, 'REDIS_URL="redis://h:6379/db" must be a redis:// URL'],
     [{ REDIS_PREFIX: 'bad prefix' }, 'REDIS_PREFIX="bad prefix"'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL="loud" must be a pino level or silent'],

@@ -43,6 +43,14 @@ describe(mapError.name, () => {
     ['a pg admin shutdown', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
     ['a TypeORM QueryFailedError wrapping it', Object.assign(new Error('query failed'), { driverError: Object.assign(new Error('x'), { code: '08006' }) })],
     ['ioredis without a connection', new Error("Stream isn't writeable and enableOfflineQueue options is false")],
+    [
+      'no listed PostgreSQL host accepting read-write sessions (a failover under way)',
+      Object.assign(new Error('no host in DATABASE_URL accepts read-write sessions'), { code: '08001' }),
+    ],
+    [
+      'a write on a server that has just become a standby',
+      Object.assign(new Error('query failed'), { driverError: Object.assign(new Error('cannot execute INSERT in a read-only transaction'), { code: '25006' }) }),
+    ],
   ])('recognises %s as 503', (_name, error) => {
     expect(mapError(error).status).toBe(503);
   });

@@ -37,8 +37,10 @@ export class LinkClicksService {
    */
   async follow(code: string, method: string, userAgent: string | undefined, ip: string): Promise<string> {
     const missesKey = `link-misses:${ip}`;
-    const misses = await this.counter.peek(missesKey);
-    if (misses.count >= this.config.shortLinkMissesPerIp) throw failure('shortLinkThrottled').retryAfter(misses.resetMs / 1000);
+    // Every redirect reads the count; only a throttled address needs its window's end.
+    if ((await this.counter.count(missesKey)) >= this.config.shortLinkMissesPerIp) {
+      throw failure('shortLinkThrottled').retryAfter((await this.counter.peek(missesKey)).resetMs / 1000);
+    }
     const url = LINK_CODE_RE.test(code) ? await this.links.followUrl(code, this.retentionStart(), isPreviewHit(method, userAgent)) : null;
     if (url === null) {
       await this.counter.add(missesKey, this.config.optoutAttemptWindowMs);

@@ -75,6 +75,8 @@ export class LinksRepository {
             hit AS (INSERT INTO link_click_events (code, preview) SELECT code, $3 FROM link)
        SELECT url FROM link`,
       [code, notBefore, preview],
+      // Every click runs it: parsed and planned once per connection.
+      { prepared: true },
     );
     return rows[0]?.url ?? null;
   }

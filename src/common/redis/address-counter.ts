@@ -18,6 +18,11 @@ export class AddressCounter {
     });
   }
 
+  /** The current count of `key` alone (one GET: for a hot path that needs the window only when over its limit). */
+  async count(key: string): Promise<number> {
+    return this.redis.run(async (c) => Number((await c.get(key)) ?? 0));
+  }
+
   /** Counts one more in a window of `windowMs`; returns the new count. */
   async add(key: string, windowMs: number): Promise<number> {
     return this.redis.run(async (c) => {

@@ -2,9 +2,9 @@ import type { FastifyRequest } from 'fastify';
 
 /**
  * Fastify route config of every page route (set by @PageController): marks the route for HTML error
- * pages, form parsing and the security headers (`helmet: {}` applies @fastify/helmet's settings).
+ * pages, form parsing and the security headers (registerPages applies helmet's headers to page routes).
  */
-export const PAGE_ROUTE_CONFIG = { page: true, helmet: {} } as const;
+export const PAGE_ROUTE_CONFIG = { page: true } as const;
 
 /** Path prefixes of the JSON API: errors there are always the `{"error": "..."}` envelope. */
 const API_PREFIXES = ['/v1', '/simple'];

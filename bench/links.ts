@@ -7,6 +7,7 @@ import { AppConfig } from '../src/config/app-config';
 import { LinkClicksService } from '../src/links/link-clicks.service';
 import { isPreviewHit } from '../src/links/preview-agents';
 import { argValue, benchAccount, fmt, ms, startBenchApp } from './support';
+import { cpuBetween, cpuSnapshot, loadAverages } from './dispatch-measures';
 
 /**
  * npm run bench:links [-- --clicks N] [-- --concurrency C]
@@ -86,6 +87,12 @@ async function startFloor(config: AppConfig) {
   };
 }
 
+/** CPU per click of this process (client loop and server) and the database's PostgreSQL backends. */
+function cpuPerClick(use: { node: number; postgres: number }, clicks: number): { total: number; line: string } {
+  const per = (us: number) => Math.round(us / clicks);
+  return { total: per(use.node + use.postgres), line: `${per(use.node + use.postgres)} µs (node ${per(use.node)}, PostgreSQL ${per(use.postgres)})` };
+}
+
 async function main() {
   const clicks = argValue('clicks', 10_000);
   const concurrency = argValue('concurrency', 50);
@@ -112,9 +119,13 @@ async function main() {
     if (res.status !== 200) throw new Error(`campaign: ${res.status}`);
     const codes = sent.results.map((r) => /\/([0-9A-Za-z]{7})$/.exec(r.message)![1]);
 
-    const product = report(`GET /{code}, one campaign's ${codes.length} links`, clicks, concurrency, await clickAll(port, codes, clicks, concurrency));
-
     const ds = bench.app.get(DataSource);
+    console.log(`load average ${loadAverages()}`);
+    let cpu = await cpuSnapshot(ds, 0);
+    const product = report(`GET /{code}, one campaign's ${codes.length} links`, clicks, concurrency, await clickAll(port, codes, clicks, concurrency));
+    const productCpu = cpuPerClick(cpuBetween(cpu, await cpuSnapshot(ds, 0)), clicks);
+    console.log(`  CPU per click: ${productCpu.line}`);
+
     const foldStart = process.hrtime.bigint();
     const folded = await bench.app.get(LinkClicksService).foldAll();
     console.log(`  folding ${folded} appended clicks into the links' counters: ${fmt(ms(foldStart))} ms`);
@@ -124,15 +135,20 @@ async function main() {
 
     const floorServer = await startFloor(bench.config);
     let floor: number;
+    cpu = await cpuSnapshot(ds, 0);
+    let floorCpu: { total: number; line: string };
     try {
       floor = report('floor: bare Fastify GET /:code, same lookup and append, plain pg pool', clicks, concurrency, await clickAll(floorServer.port, codes, clicks, concurrency));
+      // Before its pool closes: a backend that has gone is not counted.
+      floorCpu = cpuPerClick(cpuBetween(cpu, await cpuSnapshot(ds, 0)), clicks);
     } finally {
       await floorServer.close();
     }
+    console.log(`  CPU per click: ${floorCpu.line} (this process: the client loop and the floor's server)`);
     const [{ appended }] = await ds.query(`SELECT count(*) FILTER (WHERE NOT preview)::int AS appended FROM link_click_events`);
     if (appended !== clicks) throw new Error(`the floor appended ${appended} clicks, expected ${clicks}`);
     console.log(`  appended: ${appended} clicks (every click once)`);
-    console.log(`  floor rate / product rate = ${fmt(floor / product)}×`);
+    console.log(`  floor rate / product rate = ${fmt(floor / product)}× (CPU per click ${fmt(productCpu.total / floorCpu.total)}×; load average ${loadAverages()})`);
   } finally {
     await bench.drop();
   }

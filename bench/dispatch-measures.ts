@@ -165,8 +165,8 @@ export async function insertBacklog(ds: DataSource, accountId: number, total: nu
            FROM generate_series(1, $3) g
          RETURNING id, dispatch_at, seq
        ), parts AS (
-         INSERT INTO message_parts (message_id, part_number, account_id, total_parts, smsc_id, status, submitted_at, receipt_at, receipt_stat, receipt_err)
-         SELECT id, 1, $1, 1, 'backlog' || seq, 'delivered', now() - interval '1 day', now() - interval '1 day', 'DELIVRD', '000' FROM m
+         INSERT INTO message_parts (message_id, part_number, account_id, total_parts, carrier_id, smsc_id, status, submitted_at, receipt_at, receipt_stat, receipt_err)
+         SELECT id, 1, $1, 1, 0, 'backlog' || seq, 'delivered', now() - interval '1 day', now() - interval '1 day', 'DELIVRD', '000' FROM m
        )
        UPDATE sends SET (last_at, last_seq, claimed_through_at, claimed_through_seq) = (
          SELECT dispatch_at, seq, dispatch_at, seq FROM m ORDER BY dispatch_at DESC, seq DESC LIMIT 1)

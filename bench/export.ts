@@ -52,8 +52,8 @@ async function main() {
       );
     }
     await ds.query(
-      `INSERT INTO message_parts (message_id, part_number, account_id, total_parts, smsc_id, status, receipt_at, receipt_stat, receipt_err)
-       SELECT id, 1, account_id, 1, 'smsc-' || seq, CASE WHEN seq % 20 = 0 THEN 'failed' ELSE 'delivered' END, created_at + interval '5 seconds',
+      `INSERT INTO message_parts (message_id, part_number, account_id, total_parts, carrier_id, smsc_id, status, receipt_at, receipt_stat, receipt_err)
+       SELECT id, 1, account_id, 1, 0, 'smsc-' || seq, CASE WHEN seq % 20 = 0 THEN 'failed' ELSE 'delivered' END, created_at + interval '5 seconds',
               CASE WHEN seq % 20 = 0 THEN 'UNDELIV' ELSE 'DELIVRD' END, CASE WHEN seq % 20 = 0 THEN '011' ELSE '000' END
          FROM messages WHERE account_id = $1 AND seq % 5 < 2`,
       [accountId],

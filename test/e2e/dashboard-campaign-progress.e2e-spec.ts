@@ -95,9 +95,9 @@ describe('Dashboard: campaign progress, blocked and what followed', () => {
     const ids = sent.results.map((r) => r.message_id);
     // Receipts as the carrier would leave them: one delivered at 11:00 Sydney time, one failed with its error at 11:02; one still out.
     await t.app.get(DataSource).query(
-      `INSERT INTO message_parts (message_id, part_number, account_id, total_parts, smsc_id, status, submitted_at, receipt_at, receipt_stat, receipt_err)
-       VALUES ($1, 1, $3, 1, 't1', 'delivered', '2026-11-20 00:00:05+00', '2026-11-20 00:00:30+00', 'DELIVRD', '000'),
-              ($2, 1, $3, 1, 't2', 'failed', '2026-11-20 00:00:05+00', '2026-11-20 00:02:10+00', 'UNDELIV', '011')`,
+      `INSERT INTO message_parts (message_id, part_number, account_id, total_parts, carrier_id, smsc_id, status, submitted_at, receipt_at, receipt_stat, receipt_err)
+       VALUES ($1, 1, $3, 1, 0, 't1', 'delivered', '2026-11-20 00:00:05+00', '2026-11-20 00:00:30+00', 'DELIVRD', '000'),
+              ($2, 1, $3, 1, 0, 't2', 'failed', '2026-11-20 00:00:05+00', '2026-11-20 00:02:10+00', 'UNDELIV', '011')`,
       [ids[0], ids[1], acct.accountId],
     );
     const page = await viewer.get(`/campaigns/${sent.send_id}`);

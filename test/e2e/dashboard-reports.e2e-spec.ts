@@ -36,8 +36,8 @@ describe('Dashboard: reports and exports', () => {
     const ds = t.app.get(DataSource);
     await ds.query(`UPDATE messages SET created_at = '2026-11-19 23:30:00+00' WHERE send_id = $1`, [sendId]);
     await ds.query(
-      `INSERT INTO message_parts (message_id, part_number, account_id, total_parts, smsc_id, status, receipt_at, receipt_stat, receipt_err)
-       VALUES ($1, 1, $3, 1, 's1', 'delivered', now(), 'DELIVRD', '000'), ($2, 1, $3, 1, 's2', 'failed', now(), 'UNDELIV', '011')`,
+      `INSERT INTO message_parts (message_id, part_number, account_id, total_parts, carrier_id, smsc_id, status, receipt_at, receipt_stat, receipt_err)
+       VALUES ($1, 1, $3, 1, 0, 's1', 'delivered', now(), 'DELIVRD', '000'), ($2, 1, $3, 1, 0, 's2', 'failed', now(), 'UNDELIV', '011')`,
       [ids[0], ids[1], acct.accountId],
     );
   });

@@ -134,8 +134,8 @@ describe('cli ledger:verify', () => {
       'refunded_and_submitted',
       async ({ acct }) =>
         void (await db.query(
-          `INSERT INTO message_parts (message_id, part_number, account_id, total_parts, smsc_id, status)
-           SELECT r.message_id, 1, m.account_id, 1, 'smsc-1', 'submitted' FROM credit_refund_lines r JOIN messages m ON m.id = r.message_id WHERE m.account_id = $1 LIMIT 1`,
+          `INSERT INTO message_parts (message_id, part_number, account_id, total_parts, carrier_id, smsc_id, status)
+           SELECT r.message_id, 1, m.account_id, 1, 0, 'smsc-1', 'submitted' FROM credit_refund_lines r JOIN messages m ON m.id = r.message_id WHERE m.account_id = $1 LIMIT 1`,
           [acct.accountId],
         )),
     ],

@@ -56,10 +56,11 @@ describe('Migration: claim watermark', () => {
     const later = await message(sendId, 'later', 120, 'scheduled');
     await q.query(`INSERT INTO dispatch_batches (batch_id) VALUES ($1)`, [batch]);
     await q.query(
-      `INSERT INTO message_parts (message_id, part_number, total_parts, smsc_id, status, submitted_at, receipt_at, receipt_stat, receipt_err)
-       VALUES ($1, 1, 1, 'smsc-d', 'delivered', now() - interval '5 minutes', now() - interval '4 minutes', 'DELIVRD', '000'),
-              ($2, 1, 1, 'smsc-s', 'submitted', now() - interval '3 minutes', NULL, NULL, NULL),
-              ($3, 1, 2, 'smsc-m1', 'submitted', now(), NULL, NULL, NULL), ($3, 2, 2, 'smsc-m2', 'delivered', now(), now(), 'DELIVRD', '000')`,
+      // carrier_id: a later migration's column, which this test's down() leaves in place.
+      `INSERT INTO message_parts (message_id, part_number, total_parts, carrier_id, smsc_id, status, submitted_at, receipt_at, receipt_stat, receipt_err)
+       VALUES ($1, 1, 1, 0, 'smsc-d', 'delivered', now() - interval '5 minutes', now() - interval '4 minutes', 'DELIVRD', '000'),
+              ($2, 1, 1, 0, 'smsc-s', 'submitted', now() - interval '3 minutes', NULL, NULL, NULL),
+              ($3, 1, 2, 0, 'smsc-m1', 'submitted', now(), NULL, NULL, NULL), ($3, 2, 2, 0, 'smsc-m2', 'delivered', now(), now(), 'DELIVRD', '000')`,
       [delivered, submitted, multi],
     );
     const [{ empty: emptySend }] = await q.query(`INSERT INTO sends (account_id, kind) VALUES ($1, 'batch') RETURNING id AS empty`, [accountId]);

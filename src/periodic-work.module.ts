@@ -4,6 +4,7 @@ import { ContactImportsModule } from './contact-imports/contact-imports.module';
 import { ContactImportsService } from './contact-imports/contact-imports.service';
 import { DispatchWorkerModule } from './delivery/worker/dispatch-worker.module';
 import { SweeperService } from './delivery/worker/sweeper.service';
+import { ReceiptWaitsService } from './delivery/worker/receipt-waits.service';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { IdempotencyService } from './idempotency/idempotency.service';
 import { LinkClicksService } from './links/link-clicks.service';
@@ -33,6 +34,7 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
       inject: [
         AppConfig,
         SweeperService,
+        ReceiptWaitsService,
         WebhookDeliveryService,
         PurchaseReconciler,
         RenewalsService,
@@ -46,6 +48,7 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
       useFactory: (
         config: AppConfig,
         sweeper: SweeperService,
+        receiptWaits: ReceiptWaitsService,
         webhooks: WebhookDeliveryService,
         reconciler: PurchaseReconciler,
         renewals: RenewalsService,
@@ -58,6 +61,8 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
       ): PeriodicWork[] => [
         // Re-enqueues orphaned sends, takes back dead dispatchers' claims, applies late and simulated receipts.
         { name: 'dispatch-sweep', everyMs: config.sweepIntervalMs, run: () => sweeper.sweep() },
+        // Stops waiting for receipts that never came: parts RECEIPT_WAIT_MS after submission read unconfirmed.
+        { name: 'receipt-wait-close', everyMs: config.receiptWaitCloseIntervalMs, run: () => receiptWaits.closeDue() },
         // Delivers webhook events that are due but whose wake-up job was lost.
         { name: 'webhook-sweep', everyMs: config.sweepIntervalMs, run: () => webhooks.deliverDue() },
         // Settles purchases a crash or a lost provider answer left unsettled.

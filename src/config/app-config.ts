@@ -207,6 +207,18 @@ export const SETTINGS = {
     max: 600_000,
     why: 'How often the sweeper looks for due messages without a job, stale claims and unapplied receipts (and the webhook sweep runs)',
   }),
+  receiptWaitMs: integer({
+    default: 48 * 60 * 60 * 1000,
+    min: 1000,
+    max: 30 * 24 * 60 * 60 * 1000,
+    why: 'A live part with no receipt this long after submission stops waiting for one: it reads unconfirmed and its message stays sent, settled (a receipt that comes later still applies)',
+  }),
+  receiptWaitCloseIntervalMs: integer({
+    default: 60_000,
+    min: 0,
+    max: 3_600_000,
+    why: 'How often the worker closes the receipt waits that are over (0: never; tests run it by hand)',
+  }),
   claimTimeoutMs: integer({
     default: 30_000,
     min: 1000,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { sql } from '../database/sql';
-import { MESSAGE_STATUS, WITH_PART_STATUS } from '../delivery/state/message-status';
+import { MESSAGE_STATUS, PARTS_STATUS, WITH_PART_STATUS } from '../delivery/state/message-status';
 import { FAILURE_REASON } from './failure-reason';
 import type { MessageStatus } from './message.entity';
 
@@ -128,14 +128,13 @@ export class CampaignReadsRepository {
       `SELECT date_trunc('minute', outcome_at) AS minute,
               count(*) FILTER (WHERE status = 'delivered')::int AS delivered,
               count(*) FILTER (WHERE status = 'failed')::int AS failed
-         FROM (SELECT CASE WHEN bool_or(p.status = 'failed') THEN 'failed'
-                           WHEN count(*) = max(p.total_parts) AND bool_and(p.status = 'delivered') THEN 'delivered' END AS status,
+         FROM (SELECT ${PARTS_STATUS} AS status,
                       max(coalesce(p.receipt_at, p.submitted_at)) AS outcome_at
                  FROM messages m
                  JOIN message_parts p ON p.message_id = m.id
                 WHERE m.account_id = $1 AND m.send_id = $2
                 GROUP BY m.id) o
-        WHERE status IS NOT NULL
+        WHERE status <> 'sent'
         GROUP BY 1
         ORDER BY 1`,
       [accountId, sendId],

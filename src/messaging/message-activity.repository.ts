@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { sql } from '../database/sql';
 import { MESSAGE_STATUS, WITH_PART_STATUS } from '../delivery/state/message-status';
+import type { PartStatus } from '../delivery/state/message-part.entity';
 import type { MessageStatus } from './message.entity';
 
 export interface SendSummaryRow {
@@ -33,7 +34,7 @@ export interface MessageDetailRow {
 export interface PartRow {
   part_number: number;
   total_parts: number;
-  status: 'submitted' | 'delivered' | 'failed';
+  status: PartStatus;
   error: string | null;
   submitted_at: Date;
   receipt_at: Date | null;

@@ -17,6 +17,7 @@ import { startTestApp } from '../support/test-app';
 
 const WORKER_ROLE_WORK = [
   'dispatch-sweep',
+  'receipt-wait-close',
   'webhook-sweep',
   'purchase-reconciliation',
   'number-renewals',

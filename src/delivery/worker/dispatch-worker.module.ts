@@ -14,6 +14,8 @@ import { SweepRepository } from '../state/sweep.repository';
 import { OutcomesRepository } from '../state/outcomes.repository';
 import { ReceiptsRepository } from '../state/receipts.repository';
 import { ReceiptIntakeService } from './receipt-intake.service';
+import { ReceiptWaitsRepository } from '../state/receipt-waits.repository';
+import { ReceiptWaitsService } from './receipt-waits.service';
 import { SweeperService } from './sweeper.service';
 
 /** The dispatch worker: dispatch jobs, carriers, receipts and the sweeper. */
@@ -25,11 +27,13 @@ import { SweeperService } from './sweeper.service';
     SweepRepository,
     OutcomesRepository,
     ReceiptsRepository,
+    ReceiptWaitsRepository,
     CarriersService,
     DeliveryMetrics,
     DeliveryRecordsService,
     DispatcherService,
     ReceiptIntakeService,
+    ReceiptWaitsService,
     SweeperService,
     DispatchProcessor,
     {
@@ -38,6 +42,6 @@ import { SweeperService } from './sweeper.service';
       useFactory: (carriers: CarriersService): CarrierStatusReader => ({ status: () => carriers.liveStatus() }),
     },
   ],
-  exports: [CarriersService, DispatcherService, SweeperService, ReceiptIntakeService, CARRIER_STATUS],
+  exports: [CarriersService, DispatcherService, SweeperService, ReceiptIntakeService, ReceiptWaitsService, CARRIER_STATUS],
 })
 export class DispatchWorkerModule {}

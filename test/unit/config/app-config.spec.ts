@@ -138,6 +138,8 @@ describe('SETTINGS', () => {
     dispatchBatchSize: 'DISPATCH_BATCH_SIZE',
     dispatchConcurrency: 'DISPATCH_CONCURRENCY',
     sweepIntervalMs: 'SWEEP_INTERVAL_MS',
+    receiptWaitMs: 'RECEIPT_WAIT_MS',
+    receiptWaitCloseIntervalMs: 'RECEIPT_WAIT_CLOSE_INTERVAL_MS',
     claimTimeoutMs: 'CLAIM_TIMEOUT_MS',
     metricsEnabled: 'METRICS_ENABLED',
     webhookAllowPrivate: 'WEBHOOK_ALLOW_PRIVATE',

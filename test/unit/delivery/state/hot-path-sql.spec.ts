@@ -7,6 +7,7 @@ import { RENEW_LEASE } from '../../../../src/delivery/state/leases.repository';
 import { MESSAGE_STATUS, WITH_PART_STATUS } from '../../../../src/delivery/state/message-status';
 import { RECORD_OUTCOMES } from '../../../../src/delivery/state/outcomes.repository';
 import { APPLY_LATE_RECEIPTS, APPLY_SIMULATED_RECEIPTS, RECORD_RECEIPTS } from '../../../../src/delivery/state/receipts.repository';
+import { CLOSE_RECEIPT_WAITS } from '../../../../src/delivery/state/receipt-waits.repository';
 import { RELEASE_STALE, SENDS_WITH_UNCLAIMED_DUE, STALE_BATCHES } from '../../../../src/delivery/state/sweep.repository';
 
 /**
@@ -25,6 +26,7 @@ const STATEMENTS: Record<string, string> = {
   'receipts-record': RECORD_RECEIPTS,
   'receipts-apply-late': APPLY_LATE_RECEIPTS,
   'receipts-settle-simulated': APPLY_SIMULATED_RECEIPTS,
+  'receipts-close-waits': CLOSE_RECEIPT_WAITS,
   'sweep-stale-batches': STALE_BATCHES,
   'sweep-release-stale': RELEASE_STALE,
   'sweep-sends-with-unclaimed-due': SENDS_WITH_UNCLAIMED_DUE,

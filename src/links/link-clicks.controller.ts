@@ -19,7 +19,7 @@ export class LinkClicksController {
     operationId: 'listLinkClicks',
     summary: 'Clicks on shortened links',
     description:
-      'One row per recipient and URL shortened by `shorten_urls`, for one message (`message_id`) or every message of a send (`send_id`). Link-preview fetchers, carrier scanners and HEAD requests are not counted.',
+      'One row per recipient and URL shortened by `shorten_urls`, for one message (`message_id`) or every message of a send (`send_id`). Link-preview fetchers, carrier scanners and HEAD requests are not counted. Links are kept SHORT_LINK_RETENTION_DAYS (default 396, 13 months) after they were made.',
   })
   @ApiOkResponse({ type: LinkClicksPageDto })
   @ApiErrors(400, 401, 405, 429, 503)

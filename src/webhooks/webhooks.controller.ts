@@ -70,7 +70,8 @@ export class WebhooksController {
   @ApiOperation({
     operationId: 'listWebhookDeliveries',
     summary: 'List webhook delivery attempts',
-    description: 'Every attempt, newest first: its event id (the X-MM-Event-Id header), URL, attempt number, answer and error.',
+    description:
+      'Every attempt, newest first: its event id (the X-MM-Event-Id header), URL, attempt number, answer and error. Attempts are kept WEBHOOK_RETENTION_DAYS (default 30) after they were made.',
   })
   @ApiOkResponse({ type: WebhookDeliveriesDto })
   @ApiErrors(400, 401, 405, 429, 503)

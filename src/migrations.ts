@@ -35,6 +35,7 @@ import { ApiKeyScopes1763705400000 } from './database/migrations/1763705400000-A
 import { AccountGuards1763705500000 } from './database/migrations/1763705500000-AccountGuards';
 import { FailedWebhookAttempts1763705700000 } from './database/migrations/1763705700000-FailedWebhookAttempts';
 import { Carriers1763705800000 } from './database/migrations/1763705800000-Carriers';
+import { CarrierErrors1763705900000 } from './database/migrations/1763705900000-CarrierErrors';
 import { ReceiptsPerCarrier1763706000000 } from './database/migrations/1763706000000-ReceiptsPerCarrier';
 
 /** In order of application. A new migration is added here as well as generated. */
@@ -76,5 +77,6 @@ export const MIGRATIONS = [
   AccountGuards1763705500000,
   FailedWebhookAttempts1763705700000,
   Carriers1763705800000,
+  CarrierErrors1763705900000,
   ReceiptsPerCarrier1763706000000,
 ];

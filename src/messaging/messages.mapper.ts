@@ -1,6 +1,7 @@
 import { hundredthsToFixed, hundredthsToNumber } from '../billing/money';
 import type { PageResult } from '../common/http/pagination';
 import { formatUtc } from '../common/time/format';
+import { carrierError } from '../smpp/carrier-error';
 import type { ComposedEntry } from './message-rules';
 import type { CancelCommand } from './cancel-messages.service';
 import type { CancelMessagesDto } from './dto/cancel-messages.dto';
@@ -90,6 +91,8 @@ export function toLookupShape(row: MessageRow) {
     requested_at: formatUtc(row.created_at),
     scheduled_for: row.scheduled_for ? formatUtc(row.scheduled_for) : null,
     send_id: row.send_id,
+    // An extension, present only on a failed message a carrier refused, so other lookups are as the interface shows.
+    ...(row.status === 'failed' && row.error_code !== undefined && row.error_code !== null ? { carrier_error: carrierError(row.error_code) } : {}),
   };
 }
 

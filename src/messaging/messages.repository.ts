@@ -33,6 +33,8 @@ export interface MessageRow {
   cost: number;
   scheduled_for: Date | null;
   created_at: Date;
+  /** Lookups only: the SMSC's command_status of the first part it refused (carrier_error). */
+  error_code?: number | null;
 }
 
 export interface HistoryFilter {
@@ -43,6 +45,9 @@ export interface HistoryFilter {
 }
 
 const ROW = `m.id, m.send_id, m.to_number, m.sender, m.body, m.custom_ref, ${MESSAGE_STATUS} AS status, m.cost, m.scheduled_for, m.created_at`;
+/** A lookup's row also names the SMSC's refusal of its first refused part (by key; at most 100 rows). */
+const LOOKUP_ROW = `${ROW}, (SELECT p.error_code FROM message_parts p WHERE p.message_id = m.id AND p.status = 'failed' AND p.error_code IS NOT NULL
+                              ORDER BY p.part_number LIMIT 1) AS error_code`;
 
 @Injectable()
 export class MessagesRepository {
@@ -90,14 +95,17 @@ export class MessagesRepository {
   }
 
   async findById(accountId: number, messageId: string): Promise<MessageRow | null> {
-    const { rows } = await sql<MessageRow>(this.dataSource, `SELECT ${ROW} FROM messages m ${WITH_PART_STATUS} WHERE m.account_id = $1 AND m.id = $2`, [accountId, messageId]);
+    const { rows } = await sql<MessageRow>(this.dataSource, `SELECT ${LOOKUP_ROW} FROM messages m ${WITH_PART_STATUS} WHERE m.account_id = $1 AND m.id = $2`, [
+      accountId,
+      messageId,
+    ]);
     return rows[0] ?? null;
   }
 
   async findRecentByCustomRef(accountId: number, customRef: string, limit: number): Promise<MessageRow[]> {
     const { rows } = await sql<MessageRow>(
       this.dataSource,
-      `SELECT ${ROW} FROM messages m ${WITH_PART_STATUS} WHERE m.account_id = $1 AND m.custom_ref = $2 ORDER BY m.created_at DESC, m.seq DESC LIMIT $3`,
+      `SELECT ${LOOKUP_ROW} FROM messages m ${WITH_PART_STATUS} WHERE m.account_id = $1 AND m.custom_ref = $2 ORDER BY m.created_at DESC, m.seq DESC LIMIT $3`,
       [accountId, customRef, limit],
     );
     return rows;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { formatUtc } from '../common/time/format';
+import { carrierError } from '../smpp/carrier-error';
 import { Tx } from '../database/unit-of-work';
 import { WebhookQueue } from '../queues/webhook-queue';
 import { MessageOfChange, NewWebhookEvent, WebhooksRepository } from './webhooks.repository';
@@ -13,6 +14,8 @@ export interface PartStatusChange {
   status: 'delivered' | 'failed';
   /** When the receipt said the part reached its state, in epoch milliseconds (a Date only for the events written). */
   atMs: number;
+  /** The SMSC's command_status when it refused the part at submission (shown as carrier_error). */
+  errorCode?: number | null;
 }
 
 /** A message cancelled before it was sent: every one of its parts gets a `cancelled` status webhook. */
@@ -66,7 +69,7 @@ export class WebhookEventsService {
     const messages = await this.repo.messagesOfChanges([...distinct.values()], tx);
     const events = reported.flatMap((c) => {
       const m = messages.get(c.messageId);
-      return m ? [{ accountId: c.accountId, kind: 'status' as const, body: receiptBody(m, c.status, c.messageId, new Date(c.atMs), c.partNumber, c.totalParts) }] : [];
+      return m ? [{ accountId: c.accountId, kind: 'status' as const, body: receiptBody(m, c.status, c.messageId, new Date(c.atMs), c.partNumber, c.totalParts, c.errorCode) }] : [];
     });
     return this.create(events, tx);
   }
@@ -93,7 +96,7 @@ export class WebhookEventsService {
 }
 
 /** Delivery receipt body (supplement: Webhooks): one per part, no `type` field, custom_ref '' when none. */
-function receiptBody(m: MessageOfChange, status: string, messageId: string, at: Date, part: number, total: number): string {
+function receiptBody(m: MessageOfChange, status: string, messageId: string, at: Date, part: number, total: number, errorCode?: number | null): string {
   return JSON.stringify({
     to: m.to,
     sender: m.sender,
@@ -104,6 +107,8 @@ function receiptBody(m: MessageOfChange, status: string, messageId: string, at: 
     received_at: formatUtc(at),
     part_number: part,
     total_parts: total,
+    // An extension, present only on a part the carrier refused at submission, so other payloads are as the interface shows.
+    ...(errorCode !== undefined && errorCode !== null ? { carrier_error: carrierError(errorCode) } : {}),
   });
 }
 

@@ -50,6 +50,9 @@ describe('Delivery to an SMSC over SMPP (live accounts)', () => {
     await until(async () => (await statusCounts(t, send_id)).delivered === 1 && (await statusCounts(t, send_id)).failed === 1, 'both receipts');
     expect(await statusOf(results[0].message_id)).toBe('delivered');
     expect(await statusOf(results[1].message_id)).toBe('failed');
+    // Failed by its receipt, not refused by the SMSC: no carrier_error.
+    const lookup = await t.api.get('/v1/messages', { auth: acct.auth, query: { message_id: results[1].message_id } });
+    expect(lookup.body.results[0]).not.toHaveProperty('carrier_error');
     const [part] = await parts(results[0].message_id);
     expect(part).toMatchObject({ part_number: 1, total_parts: 1, status: 'delivered' });
     expect(smsc.submits.find((s) => s.smscId === part.smsc_id)).toMatchObject({ destinationAddr: '61412100001', sourceAddr: 'Brand', sourceAddrTon: 5, registeredDelivery: 1 });
@@ -91,17 +94,25 @@ describe('Delivery to an SMSC over SMPP (live accounts)', () => {
     expect((await parts(results[0].message_id)).map((p) => p.status)).toEqual(['failed', 'failed']);
   });
 
-  it('fails a message whose part the SMSC refuses, with the refusal recorded and a failed status webhook', async () => {
+  it('fails a message whose part the SMSC refuses, with the refusal recorded, shown as carrier_error on the lookup and on its failed status webhook', async () => {
     await t.api.patch('/v1/webhooks', { auth: acct.auth, body: { status: receiver.url('/status') } });
     smsc.failNext(1, 0x0b); // ESME_RINVDSTADR
     const { results } = await send([{ to: '0412100801', message: 'refused', sender: 'Brand' }]);
     await until(async () => (await statusOf(results[0].message_id)) === 'failed', 'the refusal');
-    const [part]: Array<{ status: string; error: string; smsc_id: string | null }> = await t.app
+    const [part]: Array<{ status: string; error: string; smsc_id: string | null; error_code: number | null }> = await t.app
       .get(DataSource)
-      .query('SELECT status, error, smsc_id FROM message_parts WHERE message_id = $1', [results[0].message_id]);
-    expect(part).toMatchObject({ status: 'failed', smsc_id: null, error: expect.stringContaining('ESME_RINVDSTADR') });
+      .query('SELECT status, error, smsc_id, error_code FROM message_parts WHERE message_id = $1', [results[0].message_id]);
+    expect(part).toMatchObject({ status: 'failed', smsc_id: null, error: expect.stringContaining('ESME_RINVDSTADR'), error_code: 0x0b });
+    const carrierError = { code: 11, description: 'ESME_RINVDSTADR (0x0000000B)' };
+    const lookup = await t.api.get('/v1/messages', { auth: acct.auth, query: { message_id: results[0].message_id } });
+    expect(lookup.body.results[0]).toMatchObject({ status: 'failed', carrier_error: carrierError });
     await until(() => receiver.received.some((h) => h.body.message_id === results[0].message_id), 'the status webhook');
-    expect(receiver.received.find((h) => h.body.message_id === results[0].message_id)!.body).toMatchObject({ status: 'failed', part_number: 1, total_parts: 1 });
+    expect(receiver.received.find((h) => h.body.message_id === results[0].message_id)!.body).toMatchObject({
+      status: 'failed',
+      part_number: 1,
+      total_parts: 1,
+      carrier_error: carrierError,
+    });
   });
 
   it('applies a receipt that arrives before its submit_sm_resp is recorded', async () => {

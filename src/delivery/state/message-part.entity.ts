@@ -53,6 +53,10 @@ export class MessagePart {
   @Column({ name: 'error', type: 'text', nullable: true })
   error: string | null;
 
+  /** The SMSC's command_status when it refused the part for good (shown as carrier_error); null otherwise. */
+  @Column({ name: 'error_code', type: 'integer', nullable: true })
+  errorCode: number | null;
+
   @Column({ name: 'submitted_at', type: 'timestamptz', default: () => 'now()' })
   submittedAt: Date;
 

@@ -19,6 +19,8 @@ export interface PartOutcome {
   carrierId: number;
   smscId: string | null;
   error: string | null;
+  /** The SMSC's command_status of a refusal (carrier_error); null or absent otherwise. */
+  errorCode?: number | null;
   /** Simulated carrier only: when its receipt is due. */
   receiptDueAt: Date | null;
 }

@@ -183,6 +183,7 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
           carrierId: part.carrierId,
           smscId: part.smscId,
           error: part.error ?? null,
+          errorCode: part.errorCode ?? null,
           receiptDueAt: part.smscId ? receiptDueAt : null,
         });
       }

@@ -1,4 +1,5 @@
-import { ApiExtraModels, ApiOkResponse, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { CarrierErrorDto } from '../../common/http/carrier-error.dto';
 import { LaxPageQuery } from '../../common/http/pagination';
 import { CREDITS_TEXT_SCHEMA, DAY_SCHEMA, MOBILE_SCHEMA, TIMESTAMP_SCHEMA, UUID_EXAMPLE } from '../../common/http/openapi-schemas';
 import { Field } from '../../common/validation/field';
@@ -29,6 +30,11 @@ export class MessageLookupDto {
   @ApiProperty({ ...TIMESTAMP_SCHEMA, description: 'UTC' }) requested_at: string;
   @ApiProperty({ ...TIMESTAMP_SCHEMA, nullable: true, description: 'UTC; null when not scheduled', example: null }) scheduled_for: string | null;
   @ApiProperty({ type: 'integer', example: 501 }) send_id: number;
+  @ApiPropertyOptional({
+    type: CarrierErrorDto,
+    description: 'An extension: present only on a failed message that a carrier refused at submission (its first refused part)',
+  })
+  carrier_error?: CarrierErrorDto;
 }
 
 export class MessageHistoryDto {

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { CarrierErrorDto } from '../../common/http/carrier-error.dto';
 import { MOBILE_SCHEMA, TIMESTAMP_SCHEMA, UUID_EXAMPLE } from '../../common/http/openapi-schemas';
 
 /** Body of a delivery receipt webhook (one per message part), as webhook-events.service.ts writes it. */
@@ -12,6 +13,8 @@ export class MessageStatusWebhookDto {
   @ApiProperty({ ...TIMESTAMP_SCHEMA, description: 'When the status changed (UTC)' }) received_at: string;
   @ApiProperty({ type: 'integer', minimum: 1, example: 1 }) part_number: number;
   @ApiProperty({ type: 'integer', minimum: 1, example: 1 }) total_parts: number;
+  @ApiPropertyOptional({ type: CarrierErrorDto, description: 'An extension: present only when status is failed because the carrier refused this part at submission' })
+  carrier_error?: CarrierErrorDto;
   @ApiProperty({ required: false, description: 'Present (true) only on a test event (POST /v1/webhooks/test-event)', example: true }) test?: boolean;
 }
 

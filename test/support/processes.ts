@@ -23,6 +23,9 @@ export class ServiceProcess {
   readonly tail: string[] = [];
   /** Every warning and error it logged (pino level 40 and up). */
   readonly warnings: Array<Record<string, unknown>> = [];
+  /** How many lines were not JSON log lines (a library writing to the console, say); the first 100 are kept. */
+  unparsedCount = 0;
+  readonly unparsed: string[] = [];
   private readonly lineWaiters: Array<{ match: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }> = [];
 
   constructor(
@@ -63,6 +66,7 @@ export class ServiceProcess {
     try {
       parsed = JSON.parse(line) as Record<string, unknown>;
     } catch {
+      if (this.unparsedCount++ < 100) this.unparsed.push(line.slice(0, 300));
       return;
     }
     if (typeof parsed.level === 'number' && parsed.level >= 40) this.warnings.push(parsed);

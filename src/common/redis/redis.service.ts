@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AppConfig } from '../../config/app-config';
+import { RepeatedLines } from '../logging/repeated-lines';
 import { classifyDependencyFailure } from '../errors/dependency-errors';
 import { DependencyUnavailableError } from '../errors/domain-error';
 
@@ -16,7 +17,9 @@ export class RedisService implements OnModuleInit, OnModuleDestroy {
 
   constructor(config: AppConfig) {
     this.client = createRedisClient(config, { enableOfflineQueue: false });
-    this.client.on('error', (err) => this.logger.warn({ msg: 'redis connection error', err: err.message }));
+    // Each reconnection attempt while Redis is away fails alike: once a second with a count.
+    const errors = new RepeatedLines((msg, meta) => this.logger.warn({ msg, ...meta }));
+    this.client.on('error', (err) => errors.note('redis connection error', { err: err.message }));
   }
 
   async onModuleInit(): Promise<void> {

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
+import { RepeatedLines } from '../../common/logging/repeated-lines';
 import { DispatchStatusService } from '../status/dispatch-status.service';
 import { DispatchQueue } from '../../queues/dispatch-queue';
 import { DeliveryRecordsService } from './delivery-records.service';
@@ -17,6 +18,8 @@ const ORPHANED_SENDS_PER_SWEEP = 1000;
 @Injectable()
 export class SweeperService {
   private readonly logger = new Logger(SweeperService.name);
+  /** Every sweep during a long campaign or a Redis outage finds due messages again: once a second with a count. */
+  private readonly repeated = new RepeatedLines((msg, meta) => this.logger.warn({ msg, ...meta }));
 
   constructor(
     private readonly sweeps: SweepRepository,
@@ -34,7 +37,7 @@ export class SweeperService {
       await this.queue.enqueueSend(sendId, new Date());
     }
     const orphans = await this.sweeps.sendsWithUnclaimedDue(this.config.sweepIntervalMs, ORPHANED_SENDS_PER_SWEEP);
-    if (orphans.length) this.logger.warn({ msg: 're-enqueueing due messages without a job', sends: orphans.length });
+    if (orphans.length) this.repeated.note('re-enqueueing due messages without a job', { sends: orphans.length });
     for (const { sendId, due } of orphans) await this.queue.enqueueSend(sendId, due);
     await this.records.applyLateReceipts();
     await this.applySimulatedReceipts();

@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { call, complianceVerify, database, HttpAnswer, international, ledgerVerify, LiveAccount, liveAccount, mobiles, statusCounts } from '../support/campaign';
+import { call, sendRetrying, complianceVerify, database, HttpAnswer, international, ledgerVerify, LiveAccount, liveAccount, mobiles, statusCounts } from '../support/campaign';
 import { metricValue, RunningService, SmscProcess, startApi, startSmscProcess, startWorker } from '../support/processes';
 import { TcpProxy } from '../support/tcp-proxy';
 import { deleteRedisKeys } from '../support/test-env';
@@ -56,7 +56,7 @@ describe('Chaos, checked by the ledger', () => {
     const numbers = mobiles(block, count);
     const halves = [numbers.slice(0, count / 2), numbers.slice(count / 2)];
     const answers = await Promise.all(
-      halves.map((half) => call(api.url, 'POST', '/v1/messages', acct.auth, { messages: half.map((to) => ({ to, message: 'Chaos', sender: 'Brand', ...extra })) })),
+      halves.map((half) => sendRetrying(api.url, acct.auth, { messages: half.map((to) => ({ to, message: 'Chaos', sender: 'Brand', ...extra })) })),
     );
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
     return numbers;

@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { call, complianceVerify, database, international, ledgerVerify, liveAccount, mobiles, statusCounts } from '../support/campaign';
+import { complianceVerify, database, international, ledgerVerify, liveAccount, mobiles, sendRetrying, statusCounts } from '../support/campaign';
 import { PrivateRedis } from '../support/private-redis';
 import { RunningService, SmscProcess, startApi, startSmscProcess, startWorker } from '../support/processes';
 import { until } from '../support/wait';
@@ -44,9 +44,7 @@ describe('Chaos: Redis stopped and started', () => {
     const acct = await liveAccount(10_000);
     const numbers = mobiles('25', 6000);
     const halves = [numbers.slice(0, 3000), numbers.slice(3000)];
-    const answers = await Promise.all(
-      halves.map((half) => call(api.url, 'POST', '/v1/messages', acct.auth, { messages: half.map((to) => ({ to, message: 'Chaos', sender: 'Brand' })) })),
-    );
+    const answers = await Promise.all(halves.map((half) => sendRetrying(api.url, acct.auth, { messages: half.map((to) => ({ to, message: 'Chaos', sender: 'Brand' })) })));
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
     const warnedBefore = workers.map((w) => w.process.warnings.length);
     const unparsedBefore = workers.map((w) => w.process.unparsedCount);

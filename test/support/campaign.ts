@@ -20,14 +20,27 @@ export interface HttpAnswer {
   body: any;
 }
 
-export async function call(baseUrl: string, method: string, path: string, auth: string, body?: unknown): Promise<HttpAnswer> {
+export async function call(baseUrl: string, method: string, path: string, auth: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpAnswer> {
   const res = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/**
+ * POST /v1/messages as a careful client does on a machine under load: with an Idempotency-Key, retried
+ * with the same key while the answer is 503 (PostgreSQL slower than DEPENDENCY_TIMEOUT_MS), so it is
+ * accepted at most once.
+ */
+export async function sendRetrying(baseUrl: string, auth: string, body: unknown, attempts = 4): Promise<HttpAnswer> {
+  const key = `campaign-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  for (let attempt = 1; ; attempt++) {
+    const answer = await call(baseUrl, 'POST', '/v1/messages', auth, body, { 'idempotency-key': key });
+    if (answer.status !== 503 || attempt >= attempts) return answer;
+  }
 }
 
 /** `count` distinct Australian mobiles `04{block}{i:5}{1}`; none ends in 000 (the simulator's failing numbers). */

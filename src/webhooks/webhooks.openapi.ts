@@ -63,7 +63,7 @@ export function webhooksOpenApi(): Record<string, unknown> {
     messageStatus: webhook(
       'messageStatusWebhook',
       'A message part was delivered, failed or was cancelled',
-      'Sent to the status URL (PATCH /v1/webhooks), one per message part, when the part reaches delivered, failed or cancelled.',
+      'Sent to the status URL (PATCH /v1/webhooks), one per message part, when the part reaches delivered, failed or cancelled. A part its carrier never reports (some carriers report only the first part of a long message, some nothing) gets none: its wait for a receipt closes after the operator’s receipt wait (48 hours by default) and the message lookup reads its final status.',
       MessageStatusWebhookDto,
       {
         to: '61412345678',

@@ -17,8 +17,8 @@ export class CarrierEventsRouter implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.carriers.live.onReceipt((receipt) => this.receipts.accept(receipt));
-    this.carriers.live.onInbound(async (sms) => {
+    this.carriers.onReceipt((receipt) => this.receipts.accept(receipt));
+    this.carriers.onInbound(async (sms) => {
       await this.inbound.receive({ from: sms.from, to: sms.to, text: sms.text, receivedAt: sms.receivedAt });
     });
   }

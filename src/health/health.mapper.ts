@@ -7,7 +7,14 @@ export interface HealthReport {
   database: 'up';
   redis: 'up';
   dispatch: { queue: QueueDepth; oldest_due_seconds: number };
-  carrier?: { kind: string; binds_configured: number; binds_up: number; in_flight: number };
+  carrier?: {
+    kind: string;
+    binds_configured: number;
+    binds_up: number;
+    in_flight: number;
+    carriers: Array<{ id: number; name: string; state: string; reason: string | null; binds_configured: number; binds_up: number; in_flight: number }>;
+    waiting_for_carrier: { messages: number; parts: number };
+  };
   problems: string[];
 }
 
@@ -17,7 +24,26 @@ export function toHealthReport(dispatch: DispatchStatus, carrier: CarrierStatus 
     database: 'up',
     redis: 'up',
     dispatch: { queue: dispatch.queue, oldest_due_seconds: dispatch.oldestDueSeconds },
-    ...(carrier ? { carrier: { kind: carrier.kind, binds_configured: carrier.bindsConfigured, binds_up: carrier.bindsUp, in_flight: carrier.inFlight } } : {}),
+    ...(carrier
+      ? {
+          carrier: {
+            kind: carrier.kind,
+            binds_configured: carrier.bindsConfigured,
+            binds_up: carrier.bindsUp,
+            in_flight: carrier.inFlight,
+            carriers: carrier.carriers.map((c) => ({
+              id: c.id,
+              name: c.name,
+              state: c.state,
+              reason: c.reason,
+              binds_configured: c.bindsConfigured,
+              binds_up: c.bindsUp,
+              in_flight: c.inFlight,
+            })),
+            waiting_for_carrier: carrier.waiting,
+          },
+        }
+      : {}),
     problems,
   };
 }

@@ -32,6 +32,10 @@ export class HealthService {
     const problems: string[] = [];
     if (this.dispatch.isStalled(dispatch.oldestDueSeconds)) problems.push(`dispatch is not draining: oldest due message waiting ${dispatch.oldestDueSeconds}s`);
     if (carrier && carrier.bindsConfigured > 0 && carrier.bindsUp === 0) problems.push('no SMPP bind is up');
+    // With one carrier the line above says it; with several, each one down is named (its traffic has moved or waits).
+    else if (carrier && carrier.carriers.length > 1)
+      for (const c of carrier.carriers) if (c.state === 'down') problems.push(`carrier ${c.name} is down (${c.reason ?? 'hold-down'})`);
+    if (carrier && carrier.waiting.messages > 0) problems.push(`${carrier.waiting.messages} messages waiting for a carrier: every carrier of their route is down`);
     if (problems.length) this.logger.warn({ msg: 'health degraded', problems });
     return toHealthReport(dispatch, carrier, problems);
   }

@@ -29,8 +29,8 @@ describe('Operations: /metrics and /health', () => {
       expect(text).toMatch(/^sms_receipt_lag_seconds_count 1$/m);
       expect(text).toMatch(/^sms_dispatch_queue_jobs\{state="waiting"\} \d+$/m);
       expect(text).toMatch(/^sms_dispatch_oldest_due_seconds \d/m);
-      expect(text).toMatch(/^sms_carrier_binds\{state="configured"\} 2$/m);
-      expect(text).toMatch(/^sms_carrier_binds\{state="up"\} 2$/m);
+      expect(text).toMatch(/^sms_carrier_binds\{carrier="env",state="configured"\} 2$/m);
+      expect(text).toMatch(/^sms_carrier_binds\{carrier="env",state="up"\} 2$/m);
     } finally {
       await t.close();
     }
@@ -49,7 +49,17 @@ describe('Operations: /metrics and /health', () => {
     const good = await startTestApp(smppSettings(port));
     try {
       await until(async () => (await good.api.get('/health')).body.carrier?.binds_up === 2, 'both binds up');
-      expect((await good.api.get('/health')).body).toMatchObject({ status: 'ok', carrier: { kind: 'smpp', binds_configured: 2, binds_up: 2 }, problems: [] });
+      expect((await good.api.get('/health')).body).toMatchObject({
+        status: 'ok',
+        carrier: {
+          kind: 'smpp',
+          binds_configured: 2,
+          binds_up: 2,
+          carriers: [{ id: 0, name: 'env', state: 'up', reason: null, binds_configured: 2, binds_up: 2, in_flight: 0 }],
+          waiting_for_carrier: { messages: 0, parts: 0 },
+        },
+        problems: [],
+      });
     } finally {
       await good.close();
     }

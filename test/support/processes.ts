@@ -162,9 +162,9 @@ export async function startSmscProcess(options: SmscProcessOptions = {}): Promis
   return { process: proc, port: Number(line.port), control: new SmscControl(Number(line.control_port)) };
 }
 
-/** One unlabelled value from a process's Prometheus /metrics (0 when absent). */
+/** A metric of a running service, summed over its label sets (0 when absent). */
 export async function metricValue(service: RunningService, name: string): Promise<number> {
   const text = await (await fetch(`${service.url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  return line ? Number(line.split(' ')[1]) : 0;
+  const lines = text.split('\n').filter((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+  return lines.reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
 }

@@ -4,6 +4,10 @@ export interface CarrierStatus {
   bindsConfigured: number;
   bindsUp: number;
   inFlight: number;
+  /** Each carrier of the worker (the SMPP_* one and the table's), draining ones included. */
+  carriers: Array<{ id: number; name: string; state: 'up' | 'down' | 'draining'; reason: string | null; bindsConfigured: number; bindsUp: number; inFlight: number }>;
+  /** Messages (and their parts) held because every carrier of their route is down. */
+  waiting: { messages: number; parts: number };
 }
 
 /** Injection token the delivery worker provides; absent in an API-only process. */

@@ -1,83 +1,210 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { CarrierSettingsSource } from '../../carriers/carrier-settings-source';
+import { CarrierStatusStore, type PublishedCarrier } from '../../carriers/carrier-status-store';
+import { RoutePlan, type PlannedRoute } from '../../carriers/route-plan';
+import type { RouteRule } from '../../carriers/route-table';
+import { RepeatedLines } from '../../common/logging/repeated-lines';
 import { Clock } from '../../common/time/clock';
 import { AppConfig } from '../../config/app-config';
 import { MetricsRegistry } from '../../metrics/metrics-registry';
 import type { CarrierStatus } from '../status/carrier-state';
-import type { Carrier } from './carriers/carrier';
+import type { Carrier, DeliveryReceipt, InboundSms } from './carriers/carrier';
+import { SIMULATED_CARRIER_ID } from './carriers/carrier-ids';
+import { CarrierGroup } from './carriers/carrier-group';
+import { CarrierHealthBoard } from './carriers/carrier-health-board';
 import { SimulatedCarrier } from './carriers/simulated-carrier';
-import { SmppCarrier } from './carriers/smpp/smpp-carrier';
+import { CarrierFleet } from './carrier-fleet';
+import { CarrierMetrics } from './carrier-metrics';
+
+/** A message's way out: the dispatcher groups consecutive messages with the same key. */
+export interface MessageRoute {
+  /** The route's id (0 the default route), or SIMULATED_CARRIER_ID for the simulator. */
+  key: number;
+  carrier: Carrier;
+  simulated: boolean;
+}
+
+export interface RoutedMessage {
+  isTest: boolean;
+  to: string;
+  sender: string;
+  accountId: number;
+}
+
+/** Workers report their carriers this often (carrier:status reads it). */
+const PUBLISH_MS = 2000;
 
 /**
- * The carriers of this worker: SMPP for live accounts when an SMSC is configured, the simulator for
- * test accounts (and for live ones in development without an SMSC, which the log says at start).
+ * The carriers of this worker and the routes over them. Test accounts always use the simulator. Live
+ * messages take the route the route table gives them (one CarrierGroup per route over the shared SMPP
+ * carriers and one health board); with no carrier at all (development without an SMSC) the simulator,
+ * which the log says. The table is reloaded when its version row moves (CARRIER_RELOAD_MS), so
+ * carrier:* and route:* take effect without a restart.
  */
 @Injectable()
 export class CarriersService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(CarriersService.name);
+  private readonly worker = randomUUID();
   readonly simulated = new SimulatedCarrier();
-  readonly live: Carrier;
-  readonly liveIsSimulated: boolean;
+  readonly board: CarrierHealthBoard;
+  private readonly fleet: CarrierFleet;
+  private readonly simulatedRoute: MessageRoute = { key: SIMULATED_CARRIER_ID, carrier: this.simulated, simulated: true };
+  private plan: RoutePlan;
+  private routes = new Map<number, MessageRoute>();
+  private version: string | null = null;
+  private timers: NodeJS.Timeout[] = [];
+  private readonly failures = new RepeatedLines((msg, meta) => this.logger.warn({ msg, ...meta }));
+  private warnedSimulated = false;
+  private lastPublish = Date.now();
 
-  constructor(config: AppConfig, clock: Clock, registry: MetricsRegistry) {
-    if (config.smppHost && config.smppSystemId && config.smppPassword) {
-      const log = (level: 'info' | 'warn' | 'error') => (msg: string, meta?: Record<string, unknown>) => this.logger[level === 'info' ? 'log' : level]({ msg, ...meta });
-      this.live = new SmppCarrier({
-        host: config.smppHost,
-        port: config.smppPort,
-        systemId: config.smppSystemId,
-        password: config.smppPassword,
-        tls: config.smppTls,
-        binds: config.smppBinds,
-        window: config.smppWindow,
-        tpsPerBind: config.smppTpsPerBind,
-        enquireLinkMs: config.smppEnquireLinkMs,
-        reconnectBaseMs: config.smppReconnectBaseMs,
-        reconnectMaxMs: config.smppReconnectMaxMs,
-        submitTimeoutMs: config.smppSubmitTimeoutMs,
-        clock,
-        logger: { info: log('info'), warn: log('warn'), error: log('error') },
-      });
-      this.liveIsSimulated = false;
-    } else {
-      this.live = this.simulated;
-      this.liveIsSimulated = true;
-    }
-    const live = this.live;
-    registry.gauge('sms_carrier_binds', 'SMPP binds configured and up', ['state'], function () {
-      const s = live.state();
-      this.set({ state: 'configured' }, s.bindsConfigured);
-      this.set({ state: 'up' }, s.bindsUp);
+  constructor(
+    private readonly config: AppConfig,
+    clock: Clock,
+    registry: MetricsRegistry,
+    private readonly metrics: CarrierMetrics,
+    private readonly source: CarrierSettingsSource,
+    private readonly statusStore: CarrierStatusStore,
+  ) {
+    this.board = new CarrierHealthBoard({
+      downErrorShare: config.carrierDownErrorPercent / 100,
+      errorWindowMs: config.carrierErrorWindowMs,
+      minSubmits: config.carrierErrorMinSubmits,
+      holdDownMs: config.carrierHoldDownMs,
+      holdDownMaxMs: config.carrierHoldDownMaxMs,
     });
-    registry.gauge('sms_carrier_in_flight_parts', 'Parts submitted and awaiting submit_sm_resp', [], function () {
-      this.set(live.state().inFlight);
-    });
+    const log = (level: 'log' | 'warn' | 'error') => (msg: string, meta?: Record<string, unknown>) => this.logger[level]({ msg, ...meta });
+    this.fleet = new CarrierFleet(config, this.board, metrics, clock, { info: log('log'), warn: log('warn'), error: log('error') });
+    this.plan = this.rebuild([]);
+    registerGauges(registry, () => this.carrierLines());
   }
 
-  onModuleInit(): void {
-    if (this.liveIsSimulated) {
-      this.logger.warn({ msg: 'no SMSC configured (SMPP_HOST, SMPP_SYSTEM_ID, SMPP_PASSWORD): live accounts use the simulator; nothing reaches a carrier' });
-      return;
-    }
-    // Binds come up in the background and keep retrying; a failure is logged and shown by /health.
-    (this.live as SmppCarrier).start().then(
-      () => this.logger.log({ msg: 'SMPP bound', state: this.live.state() }),
-      (err: Error) => this.logger.error({ msg: 'SMPP bind failed; retrying in the background', err: err.message }),
+  async onModuleInit(): Promise<void> {
+    // The first snapshot before any dispatch; PostgreSQL down now only delays the table's carriers.
+    await this.reload().catch((err: Error) => this.failures.note('carrier settings not read; retrying', { err: err.message }));
+    this.fleet.start();
+    this.timers.push(
+      setInterval(() => void this.reload().catch((err: Error) => this.failures.note('carrier settings not read; retrying', { err: err.message })), this.config.carrierReloadMs),
     );
+    this.timers.push(setInterval(() => void this.publish().catch((err: Error) => this.failures.note('carrier status not published', { err: err.message })), PUBLISH_MS));
+    for (const t of this.timers) t.unref();
   }
 
-  /** What /health shows of the live carrier. */
+  /** Receipts of every carrier, present and future (acknowledged to the SMSC after the handler resolves). */
+  onReceipt(handler: (r: DeliveryReceipt) => void | Promise<void>): void {
+    this.fleet.setHandlers({ receipt: handler });
+  }
+
+  onInbound(handler: (m: InboundSms) => void | Promise<void>): void {
+    this.fleet.setHandlers({ inbound: handler });
+  }
+
+  /** Hot path: a map lookup and a few prefix comparisons, no query. Test accounts never reach a carrier. */
+  forMessage(m: RoutedMessage): MessageRoute {
+    if (m.isTest) return this.simulatedRoute;
+    const planned = this.plan.routeFor(m.to, m.sender, m.accountId);
+    return this.routes.get(planned.id) ?? this.simulatedRoute;
+  }
+
+  /** Reads the version row; when it moved, the snapshot, and rebinds and regroups what changed. */
+  async reload(): Promise<void> {
+    const version = await this.source.version();
+    if (version === this.version) return;
+    const snapshot = await this.source.snapshot();
+    this.fleet.apply(snapshot.carriers);
+    this.plan = this.rebuild(snapshot.routes);
+    this.version = snapshot.version;
+    this.logger.log({ msg: 'carrier settings loaded', version: snapshot.version, carriers: this.fleet.all().map((c) => c.name), routes: snapshot.routes.length });
+  }
+
+  private rebuild(rules: RouteRule[]): RoutePlan {
+    const plan = new RoutePlan(rules, this.fleet.ids());
+    const old = this.routes;
+    this.routes = new Map(plan.routes().flatMap((r) => (r.members.length === 0 ? [] : [[r.id, this.routeOf(r)] as const])));
+    // Messages waiting in an old group for a member resolve as withheld and are claimed again.
+    for (const route of old.values()) void route.carrier.close();
+    if (this.routes.size === 0 && !this.warnedSimulated) {
+      this.warnedSimulated = true;
+      this.logger.warn({ msg: 'no SMSC configured (SMPP_* or carrier:add): live accounts use the simulator; nothing reaches a carrier' });
+    }
+    return plan;
+  }
+
+  private routeOf(planned: PlannedRoute): MessageRoute {
+    const members = planned.members.map((m) => ({ carrier: this.fleet.get(m.carrierId)!, weight: m.weight, priority: m.priority }));
+    const name = planned.rule ? `route ${planned.id}` : 'default route';
+    return { key: planned.id, carrier: new CarrierGroup(members, this.board, { retryAttempts: this.config.carrierRetryAttempts, id: planned.id, name }), simulated: false };
+  }
+
+  /** Each carrier as this worker sees it (health, binds, window), the draining ones too. */
+  carrierLines(): Array<Omit<PublishedCarrier, 'submits' | 'answers' | 'errors' | 'intervalMs'>> {
+    const views = new Map(this.board.view().map((v) => [v.id, v]));
+    const line = (c: Carrier, draining: boolean) => {
+      const s = c.state();
+      const view = views.get(c.id);
+      const bindsUp = s.bindsUp;
+      const state: PublishedCarrier['state'] = draining ? 'draining' : view ? view.state : bindsUp > 0 ? 'up' : 'down';
+      return {
+        id: c.id,
+        name: c.name,
+        state,
+        reason: draining ? null : (view?.reason ?? null),
+        bindsUp,
+        bindsConfigured: s.bindsConfigured,
+        inFlight: s.inFlight,
+        windowSize: s.bindsConfigured * this.fleet.windowOf(c),
+      };
+    };
+    return [...this.fleet.all().map((c) => line(c, false)), ...[...this.fleet.draining].map((c) => line(c, true))];
+  }
+
+  /** What /health shows: every carrier, their sum, and the messages waiting because every carrier of their route is down. */
   liveStatus(): CarrierStatus {
-    const s = this.live.state();
-    return { kind: this.liveIsSimulated ? 'simulator' : 'smpp', bindsConfigured: s.bindsConfigured, bindsUp: s.bindsUp, inFlight: s.inFlight };
+    const carriers = this.carrierLines();
+    const sum = (f: (c: (typeof carriers)[number]) => number) => carriers.reduce((s, c) => s + f(c), 0);
+    return {
+      kind: carriers.length === 0 ? 'simulator' : 'smpp',
+      bindsConfigured: sum((c) => c.bindsConfigured),
+      bindsUp: sum((c) => c.bindsUp),
+      inFlight: sum((c) => c.inFlight),
+      carriers: carriers.map((c) => ({ id: c.id, name: c.name, state: c.state, reason: c.reason, bindsConfigured: c.bindsConfigured, bindsUp: c.bindsUp, inFlight: c.inFlight })),
+      waiting: this.board.waiting(),
+    };
   }
 
-  /** Test accounts never reach a carrier. */
-  forMessage(isTest: boolean): { carrier: Carrier; simulated: boolean } {
-    if (isTest || this.liveIsSimulated) return { carrier: this.simulated, simulated: true };
-    return { carrier: this.live, simulated: false };
+  private async publish(): Promise<void> {
+    const now = Date.now();
+    const intervalMs = now - this.lastPublish;
+    this.lastPublish = now;
+    const carriers = this.carrierLines().map((c) => {
+      const counts = this.metrics.takeInterval(c.id);
+      return { ...c, submits: counts.answers, answers: counts.answers, errors: counts.errors, intervalMs };
+    });
+    await this.statusStore.publish({ worker: this.worker, at: now, waiting: this.board.waiting(), carriers });
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.live.close();
+    for (const t of this.timers) clearInterval(t);
+    await this.statusStore.withdraw(this.worker).catch(() => undefined);
+    for (const route of this.routes.values()) await route.carrier.close();
+    await this.fleet.closeAll();
   }
+}
+
+function registerGauges(registry: MetricsRegistry, lines: () => ReturnType<CarriersService['carrierLines']>): void {
+  registry.gauge('sms_carrier_binds', 'SMPP binds configured and up, by carrier', ['carrier', 'state'], function () {
+    this.reset();
+    for (const c of lines()) {
+      this.set({ carrier: c.name, state: 'configured' }, c.bindsConfigured);
+      this.set({ carrier: c.name, state: 'up' }, c.bindsUp);
+    }
+  });
+  registry.gauge('sms_carrier_in_flight_parts', 'Parts submitted and awaiting submit_sm_resp, by carrier', ['carrier'], function () {
+    this.reset();
+    for (const c of lines()) this.set({ carrier: c.name }, c.inFlight);
+  });
+  registry.gauge('sms_carrier_up', '1 while a carrier takes traffic (binds up, errors under CARRIER_DOWN_ERROR_PERCENT, hold-down served), else 0', ['carrier'], function () {
+    this.reset();
+    for (const c of lines()) this.set({ carrier: c.name }, c.state === 'up' ? 1 : 0);
+  });
 }

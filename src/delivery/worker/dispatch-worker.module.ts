@@ -3,6 +3,9 @@ import { CARRIER_STATUS, CarrierStatusReader } from '../status/carrier-state';
 import { DispatchStatusModule } from '../status/dispatch-status.module';
 import { QueuesModule } from '../../queues/queues.module';
 import { WebhooksModule } from '../../webhooks/webhooks.module';
+import { CarriersModule } from '../../carriers/carriers.module';
+import { CarrierStatusModule } from '../../carriers/carrier-status.module';
+import { CarrierMetrics } from './carrier-metrics';
 import { CarriersService } from './carriers.service';
 import { DeliveryMetrics } from './delivery-metrics';
 import { DeliveryRecordsService } from './delivery-records.service';
@@ -20,7 +23,7 @@ import { SweeperService } from './sweeper.service';
 
 /** The dispatch worker: dispatch jobs, carriers, receipts and the sweeper. */
 @Module({
-  imports: [QueuesModule, WebhooksModule, DispatchStatusModule],
+  imports: [QueuesModule, WebhooksModule, DispatchStatusModule, CarriersModule, CarrierStatusModule],
   providers: [
     ClaimsRepository,
     LeasesRepository,
@@ -29,6 +32,7 @@ import { SweeperService } from './sweeper.service';
     ReceiptsRepository,
     ReceiptWaitsRepository,
     CarriersService,
+    CarrierMetrics,
     DeliveryMetrics,
     DeliveryRecordsService,
     DispatcherService,

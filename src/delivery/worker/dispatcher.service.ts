@@ -8,7 +8,7 @@ import { ClaimedMessage, ClaimsRepository } from '../state/claims.repository';
 import { LeasesRepository } from '../state/leases.repository';
 import type { PartOutcome } from '../state/part-changes';
 import type { SubmissionResult } from './carriers/carrier';
-import { CarriersService } from './carriers.service';
+import { CarriersService, type MessageRoute } from './carriers.service';
 import { DeliveryRecordsService } from './delivery-records.service';
 import { DispatcherLease, type ListedBatch } from './dispatcher-lease';
 import { OutcomeRecorder } from './outcome-recorder';
@@ -127,7 +127,7 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
     const parts: PartCounts = { submitted: 0, refused: 0 };
     const out = new Set<Promise<void>>();
     let failure: { error: unknown } | null = null;
-    for (const group of groupsOf(batch, (m) => this.carriers.forMessage(m.isTest).simulated)) {
+    for (const group of groupsOf(batch, (m) => this.carriers.forMessage(m))) {
       await this.recorder.acquire();
       // A short outage pauses the batch while the answers already in are kept; a long one stops it.
       await this.recorder.outageOver(() => listed.mayHandOver());
@@ -157,8 +157,8 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
     return null;
   }
 
-  private async deliverGroup(batchId: string, group: ClaimedMessage[], parts: PartCounts, listed: ListedBatch): Promise<void> {
-    const { carrier, simulated } = this.carriers.forMessage(group[0].isTest);
+  private async deliverGroup(batchId: string, { route, messages: group }: RoutedGroup, parts: PartCounts, listed: ListedBatch): Promise<void> {
+    const { carrier, simulated } = route;
     const mayHandOver = () => listed.mayHandOver();
     const messages = group.map((m) => ({ messageId: m.id, from: m.sender, to: m.to, text: m.body, encoding: m.encoding }));
     const results: SubmissionResult[] = await carrier.submit(messages, { mayHandOver });
@@ -193,14 +193,23 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
   }
 }
 
-/** Consecutive messages for the same carrier, GROUP at a time: a group is recorded once its last part is answered. */
-function groupsOf(batch: ClaimedMessage[], simulatedFor: (m: ClaimedMessage) => boolean): ClaimedMessage[][] {
-  const groups: Array<{ simulated: boolean; messages: ClaimedMessage[] }> = [];
+/** Messages of one route, handed to its carrier together. */
+interface RoutedGroup {
+  route: MessageRoute;
+  messages: ClaimedMessage[];
+}
+
+/**
+ * Consecutive messages of the same route (test accounts: the simulator), GROUP at a time: a group is
+ * recorded once its last part is answered. The route is decided here once per message (a cached match).
+ */
+function groupsOf(batch: ClaimedMessage[], routeOf: (m: ClaimedMessage) => MessageRoute): RoutedGroup[] {
+  const groups: RoutedGroup[] = [];
   for (const m of batch) {
-    const simulated = simulatedFor(m);
+    const route = routeOf(m);
     const last = groups[groups.length - 1];
-    if (last && last.simulated === simulated && last.messages.length < GROUP) last.messages.push(m);
-    else groups.push({ simulated, messages: [m] });
+    if (last && last.route === route && last.messages.length < GROUP) last.messages.push(m);
+    else groups.push({ route, messages: [m] });
   }
-  return groups.map((g) => g.messages);
+  return groups;
 }

@@ -29,6 +29,7 @@ import { RepeatedLines } from '../../../../common/logging/repeated-lines';
 import { resolveSmppOptions } from './smpp-options';
 import type { ResolvedSmppOptions, SmppCarrierOptions } from './smpp-options';
 import { partTasks, settlePart } from './part-tasks';
+import { applySourceAddressing } from '../../../../smpp/addressing';
 import type { PartTask } from './part-tasks';
 
 export class SmppCarrier implements Carrier, BindListener<PartTask> {
@@ -55,6 +56,8 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
   private stopped = false;
   private startWaiters: { resolve(): void; reject(err: Error): void }[] = [];
   private readonly failedBeforeUp = new Set<number>();
+  /** When each unanswered part went out, for the observer's answer latency (only with an observer). */
+  private readonly sentAt = new WeakMap<PartTask, number>();
 
   constructor(options: SmppCarrierOptions) {
     this.options = resolveSmppOptions(options);
@@ -161,6 +164,11 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
   }
 
   submitAnswered(_bind: SmppBind<PartTask>, task: PartTask, status: number, messageId: string): void {
+    const observer = this.options.observer;
+    if (observer) {
+      const at = this.sentAt.get(task);
+      observer.answered(status, at === undefined ? null : (Date.now() - at) / 1000);
+    }
     if (status === ESME_ROK) {
       this.submitted++;
       settlePart(task, messageId);
@@ -185,6 +193,8 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
 
   private enqueue(message: OutboundMessage, handBack: boolean): Promise<SubmissionResult> {
     const { tasks, result } = partTasks(message, this.nextRef++ & 0xff, this.id, handBack);
+    const addressing = this.options.sourceAddressing;
+    if (addressing) for (const task of tasks) applySourceAddressing(task.params, addressing);
     for (const task of tasks) this.queue.push(task);
     return result;
   }
@@ -228,6 +238,7 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
           continue;
         }
         if (!sent) this.retryQueue.push(task);
+        else if (this.options.observer) this.sentAt.set(task, now);
       }
     } finally {
       this.pumping = false;

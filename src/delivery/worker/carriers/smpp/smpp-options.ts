@@ -1,10 +1,16 @@
 /** Settings of an SMPP carrier account; AppConfig builds these from the environment. */
+import type { SourceAddressing } from '../../../../smpp/addressing';
 import { ENV_CARRIER_ID, ENV_CARRIER_NAME } from '../carrier-ids';
 
 export interface CarrierLogger {
   info(msg: string, meta?: Record<string, unknown>): void;
   warn(msg: string, meta?: Record<string, unknown>): void;
   error(msg: string, meta?: Record<string, unknown>): void;
+}
+
+/** Sees each submit_sm_resp: its command_status and seconds since the part went out (null when not known). */
+export interface SmppObserver {
+  answered(status: number, seconds: number | null): void;
 }
 
 export interface SmppCarrierOptions {
@@ -43,11 +49,20 @@ export interface SmppCarrierOptions {
   maxRequeues?: number;
   /** Offset of the SMSC's clock from UTC for receipt dates, in minutes (e.g. 600 for AEST). Default 0. */
   receiptUtcOffsetMinutes?: number;
+  /** Source TON/NPI per sender kind when the carrier wants other than the usual (5/0 alphanumeric, 1/1 numeric). */
+  sourceAddressing?: SourceAddressing;
+  /** Told of every submit_sm answer (per-carrier metrics and status). */
+  observer?: SmppObserver;
   /** Source of receivedAt on receipts and inbound messages (the app's Clock). */
   clock?: { now(): Date };
 }
 
-export type ResolvedSmppOptions = Required<Omit<SmppCarrierOptions, 'logger' | 'tlsCa'>> & { logger: CarrierLogger; tlsCa: string | Buffer | undefined };
+export type ResolvedSmppOptions = Required<Omit<SmppCarrierOptions, 'logger' | 'tlsCa' | 'sourceAddressing' | 'observer'>> & {
+  observer: SmppObserver | undefined;
+  logger: CarrierLogger;
+  tlsCa: string | Buffer | undefined;
+  sourceAddressing: SourceAddressing | undefined;
+};
 
 const silentLogger: CarrierLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -64,6 +79,8 @@ export function resolveSmppOptions(options: SmppCarrierOptions): ResolvedSmppOpt
     throttleBackoffMaxMs: options.throttleBackoffMaxMs ?? 5_000,
     maxRequeues: options.maxRequeues ?? 10,
     receiptUtcOffsetMinutes: options.receiptUtcOffsetMinutes ?? 0,
+    sourceAddressing: options.sourceAddressing,
+    observer: options.observer,
     tlsCa: options.tlsCa,
     clock: options.clock ?? { now: () => new Date() },
     logger: options.logger ?? silentLogger,

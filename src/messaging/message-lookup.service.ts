@@ -3,7 +3,8 @@ import { isUuid } from '../common/validation/uuid';
 import { failure } from '../common/errors/error-catalogue';
 import { Page, pageResult, parsePage } from '../common/http/pagination';
 import { parseDayRange } from '../common/time/date-range';
-import { HistoryFilter, MessageRow, MessagesRepository } from './messages.repository';
+import { decodeCursor, encodeCursor, HistoryPosition } from './history-cursor';
+import { HistoryFilter, HistoryRow, MessageRow, MessagesRepository } from './messages.repository';
 import { MESSAGE_STATUSES, MessageStatus } from './message.entity';
 import { HistoryPage, LookupResult, toHistoryShape, toLookupResult } from './messages.mapper';
 
@@ -17,10 +18,11 @@ export interface MessagesQueryInput {
   to?: string;
   limit?: string;
   offset?: string;
+  cursor?: string;
 }
 
 /** What a query found: messages by id or reference, or a page of the history. */
-export type FoundMessages = { kind: 'lookup'; rows: MessageRow[] } | { kind: 'history'; page: Page; total: number; rows: MessageRow[] };
+export type FoundMessages = { kind: 'lookup'; rows: MessageRow[] } | { kind: 'history'; page: Page; total: number; rows: HistoryRow[] };
 
 /** The days of a history query as instants: the API reads `YYYY-MM-DD` in UTC, the dashboard in the account's zone. */
 export type DayRangeReader = (from: string | undefined, to: string | undefined) => { from?: Date; toExclusive?: Date };
@@ -32,7 +34,10 @@ export class MessageLookupService {
   /** message_id wins over custom_ref; with neither it is the history. A malformed id is simply not found. */
   async query(accountId: number, input: MessagesQueryInput): Promise<LookupResult | HistoryPage> {
     const found = await this.find(accountId, input, parseDayRange);
-    return found.kind === 'lookup' ? toLookupResult(found.rows) : pageResult(found.page, found.total, found.rows.map(toHistoryShape));
+    if (found.kind === 'lookup') return toLookupResult(found.rows);
+    // A full page may have a next one: its last row is where that one starts.
+    const last = found.rows.length === found.page.limit ? found.rows[found.rows.length - 1] : undefined;
+    return { ...pageResult(found.page, found.total, found.rows.map(toHistoryShape)), next_cursor: last ? encodeCursor(last) : null };
   }
 
   /** The rows behind query(), for pages that show them their own way (times in the account's zone). */
@@ -49,8 +54,15 @@ export class MessageLookupService {
     }
     const filter = this.historyFilter(input, readDays);
     const page = parsePage(input);
-    const { total, rows } = await this.messages.history(accountId, filter, page);
+    const { total, rows } = await this.messages.history(accountId, filter, page, this.position(input.cursor));
     return { kind: 'history', page, total, rows };
+  }
+
+  private position(cursor: string | undefined): HistoryPosition | undefined {
+    if (cursor === undefined || cursor === '') return undefined;
+    const position = decodeCursor(cursor);
+    if (!position) throw failure('invalidCursor');
+    return position;
   }
 
   private historyFilter(input: MessagesQueryInput, readDays: DayRangeReader): HistoryFilter {

@@ -203,6 +203,7 @@ export interface LookupResult {
   results: Array<ReturnType<typeof toLookupShape>>;
 }
 
-export type HistoryPage = PageResult<ReturnType<typeof toHistoryShape>>;
+/** A page of history and where the next one starts (null when this one is not full). */
+export type HistoryPage = PageResult<ReturnType<typeof toHistoryShape>> & { next_cursor: string | null };
 
 export const toLookupResult = (rows: MessageRow[]): LookupResult => ({ status: 'complete', results: rows.map(toLookupShape) });

@@ -6,6 +6,7 @@ import type { Page } from '../common/http/pagination';
 import { keyLookupsOnly, paged, sql } from '../database/sql';
 import type { MessageStatus } from './message.entity';
 import { MESSAGE_STATUS, WITH_PART_STATUS } from '../delivery/state/message-status';
+import type { HistoryPosition } from './history-cursor';
 
 export interface NewMessage {
   id: string;
@@ -43,6 +44,9 @@ export interface HistoryFilter {
   /** Exclusive upper bound. */
   toExclusive?: Date;
 }
+
+/** A history row with its place in the history's order (for the keyset continuation). */
+export type HistoryRow = MessageRow & HistoryPosition;
 
 const ROW = `m.id, m.send_id, m.to_number, m.sender, m.body, m.custom_ref, ${MESSAGE_STATUS} AS status, m.cost, m.scheduled_for, m.created_at`;
 /** A lookup's row also names the SMSC's refusal of its first refused part (by key; at most 100 rows). */
@@ -111,7 +115,11 @@ export class MessagesRepository {
     return rows;
   }
 
-  async history(accountId: number, filter: HistoryFilter, page: Page): Promise<{ total: number; rows: MessageRow[] }> {
+  /**
+   * A page of the history, newest first, and how many messages the filter matches. `after` (a keyset
+   * continuation) starts the page past that position; `total` does not depend on it.
+   */
+  async history(accountId: number, filter: HistoryFilter, page: Page, after?: HistoryPosition): Promise<{ total: number; rows: HistoryRow[] }> {
     const where = ['m.account_id = $1'];
     const params: unknown[] = [accountId];
     if (filter.status) {
@@ -129,13 +137,21 @@ export class MessagesRepository {
     const condition = where.join(' AND ');
     // The parts are read only when the status is asked for (count) or shown (the page's rows).
     const statusJoin = filter.status ? WITH_PART_STATUS : '';
-    const pageParams = paged(params, page);
+    const pageWhere = [...where];
+    const pageParamsBase = [...params];
+    if (after) {
+      // A row comparison the (account_id, created_at DESC, seq DESC) index answers as its start point.
+      pageParamsBase.push(after.createdUs, after.seq);
+      pageWhere.push(`(m.created_at, m.seq) < ('epoch'::timestamptz + $${pageParamsBase.length - 1}::bigint * interval '1 microsecond', $${pageParamsBase.length}::bigint)`);
+    }
+    const pageParams = paged(pageParamsBase, page);
     const [count, rows] = await Promise.all([
       sql<{ total: number }>(this.dataSource, `SELECT count(*) AS total FROM messages m ${statusJoin} WHERE ${condition}`, params),
-      sql<MessageRow>(
+      sql<HistoryRow>(
         this.dataSource,
-        `SELECT ${ROW} FROM messages m ${WITH_PART_STATUS} WHERE m.id IN (
-           SELECT m.id FROM messages m ${statusJoin} WHERE ${condition} ORDER BY m.created_at DESC, m.seq DESC ${pageParams.clause}
+        `SELECT ${ROW}, (extract(epoch FROM m.created_at) * 1000000)::bigint::text AS "createdUs", m.seq::text AS seq
+           FROM messages m ${WITH_PART_STATUS} WHERE m.id IN (
+           SELECT m.id FROM messages m ${statusJoin} WHERE ${pageWhere.join(' AND ')} ORDER BY m.created_at DESC, m.seq DESC ${pageParams.clause}
          ) ORDER BY m.created_at DESC, m.seq DESC`,
         pageParams.params,
       ),

@@ -114,6 +114,37 @@ describe('GET /v1/messages', () => {
     expect(rest.body.results.map((r: { message_content: string }) => r.message_content)).toEqual(['two', 'one']);
   });
 
+  it('continues the history after next_cursor, through messages of one send (one creation time), to null at its end', async () => {
+    const contents = (res: { body: { results: Array<{ message_content: string }> } }) => res.body.results.map((r) => r.message_content);
+    const first = await t.api.get('/v1/messages', { auth: acct.auth, query: { limit: 2 } });
+    expect(contents(first)).toEqual(['five', 'four']);
+    expect(first.body.next_cursor).toEqual(expect.stringMatching(/^[A-Za-z0-9_-]+$/));
+    const second = await t.api.get('/v1/messages', { auth: acct.auth, query: { limit: 2, cursor: first.body.next_cursor } });
+    expect(second.body).toMatchObject({ status: 'complete', total: 4, limit: 2, offset: 0 });
+    expect(contents(second)).toEqual(['two', 'one']);
+    // A full page may be the last: the page after it is empty, and says so.
+    const third = await t.api.get('/v1/messages', { auth: acct.auth, query: { limit: 2, cursor: second.body.next_cursor } });
+    expect(third.body).toMatchObject({ total: 4, results: [], next_cursor: null });
+    const short = await t.api.get('/v1/messages', { auth: acct.auth, query: { limit: 3, cursor: first.body.next_cursor } });
+    expect(contents(short)).toEqual(['two', 'one']);
+    expect(short.body.next_cursor).toBeNull();
+  });
+
+  it('continues a filtered history with the same filters, and offset counts from the cursor', async () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const res = await t.api.get('/v1/messages', { auth: acct.auth, query: { status: 'pending', limit: 1, ...(cursor ? { cursor } : {}) } });
+      expect(res.body.total).toBe(3);
+      seen.push(...res.body.results.map((r: { message_content: string }) => r.message_content));
+      cursor = res.body.next_cursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual(['four', 'two', 'one']);
+    const first = await t.api.get('/v1/messages', { auth: acct.auth, query: { limit: 1 } });
+    const skipped = await t.api.get('/v1/messages', { auth: acct.auth, query: { limit: 1, offset: 1, cursor: first.body.next_cursor } });
+    expect(skipped.body.results.map((r: { message_content: string }) => r.message_content)).toEqual(['two']);
+  });
+
   it('filters the history by status', async () => {
     const res = await t.api.get('/v1/messages', { auth: acct.auth, query: { status: 'scheduled' } });
     expect(res.body.results.map((r: { message_id: string }) => r.message_id)).toEqual([ids[3]]);
@@ -138,6 +169,8 @@ describe('GET /v1/messages', () => {
     [{ to: 'yesterday' }, 'Invalid to date; expected format YYYY-MM-DD'],
     [{ limit: 500 }, 'limit must be between 1 and 200'],
     [{ offset: -3 }, 'offset must be a non-negative integer'],
+    [{ cursor: 'not a cursor' }, 'Invalid cursor; use the next_cursor of a previous page'],
+    [{ cursor: Buffer.from('12.x').toString('base64url') }, 'Invalid cursor; use the next_cursor of a previous page'],
   ])('answers 400 for %j', async (query, error) => {
     const res = await t.api.get('/v1/messages', { auth: acct.auth, query: query as Record<string, string> });
     expect(res.status).toBe(400);

@@ -93,6 +93,7 @@ export const CATALOGUE = {
   failedToSendToList: entry('internal', 'Failed to send to list'),
   // Lookup and cancellation
   invalidStatusFilter: entry('invalid', 'Invalid status filter. Valid values: pending, scheduled, sent, delivered, failed, cancelled'),
+  invalidCursor: entry('invalid', 'Invalid cursor; use the next_cursor of a previous page'),
   invalidDate: entry('invalid', (which: 'from' | 'to') => `Invalid ${which} date; expected format YYYY-MM-DD`),
   noMessagesFound: entry('not_found', 'No message(s) found with the given ID or reference'),
   cancelIdentifierRequired: entry('invalid', 'message_id, custom_ref, or send_id is required'),

@@ -17,6 +17,13 @@ export class MessagesQuery extends LaxPageQuery {
   from?: string;
   @Field({ kind: 'text', source: 'query', description: 'YYYY-MM-DD (UTC), inclusive; on requested_at', doc: DAY_SCHEMA })
   to?: string;
+  @Field({
+    kind: 'text',
+    source: 'query',
+    description:
+      'History only: continue after the page that answered this `next_cursor` (send the same filters). Costs the same however deep, where a large `offset` grows with it; `offset` still counts from the cursor, `total` is unchanged',
+  })
+  cursor?: string;
 }
 
 export class MessageLookupDto {
@@ -61,6 +68,13 @@ export class MessageHistoryPageDto {
   @ApiProperty({ type: 'integer', example: 100 }) limit: number;
   @ApiProperty({ type: 'integer', example: 0 }) offset: number;
   @ApiProperty({ type: [MessageHistoryDto] }) results: MessageHistoryDto[];
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Pass as `cursor` (with the same filters) for the next page; null when this page is not full (the history ends here)',
+    example: 'MTc2MzcwMDAwMDAwMDAwMC40Mg',
+  })
+  next_cursor: string | null;
 }
 
 /** Two shapes: lookup (message_id or custom_ref) or history. anyOf: a history page also has every field a lookup has. */

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { MESSAGE_STATUS, WITH_PART_STATUS } from '../src/delivery/state/message-status';
 import { explainDispatchPath } from './dispatch-plans';
 import { activityBetween, cpuBetween, cpuSnapshot, insertBacklog, loadAverages, startWorkers, STATS_SETTLE_MS, tableActivity } from './dispatch-measures';
+import { campaignBodies, postSend } from './campaign';
 import { startSimulatorProcess } from './simulator-process';
 import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support';
 
@@ -179,25 +180,6 @@ async function main() {
     await bench.drop();
     sim.kill('SIGTERM');
   }
-}
-
-/** `total` messages to distinct numbers (from `firstNumber`) as request bodies of `perRequest`. */
-function campaignBodies(total: number, perRequest: number, firstNumber: number): string[] {
-  return Array.from({ length: Math.ceil(total / perRequest) }, (_, r) =>
-    JSON.stringify({
-      messages: Array.from({ length: Math.min(perRequest, total - r * perRequest) }, (_, i) => ({
-        to: `04${String(firstNumber + r * perRequest + i).slice(-8)}`,
-        message: `Campaign message ${i}: your code is ${1000 + (i % 9000)}`,
-        sender: '61400000001',
-      })),
-    }),
-  );
-}
-
-async function postSend(base: string, auth: string, body: string): Promise<void> {
-  const res = await fetch(`${base}/v1/messages`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body });
-  if (res.status !== 200) throw new Error(`send: ${res.status} ${await res.text()}`);
-  await res.arrayBuffer();
 }
 
 /**

@@ -15,17 +15,7 @@ export async function startBenchApp(overrides: Partial<AppConfig> = {}): Promise
   const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sms');
   const name = `sms_bench_${Date.now().toString(36)}_${randomBytes(2).toString('hex')}`;
   base.pathname = `/${name}`;
-  // Benchmarks send hundreds of thousands of messages from one live account within minutes: the sending
-  // brake's allowance is raised out of their way (every send still pays for its check).
-  const config = loadConfig(process.env, {
-    databaseUrl: base.toString(),
-    logLevel: 'silent',
-    redisPrefix: `smsbench:${name}`,
-    sendingBrakeAllowance: 100_000_000,
-    ...overrides,
-  });
-  await prepareDatabase(config, MIGRATIONS);
-  const app = await createApp(config);
+  const { app, config } = await openBenchApp(base, overrides);
   return {
     app,
     config,
@@ -34,6 +24,21 @@ export async function startBenchApp(overrides: Partial<AppConfig> = {}): Promise
       await dropBenchDatabase(base);
     },
   };
+}
+
+/** The real app on a benchmark's database (created and migrated when new), with the benchmarks' settings. */
+export async function openBenchApp(databaseUrl: URL, overrides: Partial<AppConfig> = {}): Promise<{ app: NestFastifyApplication; config: AppConfig }> {
+  // Benchmarks send hundreds of thousands of messages from one live account within minutes: the sending
+  // brake's allowance is raised out of their way (every send still pays for its check).
+  const config = loadConfig(process.env, {
+    databaseUrl: databaseUrl.toString(),
+    logLevel: 'silent',
+    redisPrefix: `smsbench:${databaseUrl.pathname.slice(1)}`,
+    sendingBrakeAllowance: 100_000_000,
+    ...overrides,
+  });
+  await prepareDatabase(config, MIGRATIONS);
+  return { app: await createApp(config), config };
 }
 
 /** Drops a benchmark's own database (named by `databaseUrl`'s path), connecting to `postgres` to do it. */

@@ -10,7 +10,8 @@ import { Client } from 'pg';
  * - message rows keep the status they were accepted with (pending, cancelled); the send's dispatch
  *   watermark is past its last message, and each part is recorded: 93% delivered, 4% failed (with their
  *   receipts), 3% still waiting for one;
- * - ids are version 7 UUIDs whose time prefix is the row's creation time (as uuid7() makes them);
+ * - ids are version 7 UUIDs whose time prefix is the row's creation time (as uuid7() makes them); parts and
+ *   receipts are the SMPP_* carrier's (carrier 0), as a live account's are;
  * - 0.5% of delivered messages get a reply (a tenth of them STOP); clicked links have their quarter-hour
  *   click buckets; accounts with a status webhook have an event per receipt and, for the last 30 days
  *   (the attempts' retention), one delivered attempt each;
@@ -218,8 +219,8 @@ async function writeOutcomes(c: Client, end: Date): Promise<void> {
   // g: 16 random bits of each message (its id's last 4 hex digits), for the mixes.
   await c.query(
     `WITH p AS (
-       INSERT INTO message_parts (message_id, part_number, account_id, total_parts, smsc_id, status, submitted_at, receipt_at, receipt_stat, receipt_err)
-       SELECT m.id, k, m.account_id, m.parts, replace(m.id::text, '-', '') || k,
+       INSERT INTO message_parts (message_id, part_number, account_id, total_parts, carrier_id, smsc_id, status, submitted_at, receipt_at, receipt_stat, receipt_err)
+       SELECT m.id, k, m.account_id, m.parts, 0, replace(m.id::text, '-', '') || k,
               CASE WHEN m.g % 100 < 93 THEN 'delivered' WHEN m.g % 100 < 97 THEN 'failed' ELSE 'submitted' END,
               m.created_at + interval '2 seconds',
               CASE WHEN m.g % 100 < 97 THEN m.created_at + interval '8 seconds' END,
@@ -228,8 +229,8 @@ async function writeOutcomes(c: Client, end: Date): Promise<void> {
          FROM day_m m CROSS JOIN LATERAL generate_series(1, m.parts) k WHERE m.status = 'pending'
        RETURNING message_id, part_number, account_id, total_parts, smsc_id, status, receipt_at, receipt_stat, receipt_err),
      r AS (
-       INSERT INTO delivery_receipts (smsc_id, state, stat, err, done_at, received_at, applied_at)
-       SELECT smsc_id, status, receipt_stat, receipt_err, receipt_at - interval '1 second', receipt_at, receipt_at FROM p WHERE receipt_at IS NOT NULL),
+       INSERT INTO delivery_receipts (carrier_id, smsc_id, state, stat, err, done_at, received_at, applied_at)
+       SELECT 0, smsc_id, status, receipt_stat, receipt_err, receipt_at - interval '1 second', receipt_at, receipt_at FROM p WHERE receipt_at IS NOT NULL),
      e AS (
      INSERT INTO webhook_events (account_id, kind, body, state, attempts, next_attempt_at, created_at, finished_at)
      SELECT p.account_id, 'status',

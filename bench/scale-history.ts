@@ -13,8 +13,8 @@ import { Client } from 'pg';
  * - ids are version 7 UUIDs whose time prefix is the row's creation time (as uuid7() makes them); parts and
  *   receipts are the SMPP_* carrier's (carrier 0), as a live account's are;
  * - 0.5% of delivered messages get a reply (a tenth of them STOP); clicked links have their quarter-hour
- *   click buckets; accounts with a status webhook have an event per receipt and, for the last 30 days
- *   (the attempts' retention), one delivered attempt each;
+ *   click buckets; accounts with a status webhook have, for the last 30 days (the retention of webhook
+ *   events and attempts), an event per receipt and its one delivered attempt;
  * - every send is debited once by what its messages cost, every cancelled message refunded by a line,
  *   and a monthly top-up grant keeps the balance the sum of the ledger (so ledger:verify is clean).
  * Foreign-key triggers are off while loading (rows are consistent by construction) and the secondary
@@ -238,12 +238,11 @@ async function writeOutcomes(c: Client, end: Date): Promise<void> {
                               'message_id', p.message_id, 'received_at', to_char(p.receipt_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'),
                               'part_number', p.part_number, 'total_parts', p.total_parts)::text,
             'delivered', 1, p.receipt_at, p.receipt_at, p.receipt_at + interval '1 second'
-       FROM p JOIN day_m m ON m.id = p.message_id WHERE m.webhook AND p.receipt_at IS NOT NULL
+       FROM p JOIN day_m m ON m.id = p.message_id WHERE m.webhook AND p.receipt_at >= $1::timestamptz - interval '30 days'
       ORDER BY p.receipt_at
      RETURNING id, account_id, created_at, finished_at)
      INSERT INTO webhook_attempts (event_id, account_id, kind, url, attempt, response_status, duration_ms, delivered, created_at)
-     SELECT e.id, e.account_id, 'status', $2, 1, 200, 40 + e.id % 200, true, e.finished_at
-       FROM e WHERE e.created_at >= $1::timestamptz - interval '30 days' ORDER BY e.id`,
+     SELECT e.id, e.account_id, 'status', $2, 1, 200, 40 + e.id % 200, true, e.finished_at FROM e ORDER BY e.id`,
     [end.toISOString(), WEBHOOK_URL],
   );
   await c.query(

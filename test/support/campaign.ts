@@ -2,6 +2,7 @@ import { Pool } from 'pg';
 import { runCli } from './run-cli';
 import { basicAuth } from './test-app';
 import { MESSAGE_STATUS, WITH_PART_STATUS } from '../../src/delivery/state/message-status';
+import { pgConnectionOptions } from '../../src/database/primary-locator';
 
 /** What multi-process tests share: a live account made by the CLI, HTTP calls to a process, the file's database. */
 export interface LiveAccount {
@@ -52,8 +53,12 @@ export function mobiles(block: string, count: number, from = 0): string[] {
 /** The international form the carrier submits (and the simulator records). */
 export const international = (local: string) => `61${local.slice(1)}`;
 
+/** The file's database, through the service's own connection options (a multi-host URL finds its primary). */
 export function database(): Pool {
-  return new Pool({ connectionString: process.env.DATABASE_URL, max: 4 });
+  const pool = new Pool({ ...pgConnectionOptions(process.env.DATABASE_URL!, 5000), max: 4 });
+  // An idle connection lost with its server (a failover) is dropped and replaced, not a crash of the test.
+  pool.on('error', () => undefined);
+  return pool;
 }
 
 export async function statusCounts(db: Pool, accountId: number): Promise<Record<string, number>> {

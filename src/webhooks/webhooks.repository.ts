@@ -146,14 +146,21 @@ export class WebhooksRepository {
     return rows;
   }
 
-  /** Extends the holder's leases of these events; the ids returned are still its own. */
+  /**
+   * Extends the holder's leases of these events; the ids returned are still its own. Rows are locked in
+   * id order, as recordOutcomes locks them: two statements over the same held events that lock in their
+   * own orders deadlock, and the loser's events were sent again once their leases ran out.
+   */
   async renewLeases(holder: string, eventIds: number[], leaseMs: number): Promise<number[]> {
     if (eventIds.length === 0) return [];
     const { rows } = await sql<{ id: string }>(
       this.dataSource,
-      `UPDATE webhook_events SET locked_until = now() + $3 * interval '1 millisecond'
-        WHERE id = ANY($2::bigint[]) AND leased_by = $1 AND state = 'pending'
-        RETURNING id`,
+      `UPDATE webhook_events e SET locked_until = now() + $3 * interval '1 millisecond'
+         FROM (SELECT id FROM webhook_events
+                WHERE id = ANY($2::bigint[]) AND leased_by = $1 AND state = 'pending'
+                ORDER BY id FOR UPDATE) held
+        WHERE e.id = held.id
+        RETURNING e.id`,
       [holder, eventIds, leaseMs],
     );
     return rows.map((r) => Number(r.id));
@@ -163,7 +170,7 @@ export class WebhooksRepository {
    * Every attempt logged and every event moved on, in one statement, for the events this holder still
    * leases at the attempt count it claimed them with: an outcome whose lease another deliverer has taken
    * meanwhile is not recorded, so each attempt number is counted and logged once. Returns how many
-   * outcomes were not recorded for that reason.
+   * outcomes were not recorded for that reason. The events are locked in id order first (see renewLeases).
    */
   async recordOutcomes(holder: string, outcomes: AttemptOutcome[]): Promise<number> {
     if (outcomes.length === 0) return 0;
@@ -174,12 +181,14 @@ export class WebhooksRepository {
       `WITH u AS (
          SELECT * FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::boolean[], $9::timestamptz[], $10::int[], $11::text[], $12::int[])
                     AS u(id, account_id, kind, url, claimed_attempts, state, counted, next_at, response_status, error, duration_ms)
+       ), held AS MATERIALIZED (
+         SELECT id FROM webhook_events WHERE id = ANY($2::bigint[]) ORDER BY id FOR UPDATE
        ), moved AS (
          UPDATE webhook_events e
             SET state = u.state, attempts = e.attempts + u.counted::int, locked_until = NULL, leased_by = NULL,
                 next_attempt_at = COALESCE(u.next_at, e.next_attempt_at),
                 finished_at = CASE WHEN u.state = 'pending' THEN NULL ELSE now() END
-           FROM u
+           FROM u JOIN held USING (id)
           WHERE e.id = u.id AND e.leased_by = $1 AND e.attempts = u.claimed_attempts AND e.state = 'pending'
           RETURNING e.id
        ), logged AS (

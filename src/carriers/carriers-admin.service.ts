@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/pg-errors';
 import { UnitOfWork } from '../database/unit-of-work';
-import { ENV_CARRIER_ID, ENV_CARRIER_NAME } from '../delivery/worker/carriers/carrier-ids';
+import { ENV_CARRIER_ID, ENV_CARRIER_NAME } from './carrier-ids';
 import { CarrierSecret } from './carrier-secret';
 import { CarrierSettingsError } from './carrier-settings';
 import { CarrierFields, CarriersRepository, StoredCarrier } from './carriers.repository';

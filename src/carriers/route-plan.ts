@@ -9,7 +9,7 @@
  * - No rule matching (or no rule at all): the default route, every usable carrier (env and each enabled
  *   row) at weight 1, priority 0.
  */
-import { ENV_CARRIER_ID } from '../delivery/worker/carriers/carrier-ids';
+import { ENV_CARRIER_ID } from './carrier-ids';
 import { RouteTable, type RouteMember, type RouteRule } from './route-table';
 
 export const DEFAULT_ROUTE_ID = 0;

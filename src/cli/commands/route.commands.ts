@@ -7,7 +7,7 @@ import { SENDER_KINDS, type SenderKindRule } from '../../carriers/route.entity';
 import { RoutePlan, sharesNow } from '../../carriers/route-plan';
 import { describeDestination, parseDestination, senderKindOf, type RouteRule } from '../../carriers/route-table';
 import { Clock } from '../../common/time/clock';
-import { ENV_CARRIER_ID } from '../../delivery/worker/carriers/carrier-ids';
+import { ENV_CARRIER_ID } from '../../carriers/carrier-ids';
 import { positiveId, UsageError } from '../cli-args';
 import { defineCommand } from '../command';
 import { oneOfFlag } from '../flag-values';

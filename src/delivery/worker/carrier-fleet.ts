@@ -2,7 +2,7 @@ import { CarrierSecret } from '../../carriers/carrier-secret';
 import type { StoredCarrier } from '../../carriers/carriers.repository';
 import type { AppConfig } from '../../config/app-config';
 import type { Carrier, DeliveryReceipt, InboundSms } from './carriers/carrier';
-import { ENV_CARRIER_ID, ENV_CARRIER_NAME } from './carriers/carrier-ids';
+import { ENV_CARRIER_ID, ENV_CARRIER_NAME } from '../../carriers/carrier-ids';
 import type { CarrierHealthBoard } from './carriers/carrier-health-board';
 import { SmppCarrier } from './carriers/smpp/smpp-carrier';
 import type { CarrierLogger, SmppCarrierOptions } from './carriers/smpp/smpp-options';

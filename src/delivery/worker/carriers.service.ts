@@ -10,7 +10,7 @@ import { AppConfig } from '../../config/app-config';
 import { MetricsRegistry } from '../../metrics/metrics-registry';
 import type { CarrierStatus } from '../status/carrier-state';
 import type { Carrier, DeliveryReceipt, InboundSms } from './carriers/carrier';
-import { SIMULATED_CARRIER_ID } from './carriers/carrier-ids';
+import { SIMULATED_CARRIER_ID } from '../../carriers/carrier-ids';
 import { CarrierGroup } from './carriers/carrier-group';
 import { CarrierHealthBoard } from './carriers/carrier-health-board';
 import { SimulatedCarrier } from './carriers/simulated-carrier';

@@ -8,7 +8,14 @@ const SRC = join(__dirname, '../../../src');
  * in-flight slots, an SMPP session, a dispatcher's lease, a webhook deliverer's leases) and stop with it. Everything else that repeats
  * is periodic work, declared per role (src/periodic-work.module.ts) and run by the PeriodicRunner.
  */
-const LIFETIME_TIMERS = ['common/concurrency/inflight-limiter.ts', 'smpp/session.ts', 'delivery/worker/dispatcher-lease.ts', 'webhooks/webhook-leases.ts'];
+// A worker's carriers reload their own settings and publish their own state for as long as they live.
+const LIFETIME_TIMERS = [
+  'common/concurrency/inflight-limiter.ts',
+  'smpp/session.ts',
+  'delivery/worker/dispatcher-lease.ts',
+  'webhooks/webhook-leases.ts',
+  'delivery/worker/carriers.service.ts',
+];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

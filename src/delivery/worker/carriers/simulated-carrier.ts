@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { countParts } from '../../../common/sms';
-import { SIMULATED_CARRIER_ID, SIMULATED_CARRIER_NAME } from './carrier-ids';
+import { SIMULATED_CARRIER_ID, SIMULATED_CARRIER_NAME } from '../../../carriers/carrier-ids';
 import type { Carrier, CarrierState, OutboundMessage, SubmissionResult } from './carrier';
 
 /**

@@ -1,6 +1,6 @@
 /** Settings of an SMPP carrier account; AppConfig builds these from the environment. */
 import type { SourceAddressing } from '../../../../smpp/addressing';
-import { ENV_CARRIER_ID, ENV_CARRIER_NAME } from '../carrier-ids';
+import { ENV_CARRIER_ID, ENV_CARRIER_NAME } from '../../../../carriers/carrier-ids';
 
 export interface CarrierLogger {
   info(msg: string, meta?: Record<string, unknown>): void;

@@ -399,6 +399,15 @@ export function trustProxyOption(value: string): boolean | number | string {
   return /^\d+$/.test(value) ? Number(value) : value;
 }
 
+/**
+ * A rejected value as the error shows it: a secret's value never (the error reaches logs), and a URL's
+ * password masked, so a mistyped DATABASE_URL does not print the database password.
+ */
+export function shownValue(name: string, raw: string): string {
+  if (/PASSWORD|SECRET|TOKEN|_KEY$/.test(name)) return '(hidden)';
+  return JSON.stringify(raw.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:]*:)[^/@]*@/i, '$1***@'));
+}
+
 /** Builds and validates the config from an environment; every bad variable is named in the error. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
   const config = new AppConfig();
@@ -409,7 +418,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     const raw = env[envName(key)];
     if (raw === undefined || raw === '') continue;
     const read = setting.read(raw);
-    if ('complaint' in read) unreadable.set(key, `${envName(key)}=${JSON.stringify(raw)} ${read.complaint}`);
+    if ('complaint' in read) unreadable.set(key, `${envName(key)}=${shownValue(envName(key), raw)} ${read.complaint}`);
     else values[key] = read.value;
   }
   // Production cookies are Secure unless an operator says otherwise: behind a TLS-terminating proxy that is
@@ -426,7 +435,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   for (const [key, setting] of entries) {
     const complaint = unreadable.get(key) ?? setting.check(values[key]);
     if (complaint === null) continue;
-    complaints.push(unreadable.has(key) ? complaint : `${envName(key)}=${JSON.stringify(String(values[key]))} ${complaint}`);
+    complaints.push(unreadable.has(key) ? complaint : `${envName(key)}=${shownValue(envName(key), String(values[key]))} ${complaint}`);
   }
   if (complaints.length > 0) throw new ConfigError(`Invalid configuration: ${complaints.join('; ')}`);
   if (config.nodeEnv === 'production' && !(config.smppHost && config.smppSystemId && config.smppPassword)) {

@@ -34,7 +34,7 @@ describe('CARRIER_SECRET_KEY and CARRIER_RELOAD_MS', () => {
     expect(loadConfig({ CARRIER_SECRET_KEY: 'ab'.repeat(32) }).carrierSecretKey).toBe('ab'.repeat(32));
     const b64 = randomBytes(32).toString('base64');
     expect(loadConfig({ CARRIER_SECRET_KEY: b64 }).carrierSecretKey).toBe(b64);
-    expect(() => loadConfig({ CARRIER_SECRET_KEY: 'short' })).toThrow('CARRIER_SECRET_KEY="short" must be 32 bytes as 64 hex digits or 44 characters of base64');
+    expect(() => loadConfig({ CARRIER_SECRET_KEY: 'short' })).toThrow('CARRIER_SECRET_KEY=(hidden) must be 32 bytes as 64 hex digits or 44 characters of base64');
     expect(loadConfig({}).carrierReloadMs).toBe(2000);
     expect(() => loadConfig({ CARRIER_RELOAD_MS: '10' })).toThrow('CARRIER_RELOAD_MS="10" must not be less than 100');
   });

@@ -98,6 +98,16 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ PORT: 'x', APP_ROLE: 'y' })).toThrow(/PORT=.*APP_ROLE=/);
   });
 
+  it('never shows a rejected secret or the password of a rejected URL', () => {
+    const env = {
+      DATABASE_URL: 'postgres://app:s3cret-pw@db1:5432,db2:5432/sms?target_session_attrs=standby',
+      CARRIER_SECRET_KEY: 'not-a-key-but-still-secret',
+    };
+    expect(() => loadConfig(env)).toThrow('DATABASE_URL="postgres://app:***@db1:5432,db2:5432/sms?target_session_attrs=standby" must be a postgres:// URL');
+    expect(() => loadConfig(env)).toThrow('CARRIER_SECRET_KEY=(hidden) must be 32 bytes');
+    expect(() => loadConfig(env)).not.toThrow(/s3cret-pw|still-secret/);
+  });
+
   it('lets tests override values after reading the environment', () => {
     expect(loadConfig({ INFLIGHT_LIMIT: '9' }, { inflightLimit: 2 }).inflightLimit).toBe(2);
   });

@@ -25,6 +25,8 @@ import { acceptsUploads, isPageRoute } from '../pages/page-route';
 import { registerPages, SIGN_IN_PATH } from '../pages/register-pages';
 import { setupOpenApi } from './openapi';
 import { refuseHeadOnGetsWithEffects } from './refuse-head';
+import { LinkClicksService } from '../links/link-clicks.service';
+import { registerShortLinkRoute } from './short-link-route';
 
 /**
  * Builds the HTTP application exactly as production runs it; main.ts listens on it and the e2e tests
@@ -87,7 +89,9 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
   // Routes are registered by init() below, so the hooks see every one of them.
   observeRequests(fastify, app.get(HttpMetrics));
   await registerPages(app, config);
-  app.useGlobalFilters(new ErrorEnvelopeFilter(routes, new HtmlErrorPages(config, SIGN_IN_PATH)));
+  const filter = new ErrorEnvelopeFilter(routes, new HtmlErrorPages(config, SIGN_IN_PATH));
+  app.useGlobalFilters(filter);
+  registerShortLinkRoute(fastify, app.get(LinkClicksService), (error, request, reply) => filter.answer(error, request, reply));
   app.useGlobalPipes(new ValidPipe());
   app.enableShutdownHooks();
   if (config.docsEnabled) setupOpenApi(app);

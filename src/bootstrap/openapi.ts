@@ -66,6 +66,7 @@ const BASIC_AUTH_DESCRIPTION = [
 /** Who answers for the API and on what terms: proprietary, no public licence (SPDX custom licence reference). */
 const INFO = { contact: { name: 'API support' }, license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } };
 import { addTransportResponses } from './transport-responses';
+import { shortLinkOpenApi } from '../links/short-link.openapi';
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const builder = new DocumentBuilder()
@@ -80,6 +81,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addSecurityRequirements('basic');
   for (const tag of TAGS) builder.addTag(tag.name, tag.description);
   const generated = SwaggerModule.createDocument(app, builder.build(), { extraModels: WEBHOOK_PAYLOAD_MODELS });
+  generated.paths['/{code}'] = shortLinkOpenApi();
   addCodeSamples(generated.paths as Parameters<typeof addCodeSamples>[0]);
   return finishOpenApiDocument(addTransportResponses(generated), { webhooks: webhooksOpenApi(), info: INFO }) as OpenAPIObject;
 }

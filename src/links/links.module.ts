@@ -6,12 +6,12 @@ import { LinkRetentionRepository } from './link-retention.repository';
 import { LinkRetentionService } from './link-retention.service';
 import { LinkStore } from './link-store.service';
 import { LinksRepository } from './links.repository';
-import { ShortLinkController } from './short-link.controller';
 
 /** Short links and per-recipient opt-out links: stored with their messages, followed, clicks reported. */
 @Module({
   imports: [RedisModule],
-  controllers: [LinkClicksController, ShortLinkController],
+  // The short link redirect is a bare Fastify route (bootstrap/short-link-route.ts) on LinkClicksService.
+  controllers: [LinkClicksController],
   providers: [LinksRepository, LinkStore, LinkClicksService, LinkRetentionRepository, LinkRetentionService],
   exports: [LinkStore, LinkClicksService, LinkRetentionService],
 })

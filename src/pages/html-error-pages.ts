@@ -4,7 +4,7 @@ import { ErrorText, PageErrorText, PageErrorTitle } from '../common/errors/error
 import type { ErrorResponse } from '../common/errors/error-mapping';
 import { HtmlErrorResponder } from '../common/errors/html-error-responder';
 import type { AppConfig } from '../config/app-config';
-import { isPublicLinkRoute, wantsHtml } from './page-route';
+import { isPageRoute, isPublicLinkRoute, wantsHtml } from './page-route';
 import { TWO_FACTOR_SETUP_PATH } from './register-pages';
 import { renderPage } from './render-page';
 import { ERROR_TEMPLATE } from './view-engine';
@@ -30,7 +30,9 @@ export class HtmlErrorPages extends HtmlErrorResponder {
   }
 
   async respond(request: FastifyRequest, reply: FastifyReply, response: ErrorResponse): Promise<void> {
-    reply.helmet?.();
+    // A page route already carries the same headers (set on request from ones computed once): helmet
+    // would build them again for every error page, a guesser's 404s and 429s among them.
+    if (!isPageRoute(request)) reply.helmet?.();
     reply.header('Cache-Control', 'no-store');
     if (response.status === 401) {
       reply.code(303).header('Location', this.signInLocation(request)).send();

@@ -21,8 +21,11 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw exception;
-    const request = host.switchToHttp().getRequest<FastifyRequest>();
-    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    this.answer(exception, host.switchToHttp().getRequest<FastifyRequest>(), host.switchToHttp().getResponse<FastifyReply>());
+  }
+
+  /** Answers `exception` as the envelope or an error page; also used by the routes served outside Nest's pipeline (the short link). */
+  answer(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
     const response = this.toResponse(exception, request);
     if (response.log) {
       // request.log is the request's child logger, so the line carries its reqId.

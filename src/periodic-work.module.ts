@@ -10,6 +10,8 @@ import { IdempotencyService } from './idempotency/idempotency.service';
 import { LinkClicksService } from './links/link-clicks.service';
 import { LinkRetentionService } from './links/link-retention.service';
 import { LinksModule } from './links/links.module';
+import { PartitionMaintenanceService } from './partitions/partition-maintenance.service';
+import { PartitionsModule } from './partitions/partitions.module';
 import { PeriodicRunner } from './periodic/periodic-runner';
 import { CrossingHandler } from './recharge/crossing-handler.service';
 import { RechargeModule } from './recharge/recharge.module';
@@ -27,7 +29,7 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
  * conditional updates, idempotent steps). Add new work as one entry.
  */
 @Module({
-  imports: [DispatchWorkerModule, WebhookWorkerModule, PurchasesModule, LinksModule, IdempotencyModule, ContactImportsModule, RechargeModule],
+  imports: [DispatchWorkerModule, WebhookWorkerModule, PurchasesModule, LinksModule, IdempotencyModule, ContactImportsModule, RechargeModule, PartitionsModule],
   providers: [
     {
       provide: PERIODIC_WORK,
@@ -44,6 +46,7 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
         CrossingHandler,
         LinkRetentionService,
         WebhookRetentionService,
+        PartitionMaintenanceService,
       ],
       useFactory: (
         config: AppConfig,
@@ -58,6 +61,7 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
         crossings: CrossingHandler,
         linkRetention: LinkRetentionService,
         webhookRetention: WebhookRetentionService,
+        partitions: PartitionMaintenanceService,
       ): PeriodicWork[] => [
         // Re-enqueues orphaned sends, takes back dead dispatchers' claims, applies late and simulated receipts.
         { name: 'dispatch-sweep', everyMs: config.sweepIntervalMs, run: () => sweeper.sweep() },
@@ -87,6 +91,8 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
         { name: 'short-link-purge', everyMs: config.retentionPurgeIntervalMs, run: () => linkRetention.purgeExpired() },
         // Deletes finished webhook events and delivery attempts past WEBHOOK_RETENTION_DAYS, oldest first.
         { name: 'webhook-purge', everyMs: config.retentionPurgeIntervalMs, run: () => webhookRetention.purgeExpired() },
+        // Makes the time partitions ahead and detaches and drops those past their retention (PARTITIONED_TABLES); one worker at a time.
+        { name: 'partition-maintenance', everyMs: config.partitionMaintenanceIntervalMs, run: () => partitions.run() },
       ],
     },
     PeriodicRunner,

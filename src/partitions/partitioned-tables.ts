@@ -1,0 +1,24 @@
+import type { Bucket, PartitionKey } from '../database/partitioning/partition-bounds';
+
+/** The settings that say how long a partitioned table keeps its rows, in its bucket's unit (months or days). */
+export type RetentionSetting = 'messageRetentionMonths' | 'webhookRetentionDays' | 'inboundRetentionMonths' | 'clickRetentionMonths';
+
+/**
+ * A table range-partitioned by time. The maintenance (partition-maintenance) keeps its buckets made
+ * `ahead` of now and drops those wholly older than the retention setting. A table is listed once its
+ * migration has converted it; the list names tables as text, so it imports no domain.
+ */
+export interface PartitionedTable {
+  table: string;
+  key: PartitionKey;
+  bucket: Bucket;
+  /** Buckets made beyond the current one: how long inserts keep working if the maintenance stops. */
+  ahead: number;
+  retention: RetentionSetting;
+}
+
+/** Buckets ahead: three months, or two weeks of days, of slack before inserts would find no partition. */
+export const MONTHS_AHEAD = 3;
+export const DAYS_AHEAD = 14;
+
+export const PARTITIONED_TABLES: readonly PartitionedTable[] = [];

@@ -1,0 +1,133 @@
+import { DataSource } from 'typeorm';
+import { Clock } from '../../src/common/time/clock';
+import { oldPartitionName, uuidAt } from '../../src/database/partitioning/partition-bounds';
+import { PartitionMaintenanceRepository } from '../../src/partitions/partition-maintenance.repository';
+import { PartitionMaintenanceService } from '../../src/partitions/partition-maintenance.service';
+import type { PartitionedTable } from '../../src/partitions/partitioned-tables';
+import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
+
+class FixedClock extends Clock {
+  constructor(public at: Date) {
+    super();
+  }
+  now(): Date {
+    return this.at;
+  }
+}
+
+/** The periodic partition maintenance on real PostgreSQL, over scratch tables of this file's database. */
+describe(PartitionMaintenanceService.name, () => {
+  let t: TestApp;
+  let ds: DataSource;
+  let acct: TestAccount;
+
+  beforeAll(async () => {
+    t = await startTestApp({ appRole: 'api', messageRetentionMonths: 13, webhookRetentionDays: 30 });
+    ds = t.app.get(DataSource);
+    acct = await createAccount(t.app, { credits: 10, senders: ['Brand'] });
+  });
+  afterAll(() => t.close());
+
+  const partitionsOf = async (table: string): Promise<string[]> =>
+    (await ds.query(`SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass ORDER BY 1`, [table])).map(
+      (r: { relname: string }) => r.relname,
+    );
+
+  const service = (clock: Clock, tables: PartitionedTable[]) => new PartitionMaintenanceService(new PartitionMaintenanceRepository(ds), clock, t.config, tables);
+
+  it('makes the buckets ahead and drops exactly the months wholly past retention, keeping the catch-all', async () => {
+    await ds.query(`CREATE TABLE scratch_msgs (id uuid NOT NULL, account_id integer NOT NULL REFERENCES accounts(id) ON DELETE CASCADE, body text NOT NULL,
+                      PRIMARY KEY (id)) PARTITION BY RANGE (id)`);
+    await ds.query(`CREATE INDEX scratch_msgs_account_idx ON scratch_msgs (account_id, id)`);
+    const month = (y: number, m: number) => Date.UTC(y, m - 1, 1);
+    await ds.query(`CREATE TABLE ${oldPartitionName('scratch_msgs')} PARTITION OF scratch_msgs FOR VALUES FROM (MINVALUE) TO ('${uuidAt(month(2025, 8))}')`);
+    for (const [y, m] of [
+      [2025, 8],
+      [2025, 9],
+      [2025, 10],
+      [2025, 11],
+    ]) {
+      const name = `scratch_msgs_p${y}_${String(m).padStart(2, '0')}`;
+      await ds.query(`CREATE TABLE ${name} PARTITION OF scratch_msgs FOR VALUES FROM ('${uuidAt(month(y, m))}') TO ('${uuidAt(Date.UTC(y, m, 1))}')`);
+      await ds.query(`INSERT INTO scratch_msgs VALUES ($1, $2, 'old')`, [uuidAt(month(y, m) + 1000).replace(/0000$/, '0001'), acct.accountId]);
+    }
+    // A legacy (non-v7) id sorting below every bucket lives in the catch-all, which retention never drops.
+    await ds.query(`INSERT INTO scratch_msgs VALUES ('00000000-1111-4111-8111-111111111111', $1, 'legacy')`, [acct.accountId]);
+
+    const spec: PartitionedTable = { table: 'scratch_msgs', key: { column: 'id', kind: 'uuid7' }, bucket: 'month', ahead: 2, retention: 'messageRetentionMonths' };
+    const report = await service(new FixedClock(new Date('2026-11-27T10:00:00Z')), [spec]).run();
+
+    // 13 months before November 2026 starts October 2025: August and September are wholly older.
+    expect(report).toEqual({
+      ran: true,
+      created: ['scratch_msgs_p2026_11', 'scratch_msgs_p2026_12', 'scratch_msgs_p2027_01'],
+      dropped: ['scratch_msgs_p2025_08', 'scratch_msgs_p2025_09'],
+      failed: [],
+    });
+    expect(await partitionsOf('scratch_msgs')).toEqual([
+      'scratch_msgs_p2025_10',
+      'scratch_msgs_p2025_11',
+      'scratch_msgs_p2026_11',
+      'scratch_msgs_p2026_12',
+      'scratch_msgs_p2027_01',
+      'scratch_msgs_p_old',
+    ]);
+    expect((await ds.query(`SELECT body FROM scratch_msgs ORDER BY id`)).map((r: { body: string }) => r.body)).toEqual(['legacy', 'old', 'old']);
+    // The made partitions carry the parent's index and foreign key (ATTACH builds and clones them).
+    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM pg_indexes WHERE tablename = 'scratch_msgs_p2026_12'`);
+    expect(n).toBe(2);
+    await expect(ds.query(`INSERT INTO scratch_msgs VALUES ($1, -1, 'x')`, [uuidAt(month(2026, 12) + 5).replace(/0000$/, '0001')])).rejects.toThrow(
+      'violates foreign key constraint',
+    );
+
+    // A second run has nothing to do.
+    expect(await service(new FixedClock(new Date('2026-11-27T11:00:00Z')), [spec]).run()).toEqual({ ran: true, created: [], dropped: [], failed: [] });
+  });
+
+  it('drops day buckets past WEBHOOK_RETENTION_DAYS on a timestamptz key, while a transaction inserts into the current day', async () => {
+    await ds.query(`CREATE TABLE scratch_events (id bigserial, created_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (id, created_at)) PARTITION BY RANGE (created_at)`);
+    await ds.query(`CREATE TABLE scratch_events_p_old PARTITION OF scratch_events FOR VALUES FROM (MINVALUE) TO ('2026-10-20T00:00:00Z')`);
+    const spec: PartitionedTable = { table: 'scratch_events', key: { column: 'created_at', kind: 'timestamptz' }, bucket: 'day', ahead: 1, retention: 'webhookRetentionDays' };
+    const first = await service(new FixedClock(new Date('2026-10-20T05:00:00Z')), [spec]).run();
+    expect(first.created).toEqual(['scratch_events_p2026_10_20', 'scratch_events_p2026_10_21']);
+
+    // 30 days on, October 20 is not yet wholly past retention.
+    const clock = new FixedClock(new Date('2026-11-19T05:00:00Z'));
+    const made = await service(clock, [spec]).run();
+    expect(made.dropped).toEqual([]);
+    const runner = ds.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      await runner.query(`INSERT INTO scratch_events (created_at) VALUES ('2026-11-20T05:00:01Z')`);
+      clock.at = new Date('2026-11-20T05:00:00Z');
+      // The open transaction touched the parent, so DETACH CONCURRENTLY waits for it: the step times out and is retried next run.
+      const blocked = await service(clock, [spec]).run();
+      await runner.query(`INSERT INTO scratch_events (created_at) VALUES ('2026-11-20T06:00:01Z')`);
+      await runner.commitTransaction();
+      expect(blocked.failed.length + blocked.dropped.length).toBeGreaterThan(0);
+    } finally {
+      await runner.release();
+    }
+    const after = await service(clock, [spec]).run();
+    expect(after.failed).toEqual([]);
+    const names = await partitionsOf('scratch_events');
+    expect(names).not.toContain('scratch_events_p2026_10_20');
+    expect(names).toContain('scratch_events_p2026_10_21');
+    expect(names).toContain('scratch_events_p_old');
+    expect((await ds.query(`SELECT count(*)::int AS n FROM scratch_events`))[0].n).toBe(2);
+  });
+
+  it('leaves the work to the worker already running it', async () => {
+    const other = ds.createQueryRunner();
+    await other.connect();
+    try {
+      await other.query(`SELECT pg_advisory_lock(hashtextextended('partition-maintenance', 0))`);
+      expect(await service(new Clock(), []).run()).toEqual({ ran: false, created: [], dropped: [], failed: [] });
+      await other.query(`SELECT pg_advisory_unlock(hashtextextended('partition-maintenance', 0))`);
+    } finally {
+      await other.release();
+    }
+    expect((await service(new Clock(), []).run()).ran).toBe(true);
+  });
+});

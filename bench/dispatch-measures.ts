@@ -23,14 +23,16 @@ export function cpuMicros(pid: number): number {
 export interface CpuSnapshot {
   node: number;
   simulator: number;
+  simulators: Map<number, number>;
   /** Backends connected to the benchmark's database, by pid. */
   backends: Map<number, number>;
   /** WAL writer, background writer, checkpointer: shared by every database of the cluster. */
   shared: Map<number, number>;
 }
 
-/** `node` is this process plus any worker processes (`--workers N`). */
-export async function cpuSnapshot(ds: DataSource, simulatorPid: number, workerPids: number[] = []): Promise<CpuSnapshot> {
+/** `node` is this process plus any worker processes (`--workers N`); `simulator` the peer's pid (or peers', summed). */
+export async function cpuSnapshot(ds: DataSource, simulator: number | number[], workerPids: number[] = []): Promise<CpuSnapshot> {
+  const simulatorPids = typeof simulator === 'number' ? [simulator] : simulator;
   const rows: Array<{ pid: number; mine: boolean }> = await ds.query(
     `SELECT pid, datname IS NOT DISTINCT FROM current_database() AS mine FROM pg_stat_activity
       WHERE datname = current_database() OR backend_type IN ('walwriter', 'background writer', 'checkpointer')`,
@@ -39,7 +41,8 @@ export async function cpuSnapshot(ds: DataSource, simulatorPid: number, workerPi
   const shared = new Map<number, number>();
   for (const r of rows) (r.mine ? backends : shared).set(r.pid, cpuMicros(r.pid));
   const node = [process.pid, ...workerPids].reduce((sum, pid) => sum + cpuMicros(pid), 0);
-  return { node, simulator: cpuMicros(simulatorPid), backends, shared };
+  // A simulator killed mid-campaign (--kill-one-at) reads 0: its CPU is left out of the sum.
+  return { node, simulator: simulatorPids.reduce((sum, pid) => sum + cpuMicros(pid), 0), simulators: new Map(simulatorPids.map((pid) => [pid, cpuMicros(pid)])), backends, shared };
 }
 
 export interface CpuUse {
@@ -54,7 +57,7 @@ export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot): CpuUse {
   const delta = (b: Map<number, number>, a: Map<number, number>) => [...a].reduce((sum, [pid, us]) => sum + us - (b.get(pid) ?? 0), 0);
   return {
     node: after.node - before.node,
-    simulator: after.simulator - before.simulator,
+    simulator: [...after.simulators].reduce((sum, [pid, us]) => sum + (us > 0 ? us - (before.simulators.get(pid) ?? 0) : 0), 0),
     postgres: delta(before.backends, after.backends),
     shared: delta(before.shared, after.shared),
   };

@@ -7,11 +7,12 @@ import { MESSAGE_STATUS, WITH_PART_STATUS } from '../src/delivery/state/message-
 import { explainDispatchPath } from './dispatch-plans';
 import { activityBetween, cpuBetween, cpuSnapshot, insertBacklog, loadAverages, startWorkers, STATS_SETTLE_MS, tableActivity } from './dispatch-measures';
 import { campaignBodies, postSend } from './campaign';
-import { startSimulatorProcess } from './simulator-process';
+import { parseDuration, startDispatchPeers } from './dispatch-carriers';
 import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support';
 
 /**
- * npm run bench:dispatch [-- --messages 50000 --binds 4 --window 100 --backlog 1000000 --explain --workers 2]
+ * npm run bench:dispatch [-- --messages 50000 --binds 4 --window 100 --backlog 1000000 --explain --workers 2
+ *                            --carriers 2 --kill-one-at 2s --receipt-wait-ms 5000]
  * A campaign of requests × 10000 messages on a live account, through the HTTP API, to the bundled SMSC
  * simulator (a separate process, real SMPP on loopback, receipts after 1 s), until every receipt is
  * stored. Prints the time to accept, to the peer (first and all, from the simulator's own clock), the
@@ -25,6 +26,14 @@ import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support
  * service that has been running a while) rather than in fresh ones; without it, compiling is part of the
  * figures. SMSC_SIM_MAIN=<path to another build's dist/src/smsc-sim/main.js> runs that simulator instead,
  * to compare gateways against one yardstick when the simulator has changed.
+ * `--carriers N` runs N simulator processes as N carriers added with `carrier:add` (each `--binds` ×
+ * `--window`, per worker) and no route, so the default route shares the campaign among them; the peer
+ * figures are summed and each carrier's share is printed (dispatch-carriers.ts). `--kill-one-at T` (with
+ * `--carriers`) SIGKILLs carrier-1's simulator T (2s, 1500ms) after the first submit_sm reached a peer, runs
+ * the receipt-wait closing every second with RECEIPT_WAIT_MS `--receipt-wait-ms` (5000), waits until every
+ * message settled, and prints the rate before and after the loss, the time until the survivors carry the
+ * whole rate, duplicates at the peers against binds × window, and each message's settled state; it exits
+ * non-zero when a message is unsettled or lost, or duplicates pass the bound (dispatch-failover.ts).
  */
 async function main() {
   const total = argValue('messages', 50_000);
@@ -34,33 +43,19 @@ async function main() {
   const workerCount = argValue('workers', 0);
   const warmup = argValue('warmup', 0);
   const perRequest = Math.min(10_000, total);
-
-  const { process: sim, port: simPort, stats: simStats, reset: resetSimulator } = await startSimulatorProcess(1000);
-
-  const bench = await startBenchApp({
-    smppHost: '127.0.0.1',
-    smppPort: simPort,
-    smppSystemId: 'bench',
-    smppPassword: 'benchpw',
-    smppBinds: binds,
-    smppWindow: window,
-    smppTpsPerBind: 0,
-    ...(workerCount > 0 ? { appRole: 'api' as const } : {}),
+  const killAt = process.argv.indexOf('--kill-one-at');
+  const peers = await startDispatchPeers({
+    carriers: argValue('carriers', 1),
+    killAtMs: parseDuration(killAt >= 0 ? process.argv[killAt + 1] : undefined),
+    binds,
+    window,
+    workers: workerCount,
+    receiptWaitMs: argValue('receipt-wait-ms', 5000),
   });
-  const workers =
-    workerCount > 0
-      ? await startWorkers(workerCount, {
-          DATABASE_URL: bench.config.databaseUrl,
-          REDIS_PREFIX: bench.config.redisPrefix,
-          SMPP_HOST: '127.0.0.1',
-          SMPP_PORT: String(simPort),
-          SMPP_SYSTEM_ID: 'bench',
-          SMPP_PASSWORD: 'benchpw',
-          SMPP_BINDS: String(binds),
-          SMPP_WINDOW: String(window),
-          SMPP_TPS_PER_BIND: '0',
-        })
-      : [];
+  const simStats = () => peers.stats();
+
+  const bench = await startBenchApp({ ...peers.appOverrides, ...(workerCount > 0 ? { appRole: 'api' as const } : {}) });
+  const workers = workerCount > 0 ? await startWorkers(workerCount, { DATABASE_URL: bench.config.databaseUrl, REDIS_PREFIX: bench.config.redisPrefix, ...peers.workerEnv }) : [];
   const workerPids = workers.map((w) => w.pid!);
   try {
     await bench.app.listen({ port: 0, host: '127.0.0.1' });
@@ -68,6 +63,7 @@ async function main() {
     const { auth, accountId } = await benchAccount(bench.app, { credits: 1_000_000, senders: ['61400000001'] });
     const other = await benchAccount(bench.app, { credits: 1, senders: ['Other'] });
     const ds = bench.app.get(DataSource);
+    await peers.configure(bench.config.databaseUrl);
     if (backlog > 0) {
       const history = await benchAccount(bench.app, { credits: 1, senders: ['Backlog'] });
       await insertBacklog(ds, history.accountId, backlog, (line) => console.log(line));
@@ -78,7 +74,7 @@ async function main() {
     if (warmup > 0) {
       await Promise.all(campaignBodies(warmup, Math.min(10_000, warmup), 30_000_000).map((body) => postSend(base, auth, body)));
       while ((await simStats()).counters.receiptsAcked < warmup) await new Promise((r) => setTimeout(r, 100));
-      await resetSimulator();
+      await peers.reset();
       // The statistics of the warm-up's last transactions reach pg_stat_user_tables late: let them land first.
       await new Promise((r) => setTimeout(r, STATS_SETTLE_MS));
       console.log(`  warm-up: ${warmup} messages sent and their receipts stored before the campaign`);
@@ -99,11 +95,12 @@ async function main() {
       }
     })();
     const activityBefore = await tableActivity(ds);
-    const cpuBefore = await cpuSnapshot(ds, sim.pid!, workerPids);
+    const cpuBefore = await cpuSnapshot(ds, peers.simulatorPids, workerPids);
     perfControl('enable');
     const profile = await startCpuProfile();
     const startEpoch = Date.now();
     const start = process.hrtime.bigint();
+    peers.campaignStarted();
     let firstAcceptedMs = 0;
     const requests = bodies.map((body) => postSend(base, auth, body).then(() => (firstAcceptedMs ||= ms(start))));
     await Promise.all(requests);
@@ -111,14 +108,11 @@ async function main() {
 
     // Every receipt acknowledged by the gateway: each is acknowledged only after the transaction that
     // stored and applied it committed. Watched at the simulator, so the wait adds no database reads.
-    for (;;) {
-      const s = await simStats();
-      if (s.counters.receiptsAcked >= total) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // With --kill-one-at: until every message settled (the killed carrier's parts by their receipt wait).
+    while (!(await peers.finished(ds, accountId, startEpoch, total))) await new Promise((r) => setTimeout(r, 100));
     const receiptsMs = ms(start);
     perfControl('disable');
-    const cpu = cpuBetween(cpuBefore, await cpuSnapshot(ds, sim.pid!, workerPids));
+    const cpu = cpuBetween(cpuBefore, await cpuSnapshot(ds, peers.simulatorPids, workerPids));
     // Written after the CPU is read (the profiler's sampling itself is in the figures of a profiled run).
     await profile?.stop();
     probing = false;
@@ -138,7 +132,7 @@ async function main() {
     const us = (v: number) => `${Math.round(v / total)} µs`;
 
     console.log(
-      `campaign: ${total} messages in ${bodies.length} requests of ${perRequest}, SMPP ${binds} binds × window ${window}, simulator receipts after 1 s` +
+      `campaign: ${total} messages in ${bodies.length} requests of ${perRequest}, ${peers.summary}, simulator receipts after 1 s` +
         (backlog ? `, on a backlog of ${backlog} earlier messages` : '') +
         (warmup ? `, after a warm-up of ${warmup}` : '') +
         (workerCount ? `, dispatched by ${workerCount} APP_ROLE=worker process(es) with ${binds} binds each` : ''),
@@ -169,6 +163,7 @@ async function main() {
       console.log(`    ${table.padEnd(22)} ins ${a.inserts} upd ${a.updates} (HOT ${a.hotUpdates}) del ${a.deletes}; read seq ${a.seqRead} idx ${a.idxRead}`);
     }
     console.log(`  GET /v1/account during the run       p50 ${fmt(p.p50)} ms, p99 ${fmt(p.p99)} ms, max ${fmt(p.max)} ms over ${probeLatencies.length} requests`);
+    if (!(await peers.report(ds, accountId, startEpoch, total))) process.exitCode = 1;
     console.log(`  load average (1, 5, 15 min)          ${loadAverages()}`);
     if (process.argv.includes('--explain')) {
       const planFile = path.resolve(`dispatch-plans-${backlog}.txt`);
@@ -178,7 +173,7 @@ async function main() {
   } finally {
     await Promise.all(workers.map((w) => new Promise((r) => (w.once('exit', r), w.kill('SIGTERM')))));
     await bench.drop();
-    sim.kill('SIGTERM');
+    peers.stop();
   }
 }
 

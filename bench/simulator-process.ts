@@ -4,6 +4,9 @@ import path from 'node:path';
 /** What the simulator's control port reports (GET /stats), as far as the benchmarks read it. */
 export interface SimulatorStats {
   counters: { submits: number; receiptsAcked: number };
+  sessions: Array<{ bound: boolean }>;
+  /** Destinations accepted more than once. */
+  duplicated_destinations: number;
   /** Epoch milliseconds of the first and last accepted submit_sm. */
   first_submit_at: number | null;
   last_submit_at: number | null;
@@ -23,12 +26,13 @@ export interface SimulatorProcess {
  * dist/src/smsc-sim/main.js): the simulator's CPU is the yardstick the gateway's is divided by, so two
  * gateways are compared against the same simulator when the simulator itself has changed.
  */
-export async function startSimulatorProcess(receiptDelayMs: number): Promise<SimulatorProcess> {
+export async function startSimulatorProcess(receiptDelayMs: number, options: { journal?: string } = {}): Promise<SimulatorProcess> {
   const sim = spawn(
     process.execPath,
     [
       process.env.SMSC_SIM_MAIN ?? path.resolve(__dirname, '../src/smsc-sim/main.js'),
       ...['--port', '0', '--control-port', '0', '--system-id', 'bench', '--password', 'benchpw', '--receipt-delay-ms', String(receiptDelayMs)],
+      ...(options.journal ? ['--journal', options.journal] : []),
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );

@@ -1,13 +1,18 @@
 /**
  * SMSC simulator as a process, for local runs and benchmarks:
  *   node dist/src/smsc-sim/main.js --port 2775 --system-id X --password Y --receipt-delay-ms 5000 --fail-suffix 000 [--control-port 0]
- *     [--resp-delay-ms 0] [--receipts every|first|none] [--id-prefix P]
+ *     [--resp-delay-ms 0] [--receipts every|first|none] [--id-prefix P] [--journal FILE]
  * stdout carries only JSON lines: {"event":"listening","port":2775,"control_port":…} once listening, then
  * log lines ({"level":"warn","msg":…}) when --verbose. With --control-port an HTTP control answers on
  * loopback (control-server.ts: statistics and faults injected at run time). Several run side by side, each
- * on its own ports. SIGTERM or SIGINT stops it.
+ * on its own ports. SIGTERM or SIGINT stops it. --journal appends a line per accepted submit_sm to FILE
+ * ("<epoch ms> <destination> <part number> <message id>"), written synchronously before its answer, so what
+ * a simulator accepted is known even after it was SIGKILLed (bench:dispatch --kill-one-at counts duplicates
+ * across carriers from it).
  */
+import { openSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { concatenatedPartNumber } from './sim-faults';
 import type { ReceiptMode } from './sim-faults';
 import type { SimLogger } from './sim-types';
 import { SmscSimulator } from './smsc-simulator';
@@ -37,6 +42,7 @@ async function main(): Promise<void> {
       'control-port': { type: 'string' },
       receipts: { type: 'string', default: 'every' },
       'id-prefix': { type: 'string' },
+      journal: { type: 'string' },
       verbose: { type: 'boolean', default: false },
     },
     strict: true,
@@ -58,6 +64,10 @@ async function main(): Promise<void> {
     logger,
   });
   simulator.faults.setReceipts(values.receipts as ReceiptMode);
+  if (values.journal) {
+    const fd = openSync(values.journal, 'a');
+    simulator.onAccepted = (r) => writeSync(fd, `${r.receivedAt.getTime()} ${r.destinationAddr} ${concatenatedPartNumber(r.udh)} ${r.smscId}\n`);
+  }
   const port = await simulator.start();
   const control = values['control-port'] === undefined ? null : await startControlServer(simulator, integer('control-port', values['control-port'], 0));
   jsonLine({ event: 'listening', port, ...(control ? { control_port: controlPort(control) } : {}) });

@@ -55,6 +55,11 @@ export class SmscSimulator {
   counters: SimCounters = zeroCounters();
   /** Faults injected on demand (binds refused, shares of submit errors, receipt modes). */
   readonly faults = new SimFaults();
+  /**
+   * Called with each accepted submit_sm before its answer is written (main.ts --journal): whatever the
+   * gateway was told was accepted has been seen here first, even when the process is killed right after.
+   */
+  onAccepted: ((record: SubmitRecord) => void) | null = null;
   private readonly options: Required<Omit<SmscSimulatorOptions, 'logger' | 'tls'>>;
   private readonly tls: SmscSimulatorOptions['tls'];
   private readonly logger: SimLogger;
@@ -310,8 +315,10 @@ export class SmscSimulator {
     const record = submitRecord(fields, sourceAddrTon, sim.id, smscId, refusal ?? ESME_ROK);
     this.submits.push(record);
     sim.submits++;
-    if (refusal === undefined) this.counters.submits++;
-    else {
+    if (refusal === undefined) {
+      this.counters.submits++;
+      this.onAccepted?.(record);
+    } else {
       this.counters.refused++;
       if (refusal === ESME_RTHROTTLED) this.counters.throttled++;
     }

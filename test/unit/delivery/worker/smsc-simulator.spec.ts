@@ -63,6 +63,19 @@ describe(SmscSimulator.name, () => {
     expect(b.delivered[0]).toMatchObject({ esm_class: 0x04, receipted_message_id: resp.message_id, source_addr: '61412345678' });
   });
 
+  it('tells onAccepted of each accepted submit_sm before answering it, and of no refused one', async () => {
+    const { session } = await open();
+    const seen: Array<{ to: string; id: string | null; answered: boolean }> = [];
+    let answered = false;
+    simulator.onAccepted = (r) => seen.push({ to: r.destinationAddr, id: r.smscId, answered });
+    const ok = await request(session, 'submit_sm', { destination_addr: '61412345678', short_message: Buffer.from('hi') });
+    answered = true;
+    simulator.faults.queueRefusals(1, 0x58);
+    const refused = await request(session, 'submit_sm', { destination_addr: '61412345679', short_message: Buffer.from('hi') });
+    expect(refused.command_status).toBe(0x58);
+    expect(seen).toEqual([{ to: '61412345678', id: ok.message_id, answered: false }]);
+  });
+
   it('sends no receipt when registered_delivery does not ask for one', async () => {
     const a = await open();
     await request(a.session, 'submit_sm', { destination_addr: '61412345678', short_message: Buffer.from('hi'), registered_delivery: 0 });

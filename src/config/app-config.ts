@@ -168,7 +168,9 @@ export const SETTINGS = {
   }),
 
   // --- Carrier (SMPP). With no SMPP_HOST, live accounts use the simulator (development only). ---
-  smppHost: optionalText({ why: 'The SMSC; unset: the built-in simulator takes its place (not allowed in production)' }),
+  smppHost: optionalText({
+    why: 'The SMSC of the one-carrier shortcut (carrier env); unset: only the carriers table, and in development with no carrier at all the built-in simulator',
+  }),
   smppPort: integer({ default: 2775, min: 1, max: 65535, why: "The SMSC's port" }),
   smppSystemId: optionalText({ why: 'system_id of the bind' }),
   smppPassword: optionalText({ why: 'password of the bind (never logged)' }),
@@ -462,8 +464,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     complaints.push(unreadable.has(key) ? complaint : `${envName(key)}=${shownValue(envName(key), String(values[key]))} ${complaint}`);
   }
   if (complaints.length > 0) throw new ConfigError(`Invalid configuration: ${complaints.join('; ')}`);
-  if (config.nodeEnv === 'production' && !(config.smppHost && config.smppSystemId && config.smppPassword)) {
-    throw new ConfigError('Invalid configuration: SMPP_HOST, SMPP_SYSTEM_ID and SMPP_PASSWORD are required with NODE_ENV=production (the simulator is for development only)');
+  const smpp = { SMPP_HOST: config.smppHost, SMPP_SYSTEM_ID: config.smppSystemId, SMPP_PASSWORD: config.smppPassword };
+  const smppMissing = Object.keys(smpp).filter((k) => !smpp[k as keyof typeof smpp]);
+  // Production sends through real carriers only: the SMPP_* one, or the carriers table (whose passwords only
+  // CARRIER_SECRET_KEY opens). Half an SMPP_* carrier is a mistake, never a reason to fall back to the table.
+  if (config.nodeEnv === 'production' && smppMissing.length > 0 && (smppMissing.length < 3 || !config.carrierSecretKey)) {
+    throw new ConfigError(
+      smppMissing.length < 3
+        ? `Invalid configuration: ${smppMissing.join(' and ')} missing: SMPP_HOST, SMPP_SYSTEM_ID and SMPP_PASSWORD go together`
+        : 'Invalid configuration: NODE_ENV=production needs a carrier: SMPP_HOST, SMPP_SYSTEM_ID and SMPP_PASSWORD, or CARRIER_SECRET_KEY for the carriers table (carrier:add); the simulator is for development only',
+    );
   }
   // The development key is in the source: with it, anyone who reads a database copy can open every TOTP secret.
   if (config.nodeEnv === 'production' && !config.twoFactorKey) {

@@ -31,7 +31,8 @@ export class HealthService {
     const carrier = this.carrier?.status();
     const problems: string[] = [];
     if (this.dispatch.isStalled(dispatch.oldestDueSeconds)) problems.push(`dispatch is not draining: oldest due message waiting ${dispatch.oldestDueSeconds}s`);
-    if (carrier && carrier.bindsConfigured > 0 && carrier.bindsUp === 0) problems.push('no SMPP bind is up');
+    if (carrier && carrier.kind === 'smpp' && carrier.carriers.length === 0) problems.push('no carrier: live messages wait until one is added (SMPP_* or carrier:add)');
+    else if (carrier && carrier.bindsConfigured > 0 && carrier.bindsUp === 0) problems.push('no SMPP bind is up');
     // With one carrier the line above says it; with several, each one down is named (its traffic has moved or waits).
     else if (carrier && carrier.carriers.length > 1)
       for (const c of carrier.carriers) if (c.state === 'down') problems.push(`carrier ${c.name} is down (${c.reason ?? 'hold-down'})`);

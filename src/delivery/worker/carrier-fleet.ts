@@ -22,8 +22,10 @@ interface Leaf {
 /**
  * The SMPP carriers of this worker process: the SMPP_* one (id 0, fixed for the life of the process) and
  * the enabled rows of the carriers table, as the last snapshot had them. apply() binds new ones, and
- * closes removed or disabled ones (close() lets the parts they hold be answered first, up to
- * SMPP_SUBMIT_TIMEOUT_MS); an updated one is a new connection beside the old, which then drains the same way.
+ * retires removed or disabled ones: a retired carrier gives its parts not yet sent back to their routes at
+ * once and waits up to SMPP_SUBMIT_TIMEOUT_MS for the answers to those it sent (those still unanswered go
+ * back as in doubt), then unbinds; nothing is failed for it. An updated one is a new connection beside the
+ * old, which retires the same way (its parts go to the new connection or the route's other carriers).
  */
 export class CarrierFleet {
   private readonly leaves = new Map<number, Leaf>();
@@ -63,6 +65,11 @@ export class CarrierFleet {
   /** Unanswered submit_sm a bind of this carrier may hold. */
   windowOf(carrier: Carrier): number {
     return this.windows.get(carrier) ?? 0;
+  }
+
+  /** Unanswered submit_sm the carriers in service may hold in all: Σ binds × window. */
+  windowTotal(): number {
+    return this.all().reduce((sum, c) => sum + c.state().bindsConfigured * this.windowOf(c), 0);
   }
 
   /** Receipts and inbound messages of every carrier, present and future, go to these handlers. */
@@ -156,9 +163,9 @@ export class CarrierFleet {
   }
 
   private drain(carrier: SmppCarrier, why: string): void {
-    this.logger.info('carrier draining: its parts out are answered, then it unbinds', { carrier: carrier.name, why });
+    this.logger.info('carrier draining: its parts not yet sent go back to their routes, those out are answered, then it unbinds', { carrier: carrier.name, why });
     this.draining.add(carrier);
-    void carrier.close().finally(() => {
+    void carrier.retire().finally(() => {
       this.draining.delete(carrier);
       this.logger.info('carrier closed', { carrier: carrier.name });
     });

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import { randomUUID } from 'node:crypto';
 import { CarrierSettingsSource } from '../../carriers/carrier-settings-source';
 import { CarrierStatusStore, type PublishedCarrier } from '../../carriers/carrier-status-store';
-import { RoutePlan, type PlannedRoute } from '../../carriers/route-plan';
+import { DEFAULT_ROUTE_ID, RoutePlan, type PlannedRoute } from '../../carriers/route-plan';
 import type { RouteRule } from '../../carriers/route-table';
 import { RepeatedLines } from '../../common/logging/repeated-lines';
 import { Clock } from '../../common/time/clock';
@@ -11,7 +11,7 @@ import { MetricsRegistry } from '../../metrics/metrics-registry';
 import type { CarrierStatus } from '../status/carrier-state';
 import type { Carrier, DeliveryReceipt, InboundSms } from './carriers/carrier';
 import { SIMULATED_CARRIER_ID } from '../../carriers/carrier-ids';
-import { CarrierGroup } from './carriers/carrier-group';
+import { CarrierGroup, type GroupMember } from './carriers/carrier-group';
 import { CarrierHealthBoard } from './carriers/carrier-health-board';
 import { SimulatedCarrier } from './carriers/simulated-carrier';
 import { CarrierFleet } from './carrier-fleet';
@@ -38,9 +38,14 @@ const PUBLISH_MS = 2000;
 /**
  * The carriers of this worker and the routes over them. Test accounts always use the simulator. Live
  * messages take the route the route table gives them (one CarrierGroup per route over the shared SMPP
- * carriers and one health board); with no carrier at all (development without an SMSC) the simulator,
- * which the log says. The table is reloaded when its version row moves (CARRIER_RELOAD_MS), so
- * carrier:* and route:* take effect without a restart.
+ * carriers and one health board). With no carrier at all: in development the simulator; in production
+ * the default route with no member, where live messages wait for a carrier to be added. The log says
+ * which, each time the worker comes to have no carrier.
+ *
+ * The table is reloaded when its version row moves (CARRIER_RELOAD_MS), so carrier:* and route:* take
+ * effect without a restart. A reload touches only what changed: a route keeps its group (and the
+ * messages waiting in it) and gets its new members; only a route that is gone closes its group, whose
+ * waiting messages go back to be claimed again.
  */
 @Injectable()
 export class CarriersService implements OnModuleInit, OnApplicationShutdown {
@@ -55,8 +60,10 @@ export class CarriersService implements OnModuleInit, OnApplicationShutdown {
   private version: string | null = null;
   private timers: NodeJS.Timeout[] = [];
   private readonly failures = new RepeatedLines((msg, meta) => this.logger.warn({ msg, ...meta }));
-  private warnedSimulated = false;
+  /** Whether the log last said this worker has no carrier (said again each time it comes to have none). */
+  private saidNoCarrier = false;
   private lastPublish = Date.now();
+  private readonly changeListeners: Array<() => void> = [];
 
   constructor(
     private readonly config: AppConfig,
@@ -75,7 +82,7 @@ export class CarriersService implements OnModuleInit, OnApplicationShutdown {
     });
     const log = (level: 'log' | 'warn' | 'error') => (msg: string, meta?: Record<string, unknown>) => this.logger[level]({ msg, ...meta });
     this.fleet = new CarrierFleet(config, this.board, metrics, clock, { info: log('log'), warn: log('warn'), error: log('error') });
-    this.plan = this.rebuild([]);
+    this.plan = this.rebuild([], false);
     registerGauges(registry, () => this.carrierLines());
   }
 
@@ -99,6 +106,19 @@ export class CarriersService implements OnModuleInit, OnApplicationShutdown {
     this.fleet.setHandlers({ inbound: handler });
   }
 
+  /** Called after every reload that changed the carriers or routes (the dispatcher sizes its in-flight bound by windowTotal()). */
+  onChange(listener: () => void): void {
+    this.changeListeners.push(listener);
+  }
+
+  /**
+   * Unanswered submit_sm this worker's carriers may hold in all (Σ binds × window of the carriers in
+   * service). With none (the simulator, or waiting for one): SMPP_BINDS × SMPP_WINDOW, as a notional window.
+   */
+  windowTotal(): number {
+    return this.fleet.windowTotal() || this.config.smppBinds * this.config.smppWindow;
+  }
+
   /** Hot path: a map lookup and a few prefix comparisons, no query. Test accounts never reach a carrier. */
   forMessage(m: RoutedMessage): MessageRoute {
     if (m.isTest) return this.simulatedRoute;
@@ -115,23 +135,46 @@ export class CarriersService implements OnModuleInit, OnApplicationShutdown {
     this.plan = this.rebuild(snapshot.routes);
     this.version = snapshot.version;
     this.logger.log({ msg: 'carrier settings loaded', version: snapshot.version, carriers: this.fleet.all().map((c) => c.name), routes: snapshot.routes.length });
+    for (const listener of this.changeListeners) listener();
   }
 
-  private rebuild(rules: RouteRule[]): RoutePlan {
+  /** The routes of the new plan: a route that stays keeps its group (given its new members); a route gone closes its group. */
+  private rebuild(rules: RouteRule[], sayIfNone = true): RoutePlan {
     const plan = new RoutePlan(rules, this.fleet.ids());
-    const old = this.routes;
-    this.routes = new Map(plan.routes().flatMap((r) => (r.members.length === 0 ? [] : [[r.id, this.routeOf(r)] as const])));
-    // Messages waiting in an old group for a member resolve as withheld and are claimed again.
-    for (const route of old.values()) void route.carrier.close();
-    if (this.routes.size === 0 && !this.warnedSimulated) {
-      this.warnedSimulated = true;
-      this.logger.warn({ msg: 'no SMSC configured (SMPP_* or carrier:add): live accounts use the simulator; nothing reaches a carrier' });
+    // Production never hands live messages to the simulator: with no carrier they wait in the default route.
+    const waitForCarriers = this.config.nodeEnv === 'production';
+    const next = new Map<number, MessageRoute>();
+    for (const planned of plan.routes()) {
+      if (planned.members.length === 0 && !(waitForCarriers && planned.id === DEFAULT_ROUTE_ID)) continue;
+      const members = planned.members.map((m) => ({ carrier: this.fleet.get(m.carrierId)!, weight: m.weight, priority: m.priority }));
+      const kept = this.routes.get(planned.id);
+      if (kept) (kept.carrier as CarrierGroup).setMembers(members);
+      next.set(planned.id, kept ?? this.routeOf(planned, members));
     }
+    // Messages waiting in a group that is gone resolve as withheld and are claimed again (by the new plan).
+    for (const [id, route] of this.routes) if (!next.has(id)) void route.carrier.close();
+    this.routes = next;
+    if (sayIfNone) this.sayIfNoCarrier(waitForCarriers);
     return plan;
   }
 
-  private routeOf(planned: PlannedRoute): MessageRoute {
-    const members = planned.members.map((m) => ({ carrier: this.fleet.get(m.carrierId)!, weight: m.weight, priority: m.priority }));
+  private sayIfNoCarrier(waitForCarriers: boolean): void {
+    const none = this.fleet.all().length === 0;
+    if (none && !this.saidNoCarrier) {
+      if (waitForCarriers) {
+        this.logger.error({
+          msg: 'no carrier: this worker has neither SMPP_* nor a carrier it can use in the carriers table (carrier:add; CARRIER_SECRET_KEY opens their passwords); live messages wait until one is added',
+        });
+      } else {
+        this.logger.warn({ msg: 'no carrier (SMPP_* or carrier:add): live accounts use the simulator; nothing reaches a carrier' });
+      }
+    } else if (!none && this.saidNoCarrier) {
+      this.logger.log({ msg: 'carriers available again', carriers: this.fleet.all().map((c) => c.name) });
+    }
+    this.saidNoCarrier = none;
+  }
+
+  private routeOf(planned: PlannedRoute, members: GroupMember[]): MessageRoute {
     const name = planned.rule ? `route ${planned.id}` : 'default route';
     return { key: planned.id, carrier: new CarrierGroup(members, this.board, { retryAttempts: this.config.carrierRetryAttempts, id: planned.id, name }), simulated: false };
   }
@@ -163,7 +206,8 @@ export class CarriersService implements OnModuleInit, OnApplicationShutdown {
     const carriers = this.carrierLines();
     const sum = (f: (c: (typeof carriers)[number]) => number) => carriers.reduce((s, c) => s + f(c), 0);
     return {
-      kind: carriers.length === 0 ? 'simulator' : 'smpp',
+      // In production nothing is simulated: no carrier there means live messages wait (/health says so).
+      kind: carriers.length === 0 && this.config.nodeEnv !== 'production' ? 'simulator' : 'smpp',
       bindsConfigured: sum((c) => c.bindsConfigured),
       bindsUp: sum((c) => c.bindsUp),
       inFlight: sum((c) => c.inFlight),

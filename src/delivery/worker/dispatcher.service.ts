@@ -47,13 +47,19 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
     private readonly clock: Clock,
   ) {
     this.lease = new DispatcherLease(leases, config.claimTimeoutMs, (msg, meta) => this.logger.warn({ msg, ...meta }));
-    // Twice the carrier window (binds × window) may be out unrecorded: one window answered, one in flight.
     const kept = new RepeatedLines((msg, meta) => this.logger.warn({ msg, ...meta }));
     this.recorder = new OutcomeRecorder(
       (outcomes) => records.recordOutcomes(outcomes),
-      Math.max(2, Math.ceil((2 * config.smppBinds * config.smppWindow) / GROUP)),
+      groupsOutFor(carriers.windowTotal()),
       (err) => kept.note('submission outcomes kept until PostgreSQL takes them', { err: (err as Error).message }),
     );
+    // The bound follows the carriers this worker has now (carrier:add, update, disable, remove).
+    carriers.onChange(() => this.recorder.resize(groupsOutFor(carriers.windowTotal())));
+  }
+
+  /** Groups of messages that may be out with the carriers and not yet recorded, at most. */
+  get groupsOutLimit(): number {
+    return this.recorder.capacity;
   }
 
   /**
@@ -191,6 +197,14 @@ export class DispatcherService implements OnApplicationBootstrap, BeforeApplicat
     await this.recorder.recordKept(outcomes, mayHandOver);
     if (withheld > 0) throw new Error(`${withheld} messages waited for a carrier past the lease fence; they are taken back`);
   }
+}
+
+/**
+ * The in-flight bound: twice the carriers' window (Σ binds × window of the carriers the worker has) may
+ * be out unrecorded, one window answered and one in flight, in groups of GROUP messages.
+ */
+export function groupsOutFor(windowTotal: number): number {
+  return Math.max(2, Math.ceil((2 * windowTotal) / GROUP));
 }
 
 /** Messages of one route, handed to its carrier together. */

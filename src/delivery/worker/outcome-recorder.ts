@@ -47,6 +47,15 @@ export class OutcomeRecorder {
     this.slots.release();
   }
 
+  /** Groups that may be out unrecorded at once (the carriers changed: see DispatcherService). */
+  resize(slots: number): void {
+    this.slots.resize(slots);
+  }
+
+  get capacity(): number {
+    return this.slots.capacity;
+  }
+
   /** A recording failed and the database has not been seen since: hand nothing over. */
   get broken(): boolean {
     return this.failed;

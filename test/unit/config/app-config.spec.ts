@@ -233,9 +233,23 @@ describe('SETTINGS', () => {
     expect(startupWarnings(loadConfig({ COOKIE_SECURE: 'never' }))).toEqual([]);
   });
 
-  it('refuses production without an SMSC', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow('SMPP_HOST, SMPP_SYSTEM_ID and SMPP_PASSWORD are required with NODE_ENV=production');
+  it('refuses production without a carrier: neither SMPP_* nor CARRIER_SECRET_KEY for the carriers table', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      'NODE_ENV=production needs a carrier: SMPP_HOST, SMPP_SYSTEM_ID and SMPP_PASSWORD, or CARRIER_SECRET_KEY for the carriers table (carrier:add)',
+    );
     expect(loadConfig({ NODE_ENV: 'production', SMPP_HOST: 'smsc', SMPP_SYSTEM_ID: 'id', SMPP_PASSWORD: 'pw', TWO_FACTOR_KEY: 'k'.repeat(32) }).nodeEnv).toBe('production');
+  });
+
+  it('starts production with carriers only in the table (CARRIER_SECRET_KEY, no SMPP_*)', () => {
+    const config = loadConfig({ NODE_ENV: 'production', CARRIER_SECRET_KEY: 'a'.repeat(64), TWO_FACTOR_KEY: 'k'.repeat(32) });
+    expect(config.nodeEnv).toBe('production');
+    expect(config.smppHost).toBeUndefined();
+  });
+
+  it('refuses half an SMPP_* carrier in production, naming what is missing, even with the carriers table', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', SMPP_HOST: 'smsc', CARRIER_SECRET_KEY: 'a'.repeat(64), TWO_FACTOR_KEY: 'k'.repeat(32) })).toThrow(
+      'SMPP_SYSTEM_ID and SMPP_PASSWORD missing: SMPP_HOST, SMPP_SYSTEM_ID and SMPP_PASSWORD go together',
+    );
   });
 
   it('refuses production without TWO_FACTOR_KEY (the development key is public), and admits it elsewhere', () => {

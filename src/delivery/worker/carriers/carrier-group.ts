@@ -57,8 +57,8 @@ interface Slot {
 export class CarrierGroup implements Carrier {
   readonly id: number;
   readonly name: string;
-  private readonly members: GroupMember[];
-  private readonly slots: Slot[];
+  private members: GroupMember[] = [];
+  private slots: Slot[] = [];
   private readonly pollMs: number;
   private nextRef = Math.floor(Math.random() * 256);
   private closed = false;
@@ -68,28 +68,52 @@ export class CarrierGroup implements Carrier {
     private readonly board: CarrierHealthBoard,
     private readonly options: CarrierGroupOptions,
   ) {
-    if (members.length === 0) throw new RangeError('a carrier group needs at least one member');
-    for (const m of members) {
-      if (!(m.weight > 0)) throw new RangeError(`weight of carrier ${m.carrier.name} must be positive`);
-      board.register(m.carrier);
-    }
-    this.members = [...members].sort((a, b) => a.priority - b.priority);
-    this.slots = this.members.map((member) => ({ member, current: 0 }));
-    this.id = options.id ?? this.members[0].carrier.id;
-    this.name = options.name ?? this.members.map((m) => m.carrier.name).join('+');
+    if (members.length === 0 && options.id === undefined) throw new RangeError('a carrier group with no member needs an id');
+    this.setMembers(members);
+    this.id = options.id ?? members[0].carrier.id;
+    this.name = options.name ?? members.map((m) => m.carrier.name).join('+');
     this.pollMs = options.pollMs ?? 100;
   }
 
+  /**
+   * The route's carriers from now on (a reload changed them): messages waiting for a member and parts a
+   * retired member gives back go through these. Calls already handed to a member finish there. With no
+   * member, messages wait (as when every member is down). The same members again change nothing.
+   */
+  setMembers(members: GroupMember[]): void {
+    for (const m of members) if (!(m.weight > 0)) throw new RangeError(`weight of carrier ${m.carrier.name} must be positive`);
+    const sorted = [...members].sort((a, b) => a.priority - b.priority);
+    const same = (a: GroupMember, b: GroupMember) => a.carrier === b.carrier && a.weight === b.weight && a.priority === b.priority;
+    if (sorted.length === this.members.length && sorted.every((m, i) => same(m, this.members[i]))) return;
+    for (const m of sorted) this.board.register(m.carrier);
+    this.members = sorted;
+    this.slots = sorted.map((member) => ({ member, current: 0 }));
+  }
+
   async start(): Promise<void> {
+    if (this.members.length === 0) return;
     await Promise.any(this.members.map((m) => (m.carrier.start ? m.carrier.start() : Promise.resolve())));
   }
 
   async submit(messages: OutboundMessage[], options?: SubmitOptions): Promise<SubmissionResult[]> {
-    if (this.members.length === 1) return this.members[0].carrier.submit(messages);
-    for (const m of this.members) m.carrier.start?.().catch(() => undefined);
+    const withRefs = messages.map((m) => (m.ref === undefined ? { ...m, ref: this.nextRef++ & 0xff } : m));
     const parts: PartSubmission[][] = messages.map(() => []);
-    const entries = messages.map((m, index) => ({ message: m.ref === undefined ? { ...m, ref: this.nextRef++ & 0xff } : m, index, attempts: 0, avoid: null }));
-    await this.route(entries, parts, options);
+    const only = this.members.length === 1 ? this.members[0] : null;
+    if (only && !isRetired(only.carrier)) {
+      // One member: straight through, as the one-carrier setup (it retries and waits for its binds itself).
+      // Only a member retired under the call (carrier:update, disable, remove) gives parts back: they go on below.
+      const results = await only.carrier.submit(withRefs);
+      const again = this.takeReturned(results, withRefs, parts, only.carrier, { attempts: 0, recordHealth: false });
+      if (again.length === 0) return results;
+      await this.route(again, parts, options);
+    } else {
+      for (const m of this.members) m.carrier.start?.().catch(() => undefined);
+      await this.route(
+        withRefs.map((message, index) => ({ message, index, attempts: 0, avoid: null })),
+        parts,
+        options,
+      );
+    }
     return messages.map((m, i) => ({ messageId: m.messageId, parts: parts[i].sort((a, b) => a.partNumber - b.partNumber) }));
   }
 
@@ -154,16 +178,36 @@ export class CarrierGroup implements Carrier {
     const again: Entry[] = [];
     results.forEach((result, i) => {
       const entry = entries[i];
+      again.push(...this.takeReturned([result], [entry.message], parts, carrier, { attempts: entry.attempts + 1, recordHealth: true, firstIndex: entry.index }));
+    });
+    if (again.length > 0) await this.route(again, parts, options);
+  }
+
+  /**
+   * Files each part's outcome: final ones into `parts`, those to send again (refused for now, in doubt)
+   * as entries. A retired member's answers say nothing of its SMSC's health (its successor has its id).
+   */
+  private takeReturned(
+    results: SubmissionResult[],
+    messages: OutboundMessage[],
+    parts: PartSubmission[][],
+    carrier: Carrier,
+    { attempts, recordHealth, firstIndex = 0 }: { attempts: number; recordHealth: boolean; firstIndex?: number },
+  ): Entry[] {
+    const again: Entry[] = [];
+    const record = recordHealth && !isRetired(carrier);
+    results.forEach((result, i) => {
+      const index = firstIndex + i;
       const retry: number[] = [];
       for (const part of result.parts) {
         const outcome: PartOutcomeKind = part.outcome ?? (part.smscId ? 'accepted' : 'permanent');
-        this.board.record(carrier.id, outcome);
+        if (record) this.board.record(carrier.id, outcome);
         if (outcome === 'temporary' || outcome === 'in-doubt') retry.push(part.partNumber);
-        else parts[entry.index].push(part);
+        else parts[index].push(part);
       }
-      if (retry.length > 0) again.push({ message: { ...entry.message, parts: retry }, index: entry.index, attempts: entry.attempts + 1, avoid: carrier });
+      if (retry.length > 0) again.push({ message: { ...messages[i], parts: retry }, index, attempts, avoid: carrier });
     });
-    if (again.length > 0) await this.route(again, parts, options);
+    return again;
   }
 
   /** Every member is down: waits for one while the caller's fence allows, else gives the parts back unsent. */
@@ -201,6 +245,7 @@ export class CarrierGroup implements Carrier {
     const up: Slot[] = [];
     const reachable: Slot[] = [];
     for (const slot of this.slots) {
+      if (isRetired(slot.member.carrier)) continue;
       if (this.board.isUp(slot.member.carrier)) up.push(slot);
       else if (this.board.isReachable(slot.member.carrier)) reachable.push(slot);
     }
@@ -218,6 +263,11 @@ export class CarrierGroup implements Carrier {
     }
     return null;
   }
+}
+
+/** A member closing after carrier:update, disable or remove: it takes no more parts and gives back what it had not sent. */
+function isRetired(carrier: Carrier): boolean {
+  return carrier.retired?.() === true;
 }
 
 /** Smooth weighted round-robin (as nginx): each pick raises every slot by its weight and lowers the chosen one by the total. */

@@ -111,4 +111,10 @@ export interface Carrier {
   onInbound(handler: (m: InboundSms) => void | Promise<void>): void;
   state(): CarrierState;
   close(): Promise<void>;
+  /**
+   * True once the carrier is retired (replaced by carrier:update, or disabled or removed while running):
+   * it takes no new parts, and gives back as 'temporary' or 'in-doubt' every part it has not had answered,
+   * whatever SubmitOptions said, so its group sends them through the route's carriers as they are now.
+   */
+  retired?(): boolean;
 }

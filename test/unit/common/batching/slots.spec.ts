@@ -26,4 +26,24 @@ describe(Slots.name, () => {
     await slots.acquire().then(() => (got = true));
     expect(got).toBe(true);
   });
+
+  it('admits waiters at once when it grows, and admits none after it shrinks until the holders are under the new size', async () => {
+    const slots = new Slots(1);
+    await slots.acquire();
+    let second = false;
+    const waiting = slots.acquire().then(() => (second = true));
+    slots.resize(2);
+    await waiting;
+    expect(second).toBe(true);
+    slots.resize(1);
+    let third = false;
+    const last = slots.acquire().then(() => (third = true));
+    slots.release(); // 2 held on a size of 1: the slot is given up, not handed on
+    await Promise.resolve();
+    expect(third).toBe(false);
+    slots.release();
+    await last;
+    expect(third).toBe(true);
+    expect(slots.capacity).toBe(1);
+  });
 });

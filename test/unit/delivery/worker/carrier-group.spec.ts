@@ -179,4 +179,62 @@ describe('CarrierGroup', () => {
     await g.submit(messages(2));
     expect(a.sent.map((s) => s.handBack)).toEqual([false, false]);
   });
+
+  describe('reloads (setMembers) and retired members', () => {
+    it('sends messages waiting for a member through the members a reload gives the route, none withheld', async () => {
+      a.bindsUp = 0;
+      const g = group([[a, 1, 1]]);
+      g.setMembers([]); // a reload left the route with no usable carrier: its messages wait
+      const submitted = g.submit(messages(2, LONG), { mayHandOver: () => true });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(board.waiting()).toEqual({ messages: 2, parts: 6 });
+      g.setMembers([{ carrier: b, weight: 1, priority: 0 }]);
+      const results = await submitted;
+      expect(byCarrier(results)).toEqual({ 2: 6 });
+      expect(results.every((r) => r.parts.every((p) => p.smscId && p.outcome === undefined))).toBe(true);
+      expect(board.waiting()).toEqual({ messages: 0, parts: 0 });
+    });
+
+    it("hands the parts a one-member route's carrier held unsent to its successor when carrier:update retires it, none failed", async () => {
+      a.answer = () => 'hang'; // queued: its binds are down, say
+      const successor = new FakeCarrier(1, 'a');
+      const g = group([[a, 1, 1]]);
+      const submitted = g.submit(messages(3, LONG));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      g.setMembers([{ carrier: successor, weight: 1, priority: 1 }]);
+      a.retire();
+      const results = await submitted;
+      expect(results.flatMap((r) => r.parts.map((p) => [p.partNumber, p.carrierId, typeof p.smscId]))).toEqual([0, 1, 2].flatMap(() => [1, 2, 3].map((n) => [n, 1, 'string'])));
+      expect(successor.sent).toHaveLength(9);
+      // The successor has the retired carrier's id: what the retired one gave back is no sign of trouble.
+      expect(board.view().find((v) => v.id === 1)).toMatchObject({ state: 'up', recentErrors: 0 });
+    });
+
+    it('sends what a retired member of a shared route gave back through the other member, and never chooses it again', async () => {
+      a.answer = () => 'hang';
+      const g = group([
+        [a, 1, 1],
+        [b, 1, 1],
+      ]);
+      const submitted = g.submit(messages(4));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      a.retire();
+      const results = await submitted;
+      expect(byCarrier(results)).toEqual({ 2: 4 });
+      expect(byCarrier(await g.submit(messages(4)))).toEqual({ 2: 4 });
+    });
+
+    it('keeps its members (and their weighted turn) when a reload gives it the same ones', async () => {
+      const g = group([
+        [a, 1, 1],
+        [b, 1, 1],
+      ]);
+      expect(byCarrier(await g.submit(messages(1)))).toEqual({ 1: 1 });
+      g.setMembers([
+        { carrier: a, weight: 1, priority: 1 },
+        { carrier: b, weight: 1, priority: 1 },
+      ]);
+      expect(byCarrier(await g.submit(messages(1)))).toEqual({ 2: 1 });
+    });
+  });
 });

@@ -16,6 +16,12 @@
  * 'temporary', so the group sends them through another member at once. A bind lost while other binds of
  * the carrier are up still re-sends its unanswered parts here.
  *
+ * retire() (the fleet's, when carrier:update replaces the connection or the carrier is disabled or
+ * removed) is close() that gives back instead of failing: parts not yet sent resolve 'temporary' at once
+ * (a successor or another carrier sends them), parts sent are waited for up to submitTimeoutMs and those
+ * still unanswered then resolve 'in-doubt'; a throttled answer resolves 'temporary'. Nothing is failed
+ * for the retirement, whatever the caller's SubmitOptions.
+ *
  * Receipts and inbound messages are acknowledged (deliver_sm_resp) only after their handler resolves,
  * so the SMSC redelivers anything not yet stored; handlers must therefore be idempotent.
  */
@@ -52,6 +58,8 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
   private pumpTimerAt = Infinity;
   private started = false;
   private closing: Promise<void> | null = null;
+  /** Set by retire(): what is not answered goes back to the caller instead of failing. */
+  private returning = false;
   /** Set once close() has waited for the queues: from then on nothing is queued or re-sent. */
   private stopped = false;
   private startWaiters: { resolve(): void; reject(err: Error): void }[] = [];
@@ -82,6 +90,7 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
   }
 
   async submit(messages: OutboundMessage[], options?: SubmitOptions): Promise<SubmissionResult[]> {
+    if (this.returning) return this.giveBackAll(messages);
     if (this.closing) throw new Error('SMPP carrier is closed');
     this.start().catch(() => undefined); // failures are logged and visible in state(); parts wait for a bind
     const handBack = options?.handBack === true;
@@ -121,13 +130,26 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
     return this.closing;
   }
 
+  /** close() for a carrier being replaced or taken out of service: gives back, never fails (see the class comment). */
+  retire(): Promise<void> {
+    if (!this.closing) this.returning = true;
+    return this.close();
+  }
+
+  retired(): boolean {
+    return this.returning;
+  }
+
   private async shutdown(): Promise<void> {
+    // Retired: its parts not yet sent go back now (their group sends them elsewhere); those out are waited for.
+    if (this.returning) this.handBackQueued('carrier retired (updated, disabled or removed) before the part was sent');
     const deadline = Date.now() + this.options.submitTimeoutMs;
     while (this.pendingCount() > 0 && this.binds.some((b) => b.status === 'bound') && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     this.stopped = true;
     if (this.pumpTimer) clearTimeout(this.pumpTimer);
+    if (this.returning) this.handBackQueued('carrier retired before the part was sent');
     for (const task of [...this.retryQueue.drain(), ...this.queue.drain()]) this.failure(task, 'carrier closed before the part was submitted');
     this.rejectStartWaiters(new Error('SMPP carrier closed'));
     await Promise.all(this.binds.map((b) => b.close()));
@@ -142,7 +164,9 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
   bindDown(bind: SmppBind<PartTask>, unanswered: PartTask[], reason: string): void {
     const carrierDown = !this.anyBound();
     for (const task of unanswered) {
-      if (task.handBack && carrierDown && !this.stopped) {
+      if (this.returning) {
+        settlePart(task, null, `no submit_sm_resp before the retired carrier's bind closed: ${reason}`, { outcome: 'in-doubt' });
+      } else if (task.handBack && carrierDown && !this.stopped) {
         // In doubt: the SMSC may have taken it. Its group sends it through another member (see the class comment).
         settlePart(task, null, `no submit_sm_resp before the carrier went down: ${reason}`, { outcome: 'in-doubt' });
       } else if (this.stopped) {
@@ -154,7 +178,7 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
       }
     }
     if (carrierDown) {
-      if (!this.stopped) this.handBackQueued(`every bind is down: ${reason}`);
+      if (!this.stopped || this.returning) this.handBackQueued(`every bind is down: ${reason}`);
       this.failedBeforeUp.add(bind.index);
       if (this.failedBeforeUp.size === this.binds.length) {
         this.rejectStartWaiters(new Error(`SMPP carrier could not bind: ${bind.lastError ?? reason}`));
@@ -172,7 +196,7 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
     if (status === ESME_ROK) {
       this.submitted++;
       settlePart(task, messageId);
-    } else if (task.handBack && isTemporaryStatus(status) && !this.stopped) {
+    } else if ((task.handBack || this.returning) && isTemporaryStatus(status) && (!this.stopped || this.returning)) {
       if (isThrottleStatus(status)) this.throttled++;
       settlePart(task, null, `submit_sm refused for now: ${describeStatus(status)}`, { outcome: 'temporary', errorCode: status });
     } else if (isThrottleStatus(status)) {
@@ -199,6 +223,17 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
     return result;
   }
 
+  /** Every part of these messages straight back as 'temporary': a retired carrier sends nothing more. */
+  private giveBackAll(messages: OutboundMessage[]): Promise<SubmissionResult[]> {
+    return Promise.all(
+      messages.map((message) => {
+        const { tasks, result } = partTasks(message, this.nextRef++ & 0xff, this.id, true);
+        for (const task of tasks) settlePart(task, null, 'carrier retired (updated, disabled or removed) before the part was sent', { outcome: 'temporary' });
+        return result;
+      }),
+    );
+  }
+
   private anyBound(): boolean {
     return this.binds.some((b) => b.status === 'bound');
   }
@@ -210,7 +245,7 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
   private handBackQueued(reason: string): void {
     for (const fifo of [this.retryQueue, this.queue]) {
       for (const task of fifo.drain()) {
-        if (!task.handBack) fifo.push(task);
+        if (!task.handBack && !this.returning) fifo.push(task);
         else settlePart(task, null, `carrier down before the part was answered: ${reason}`, { outcome: task.requeues > 0 ? 'in-doubt' : 'temporary' });
       }
     }

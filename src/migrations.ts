@@ -36,6 +36,7 @@ import { AccountGuards1763705500000 } from './database/migrations/1763705500000-
 import { FailedWebhookAttempts1763705700000 } from './database/migrations/1763705700000-FailedWebhookAttempts';
 import { Carriers1763705800000 } from './database/migrations/1763705800000-Carriers';
 import { CarrierErrors1763705900000 } from './database/migrations/1763705900000-CarrierErrors';
+import { PartitionInboundAndClicks1763706400000 } from './database/migrations/1763706400000-PartitionInboundAndClicks';
 import { ReceiptsPerCarrier1763706000000 } from './database/migrations/1763706000000-ReceiptsPerCarrier';
 
 /** In order of application. A new migration is added here as well as generated. */
@@ -79,4 +80,5 @@ export const MIGRATIONS = [
   Carriers1763705800000,
   CarrierErrors1763705900000,
   ReceiptsPerCarrier1763706000000,
+  PartitionInboundAndClicks1763706400000,
 ];

@@ -46,6 +46,7 @@ export class InboundMessage {
   @Column({ name: 'keyword', type: 'text', nullable: true })
   keyword: string | null;
 
-  @Column({ name: 'received_at', type: 'timestamptz', default: () => 'now()' })
+  /** The partition key (monthly partitions), so part of the primary key. */
+  @PrimaryColumn({ name: 'received_at', type: 'timestamptz', default: () => 'now()' })
   receivedAt: Date;
 }

@@ -8,7 +8,7 @@ const MAINTENANCE_LOCK = "hashtextextended('partition-maintenance', 0)";
  * How long a maintenance statement waits for a lock before giving up until the next run. A statement waiting
  * for a lock queues ahead of later ones, so a short wait keeps the maintenance from ever stalling sends.
  */
-export const MAINTENANCE_LOCK_TIMEOUT_MS = 500;
+export const MAINTENANCE_LOCK_TIMEOUT_MS = 200;
 
 export interface PartitionInfo {
   name: string;

@@ -21,4 +21,7 @@ export interface PartitionedTable {
 export const MONTHS_AHEAD = 3;
 export const DAYS_AHEAD = 14;
 
-export const PARTITIONED_TABLES: readonly PartitionedTable[] = [];
+export const PARTITIONED_TABLES: readonly PartitionedTable[] = [
+  { table: 'inbound_messages', key: { column: 'received_at', kind: 'timestamptz' }, bucket: 'month', ahead: MONTHS_AHEAD, retention: 'inboundRetentionMonths' },
+  { table: 'link_click_buckets', key: { column: 'bucket', kind: 'timestamptz' }, bucket: 'month', ahead: MONTHS_AHEAD, retention: 'clickRetentionMonths' },
+];

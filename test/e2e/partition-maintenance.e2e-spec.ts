@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { Clock } from '../../src/common/time/clock';
+import { convertToPartitioned } from '../../src/database/partitioning/convert-to-partitioned';
 import { oldPartitionName, uuidAt } from '../../src/database/partitioning/partition-bounds';
 import { PartitionMaintenanceRepository } from '../../src/partitions/partition-maintenance.repository';
 import { PartitionMaintenanceService } from '../../src/partitions/partition-maintenance.service';
@@ -116,6 +117,58 @@ describe(PartitionMaintenanceService.name, () => {
     expect(names).toContain('scratch_events_p2026_10_21');
     expect(names).toContain('scratch_events_p_old');
     expect((await ds.query(`SELECT count(*)::int AS n FROM scratch_events`))[0].n).toBe(2);
+  });
+
+  it('converts inbound_messages and link_click_buckets: monthly partitions from now to 3 ahead and the catch-all below', async () => {
+    expect(await partitionsOf('inbound_messages')).toEqual(expect.arrayContaining(['inbound_messages_p_old']));
+    expect((await partitionsOf('inbound_messages')).length).toBeGreaterThanOrEqual(5);
+    expect((await partitionsOf('link_click_buckets')).length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('converts a table holding rows batch by batch while rows are inserted, updated and deleted, keeping every row and the identity', async () => {
+    await ds.query(`CREATE TABLE scratch_conv (id uuid PRIMARY KEY, seq bigint GENERATED ALWAYS AS IDENTITY, at timestamptz NOT NULL, n integer NOT NULL)`);
+    await ds.query(`INSERT INTO scratch_conv (id, at, n) SELECT gen_random_uuid(), now() - (i % 400) * interval '1 day', i FROM generate_series(1, 45000) i`);
+    const runner = ds.createQueryRunner();
+    await runner.connect();
+    let writing = true;
+    let writes = 0;
+    // Writes beside the copy: each goes through the old table until the swap, then the new one.
+    const writer = (async () => {
+      while (writing) {
+        await ds.query(`INSERT INTO scratch_conv (id, at, n) VALUES (gen_random_uuid(), now(), -1)`);
+        await ds.query(`UPDATE scratch_conv SET n = n + 1000000 WHERE id = (SELECT id FROM scratch_conv WHERE n BETWEEN 0 AND 999999 ORDER BY n LIMIT 1)`);
+        await ds.query(`DELETE FROM scratch_conv WHERE id = (SELECT id FROM scratch_conv WHERE n BETWEEN 0 AND 999999 ORDER BY n DESC LIMIT 1)`);
+        writes++;
+      }
+    })();
+    try {
+      await convertToPartitioned(runner, {
+        table: 'scratch_conv',
+        key: { column: 'at', kind: 'timestamptz' },
+        bucket: 'month',
+        ahead: 1,
+        walk: [{ column: 'id', type: 'uuid' }],
+        primaryKey: ['id', 'at'],
+        identity: 'seq',
+        build: [`CREATE INDEX scratch_conv_n_idx ON {t} (n)`],
+      });
+    } finally {
+      writing = false;
+      await writer;
+      await runner.release();
+    }
+    expect(writes).toBeGreaterThan(0);
+    const [row] = await ds.query(`SELECT count(*)::int AS rows, count(*) FILTER (WHERE n = -1)::int AS inserted,
+                                         count(*) FILTER (WHERE n >= 1000000)::int AS updated, count(DISTINCT id)::int AS ids,
+                                         max(n) FILTER (WHERE n < 1000000)::int AS top FROM scratch_conv`);
+    // 45000 rows, plus one per write, minus one per write: every update and delete reached the new table.
+    expect(row).toEqual({ rows: 45000, inserted: writes, updated: writes, ids: 45000, top: 45000 - writes });
+    expect((await ds.query(`SELECT relkind FROM pg_class WHERE relname = 'scratch_conv'`))[0].relkind).toBe('p');
+    // 400 days of rows: the catch-all, 14 months, the current one and one ahead.
+    expect((await partitionsOf('scratch_conv')).length).toBeGreaterThanOrEqual(15);
+    const [{ seq }] = await ds.query(`INSERT INTO scratch_conv (id, at, n) VALUES (gen_random_uuid(), now(), 0) RETURNING seq`);
+    const [{ top }] = await ds.query(`SELECT max(seq) AS top FROM scratch_conv WHERE n <> 0`);
+    expect(Number(seq)).toBeGreaterThan(Number(top));
   });
 
   it('leaves the work to the worker already running it', async () => {

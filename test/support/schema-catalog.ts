@@ -4,20 +4,21 @@ import { DataSource, QueryRunner, TableCheck, TableForeignKey, TableIndex } from
  * Tables, indexes, checks and foreign keys as PostgreSQL prints them, keyed `table <name>`, `index <name>`
  * and `constraint <name>`. TypeORM's schema diff ignores tables that have no entity, compares indexes by name
  * and column set only (not column order or WHERE) and checks by name only; this catalog covers those gaps.
- * Columns, primary keys and unique constraints are left to the diff, which compares them fully.
+ * Columns, primary keys and unique constraints are left to the diff, which compares them fully. A partitioned
+ * table is compared by its parent alone: its partitions (and what they inherit) are the maintenance's.
  */
 export type Catalog = Record<string, string>;
 
 const CATALOG_SQL = `
   SELECT 'table ' || relname AS key, '' AS def FROM pg_class
-   WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' AND relname <> $1
+   WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p') AND NOT relispartition AND relname <> $1
   UNION ALL
   SELECT 'index ' || i.relname, pg_get_indexdef(i.oid)
     FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
-   WHERE i.relnamespace = 'public'::regnamespace AND NOT x.indisprimary AND t.relname <> $1
+   WHERE i.relnamespace = 'public'::regnamespace AND NOT x.indisprimary AND NOT t.relispartition AND t.relname <> $1
   UNION ALL
-  SELECT 'constraint ' || conname, pg_get_constraintdef(oid) FROM pg_constraint
-   WHERE connamespace = 'public'::regnamespace AND contype IN ('c', 'f')`;
+  SELECT 'constraint ' || c.conname, pg_get_constraintdef(c.oid) FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
+   WHERE c.connamespace = 'public'::regnamespace AND c.contype IN ('c', 'f') AND NOT t.relispartition`;
 
 export async function databaseCatalog(dataSource: DataSource, runner: QueryRunner): Promise<Catalog> {
   const rows: Array<{ key: string; def: string }> = await runner.query(CATALOG_SQL, [dataSource.options.migrationsTableName ?? 'migrations']);

@@ -179,6 +179,12 @@ export const SETTINGS = {
   smppWindow: integer({ default: 100, min: 1, max: 1000, why: 'Outstanding submit_sm per bind' }),
   smppTpsPerBind: integer({ default: 0, min: 0, max: 100_000, why: 'Submissions per second per bind (carriers cap binds at 30-150); 0 = uncapped' }),
   smppEnquireLinkMs: integer({ default: 30_000, min: 100, max: 600_000, why: 'An enquire_link is sent after this long without any PDU from the SMSC' }),
+  smppEnquireLinkTimeoutMs: integer({
+    default: 2000,
+    min: 100,
+    max: 600_000,
+    why: 'An enquire_link unanswered this long means the SMSC stopped answering (connection kept, nothing answered): the bind is dropped, its parts go to another carrier, and it reconnects. Sent also when submits await answers and the SMSC has said nothing for half this long, so a silent SMSC is found in about 1.5 times this',
+  }),
   smppSubmitTimeoutMs: integer({
     default: 30_000,
     min: 100,

@@ -24,8 +24,8 @@ export interface SessionHandler {
    * not serve that command: the session answers generic_nack with ESME_RINVCMDID.
    */
   request(pdu: Buffer, commandId: number, sequence: number): boolean;
-  /** The peer sent enquire_link (already answered). */
-  enquireLinkReceived?(): void;
+  /** The peer sent enquire_link: answered unless this returns false (a simulator playing a hung SMSC). */
+  enquireLinkReceived?(): boolean | void;
   /** The peer sent unbind (already answered); the session closes next. */
   unbound?(): void;
   /** The socket closed: every unanswered request has had its handler called with null first. */
@@ -42,6 +42,13 @@ export interface SessionOptions {
   requestTimeoutMs: number;
   /** While keep-alive is on, send enquire_link after this long without any PDU from the peer. */
   enquireLinkMs: number;
+  /**
+   * While keep-alive is on: an enquire_link unanswered this long means the peer has stopped answering
+   * (it keeps the TCP connection, answers nothing): the session is closed. One is also sent when requests
+   * are unanswered and the peer has said nothing for half this long, so a silent peer is found in about
+   * 1.5 times this, not after requestTimeoutMs. Default: requestTimeoutMs.
+   */
+  enquireLinkTimeoutMs?: number;
   /** Most requests sent with request() awaiting their responses at once (Infinity: no cap). */
   window: number;
   logger?: SessionLogger;
@@ -68,7 +75,9 @@ export class Session {
   private windowed = 0;
   private sequence = 0;
   private lastReceivedAt = Date.now();
-  private enquirePending = false;
+  /** When the enquire_link awaiting its answer went out (null: none awaits). */
+  private enquireSentAt: number | null = null;
+  private readonly enquireLinkTimeoutMs: number;
   private keepingAlive = false;
   private closeReason: string | null = null;
   private ended = false;
@@ -88,7 +97,9 @@ export class Session {
     socket.on('error', (err: Error) => (this.closeReason ??= err.message));
     socket.on('close', () => this.onClose());
     const { requestTimeoutMs, enquireLinkMs } = options;
-    this.watchdog = setInterval(() => this.checkHealth(), Math.max(10, Math.min(1000, requestTimeoutMs / 4, enquireLinkMs / 2)));
+    this.enquireLinkTimeoutMs = options.enquireLinkTimeoutMs ?? requestTimeoutMs;
+    const tick = Math.min(1000, requestTimeoutMs / 4, enquireLinkMs / 2, this.enquireLinkTimeoutMs / 8);
+    this.watchdog = setInterval(() => this.checkHealth(), Math.max(10, tick));
   }
 
   /** True while writes can go out (not closed, not closing). */
@@ -228,8 +239,7 @@ export class Session {
         return;
       }
       if (commandId === ENQUIRE_LINK) {
-        this.write(encodeHeaderOnly(ENQUIRE_LINK_RESP, 0, sequence));
-        this.handler.enquireLinkReceived?.();
+        if (this.handler.enquireLinkReceived?.() !== false) this.write(encodeHeaderOnly(ENQUIRE_LINK_RESP, 0, sequence));
       } else if (commandId === UNBIND) {
         this.write(encodeHeaderOnly(UNBIND_RESP, 0, sequence));
         this.handler.unbound?.();
@@ -246,7 +256,10 @@ export class Session {
     }
   }
 
-  /** Drops a session whose requests go unanswered; sends enquire_link when the peer has been quiet. */
+  /**
+   * Drops a session whose requests go unanswered, or whose enquire_link does; sends enquire_link when the
+   * peer has been quiet (long enough, or half enquireLinkTimeoutMs while requests await answers).
+   */
   private checkHealth(): void {
     if (this.ended) return;
     const now = Date.now();
@@ -255,9 +268,23 @@ export class Session {
       this.destroy(`${commandName(oldest.value.commandId)}_resp timed out`);
       return;
     }
-    if (this.keepingAlive && !this.enquirePending && now - this.lastReceivedAt >= this.options.enquireLinkMs) {
-      this.enquirePending = this.control(encodeHeaderOnly(ENQUIRE_LINK, 0, 0), this, (session) => (session.enquirePending = false));
+    if (this.enquireSentAt !== null) {
+      // Timers run before sockets are read: after a stall of this process the answer may be unread yet, so
+      // look again once pending input has been read (setImmediate runs after the poll phase).
+      if (now - this.enquireSentAt > this.enquireLinkTimeoutMs) setImmediate(() => this.enquireTimedOut());
+      return;
     }
+    if (!this.keepingAlive) return;
+    const quietMs = now - this.lastReceivedAt;
+    if (quietMs >= this.options.enquireLinkMs || (this.windowed > 0 && quietMs >= this.enquireLinkTimeoutMs / 2)) {
+      const sentAt = now;
+      if (this.control(encodeHeaderOnly(ENQUIRE_LINK, 0, 0), this, (session) => (session.enquireSentAt = null))) this.enquireSentAt = sentAt;
+    }
+  }
+
+  private enquireTimedOut(): void {
+    if (this.ended || this.enquireSentAt === null || Date.now() - this.enquireSentAt <= this.enquireLinkTimeoutMs) return;
+    this.destroy(`enquire_link_resp timed out after ${this.enquireLinkTimeoutMs} ms: the SMSC stopped answering`);
   }
 
   private onClose(): void {

@@ -11,7 +11,8 @@ import type { SmscSimulator } from './smsc-simulator';
  *                                      first and last accepted submit (epoch ms)
  *   GET  /destinations?prefix=614      accepted submit_sm per destination, for destinations with that prefix
  *   POST /drop-connections             destroys every connection now (every bind is lost)
- *   POST /ignore-submits?on=true|false a hung SMSC: submits recorded, never answered
+ *   POST /ignore-submits?on=true|false a hung SMSC ("stop answering"): submits recorded, never answered,
+ *                                      enquire_link unanswered too; the TCP connection stays open
  *   POST /resp-delay?ms=N              answers each submit_sm N ms late (submits pile up in flight)
  *   POST /refuse-binds?status=S        answers every bind with status S and closes the connection (0: accept
  *                                      binds again); binds already up stay up (drop them with /drop-connections)

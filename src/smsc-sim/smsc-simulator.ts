@@ -161,7 +161,7 @@ export class SmscSimulator {
     return { ...this.faults.settings(), ignoreSubmits: this.ignoring, respDelayMs: this.options.respDelayMs };
   }
 
-  /** While on, submit_sm are recorded but never answered (a hung SMSC), and get no receipt. */
+  /** While on, submit_sm are recorded but never answered (a hung SMSC), and get no receipt; enquire_link goes unanswered too. */
   ignoreSubmits(on: boolean): void {
     this.ignoring = on;
   }
@@ -236,7 +236,11 @@ export class SmscSimulator {
       socket,
       {
         request: (pdu, commandId, sequence) => this.request(sim, pdu, commandId, sequence),
-        enquireLinkReceived: () => this.counters.enquireLinks++,
+        // A hung SMSC answers nothing, enquire_link included (the TCP connection stays open).
+        enquireLinkReceived: () => {
+          this.counters.enquireLinks++;
+          return !this.ignoring;
+        },
         unbound: () => (sim.mode = null),
         closed: (reason) => {
           sim.closed = true;

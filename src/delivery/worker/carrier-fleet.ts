@@ -128,6 +128,7 @@ export class CarrierFleet {
       id,
       name,
       enquireLinkMs: c.smppEnquireLinkMs,
+      enquireLinkTimeoutMs: c.smppEnquireLinkTimeoutMs,
       reconnectBaseMs: c.smppReconnectBaseMs,
       reconnectMaxMs: c.smppReconnectMaxMs,
       submitTimeoutMs: c.smppSubmitTimeoutMs,

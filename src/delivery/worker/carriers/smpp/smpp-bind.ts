@@ -112,7 +112,7 @@ export class SmppBind<T extends BindTask> {
   }
 
   private open(): void {
-    const { host, port, tlsRejectUnauthorized, tlsCa, submitTimeoutMs, enquireLinkMs, window, logger } = this.options;
+    const { host, port, tlsRejectUnauthorized, tlsCa, submitTimeoutMs, enquireLinkMs, enquireLinkTimeoutMs, window, logger } = this.options;
     this.status = 'connecting';
     const socket = this.options.tls ? tls.connect({ host, port, rejectUnauthorized: tlsRejectUnauthorized, ...(tlsCa ? { ca: tlsCa } : {}) }) : net.connect({ host, port });
     const session: Session = new Session(
@@ -121,7 +121,7 @@ export class SmppBind<T extends BindTask> {
         request: (pdu, commandId, sequence) => commandId === DELIVER_SM && this.onDeliver(session, pdu, sequence),
         closed: (reason) => this.onClose(session, reason),
       },
-      { requestTimeoutMs: submitTimeoutMs, enquireLinkMs, window, logger },
+      { requestTimeoutMs: submitTimeoutMs, enquireLinkMs, enquireLinkTimeoutMs, window, logger },
     );
     this.session = session;
     socket.once(this.options.tls ? 'secureConnect' : 'connect', () => this.onConnect(session));

@@ -32,6 +32,11 @@ export interface SmppCarrierOptions {
   tpsPerBind: number;
   /** Send enquire_link after this long without any PDU from the SMSC. */
   enquireLinkMs: number;
+  /**
+   * An enquire_link unanswered this long drops the bind (a silent SMSC); one is also sent when submits
+   * await answers and the SMSC has said nothing for half this long. Default: submitTimeoutMs.
+   */
+  enquireLinkTimeoutMs?: number;
   /** Reconnect delay after a drop: base·2^attempt, capped at max. */
   reconnectBaseMs: number;
   reconnectMaxMs: number;
@@ -78,6 +83,7 @@ export function resolveSmppOptions(options: SmppCarrierOptions): ResolvedSmppOpt
     throttleBackoffMs: options.throttleBackoffMs ?? 200,
     throttleBackoffMaxMs: options.throttleBackoffMaxMs ?? 5_000,
     maxRequeues: options.maxRequeues ?? 10,
+    enquireLinkTimeoutMs: options.enquireLinkTimeoutMs ?? options.submitTimeoutMs,
     receiptUtcOffsetMinutes: options.receiptUtcOffsetMinutes ?? 0,
     sourceAddressing: options.sourceAddressing,
     observer: options.observer,

@@ -1,5 +1,6 @@
 import { WAIT_SCALE } from './wait';
 import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { SMSC_CREDENTIALS } from './delivery';
@@ -13,6 +14,33 @@ const MAIN = path.resolve(__dirname, '../../dist/src/main.js');
 const SMSC = path.resolve(__dirname, '../../dist/src/smsc-sim/main.js');
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+/** Every process this file started that has not exited yet. */
+const running = new Set<ServiceProcess>();
+
+/**
+ * Stops whatever a test file left running: SIGTERM, then SIGKILL after `graceMs`. Registered below as a
+ * file-level afterAll, so a beforeAll that fails half-way (one of three processes never ready, its
+ * siblings' handles lost with the rejected Promise.all) still leaves no process behind to keep jest from
+ * exiting.
+ */
+export async function stopStartedProcesses(graceMs = 10_000): Promise<void> {
+  await Promise.all(
+    [...running].map(async (proc) => {
+      const kill = setTimeout(() => proc.child.kill('SIGKILL'), graceMs);
+      await proc.stop();
+      clearTimeout(kill);
+    }),
+  );
+}
+
+// Hooks called while a test file loads its imports belong to the file's top level: they run after the
+// file's own afterAll hooks, so a describe's orderly teardown goes first.
+if (typeof afterAll === 'function') afterAll(() => stopStartedProcesses(), 60_000);
+// A jest run interrupted (or ended by --forceExit) still takes its children with it.
+process.once('exit', () => {
+  for (const proc of running) proc.child.kill('SIGKILL');
+});
 
 /**
  * A real process of the built service (or the SMSC simulator), as operators run it: its port is read from
@@ -32,7 +60,13 @@ export class ServiceProcess {
     readonly name: string,
     readonly child: ChildProcess,
   ) {
-    this.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    running.add(this);
+    this.exited = new Promise((resolve) =>
+      child.on('exit', (code, signal) => {
+        running.delete(this);
+        resolve({ code, signal });
+      }),
+    );
     for (const stream of [child.stdout!, child.stderr!]) {
       createInterface({ input: stream }).on('line', (line) => this.onLine(line));
     }
@@ -41,8 +75,13 @@ export class ServiceProcess {
   /** Resolves with the first JSON log line that matches (or rejects if the process exits first). */
   waitForLine(match: (line: Record<string, unknown>) => boolean, timeoutMs = 30_000): Promise<Record<string, unknown>> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${this.name}: no matching log line in ${timeoutMs} ms\n${this.tail.join('\n')}`)), timeoutMs * WAIT_SCALE);
-      void this.exited.then((exit) => reject(new Error(`${this.name} exited (${JSON.stringify(exit)}) before it was ready\n${this.tail.join('\n')}`)));
+      const scaledMs = timeoutMs * WAIT_SCALE;
+      const timer = setTimeout(() => reject(new Error(`${this.name}: no matching log line in ${scaledMs} ms\n${this.tail.join('\n')}`)), scaledMs);
+      void this.exited.then((exit) => {
+        // A pending timer would hold jest open for the whole timeout after the process is gone.
+        clearTimeout(timer);
+        reject(new Error(`${this.name} exited (${JSON.stringify(exit)}) before it was ready\n${this.tail.join('\n')}`));
+      });
       this.lineWaiters.push({
         match,
         resolve: (line) => {
@@ -98,18 +137,14 @@ export async function startApi(name: string, env: Record<string, string> = {}): 
   return { process: proc, port, url: `http://127.0.0.1:${port}` };
 }
 
-/** `node dist/src/main.js` with APP_ROLE=worker, its carrier bound to the SMSC at smscPort. */
-export async function startWorker(name: string, smscPort: number, env: Record<string, string> = {}): Promise<RunningService> {
-  const proc = spawnNode(name, MAIN, [], {
-    APP_ROLE: 'worker',
-    PORT: '0',
-    LOG_LEVEL: 'info',
-    SMPP_HOST: '127.0.0.1',
-    SMPP_PORT: String(smscPort),
-    SMPP_SYSTEM_ID: SMSC_CREDENTIALS.systemId,
-    SMPP_PASSWORD: SMSC_CREDENTIALS.password,
-    ...env,
-  });
+/**
+ * `node dist/src/main.js` with APP_ROLE=worker, its SMPP_* carrier bound to the SMSC at smscPort; with
+ * smscPort null it has no SMPP_* carrier and sends through the carriers table only (give CARRIER_SECRET_KEY).
+ */
+export async function startWorker(name: string, smscPort: number | null, env: Record<string, string> = {}): Promise<RunningService> {
+  const smpp: Record<string, string> =
+    smscPort === null ? {} : { SMPP_HOST: '127.0.0.1', SMPP_PORT: String(smscPort), SMPP_SYSTEM_ID: SMSC_CREDENTIALS.systemId, SMPP_PASSWORD: SMSC_CREDENTIALS.password };
+  const proc = spawnNode(name, MAIN, [], { APP_ROLE: 'worker', PORT: '0', LOG_LEVEL: 'info', ...smpp, ...env });
   const line = await proc.waitForLine((l) => l.msg === 'worker started');
   const port = Number(line.port);
   return { process: proc, port, url: `http://127.0.0.1:${port}` };
@@ -132,6 +167,8 @@ export interface SmscProcessOptions {
   respDelayMs?: number;
   receipts?: ReceiptMode;
   messageIdPrefix?: string;
+  /** Appends each accepted submit_sm to this file before answering it (--journal; read it with readSmscJournal). */
+  journal?: string;
 }
 
 /** The SMSC simulator as its own process (src/smsc-sim/main.ts) with its HTTP control on loopback. */
@@ -155,11 +192,29 @@ export async function startSmscProcess(options: SmscProcessOptions = {}): Promis
       '--receipts',
       options.receipts ?? 'every',
       ...(options.messageIdPrefix === undefined ? [] : ['--id-prefix', options.messageIdPrefix]),
+      ...(options.journal === undefined ? [] : ['--journal', options.journal]),
     ],
     {},
   );
   const line = await proc.waitForLine((l) => l.event === 'listening');
   return { process: proc, port: Number(line.port), control: new SmscControl(Number(line.control_port)) };
+}
+
+/** One submit_sm a simulator accepted, from its --journal (written before the answer, so it outlives a SIGKILL). */
+export interface JournalEntry {
+  at: number;
+  to: string;
+}
+
+export function readSmscJournal(file: string): JournalEntry[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [at, to] = line.split(' ');
+      return { at: Number(at), to };
+    });
 }
 
 /** A metric of a running service, summed over its label sets (0 when absent). */

@@ -9,6 +9,7 @@
  *   afterAll(() => stopSmscPeers(peers));
  */
 import type http from 'node:http';
+import path from 'node:path';
 import { controlPort, startControlServer } from '../../src/smsc-sim/control-server';
 import type { ReceiptMode } from '../../src/smsc-sim/sim-faults';
 import type { SmscSimulatorOptions } from '../../src/smsc-sim/sim-types';
@@ -20,6 +21,8 @@ import { SmscControl } from './smsc-control';
 export interface SmscPeer {
   /** smsc-1, smsc-2, … */
   name: string;
+  /** Its journal file (as a process with journalDir), else null. */
+  journal: string | null;
   /** SMPP port on 127.0.0.1. */
   port: number;
   control: SmscControl;
@@ -42,6 +45,8 @@ export interface SmscPeerOptions {
   receipts?: ReceiptMode;
   /** Message id prefix of peer i (0-based). Default: random per peer; give the same to make two carriers' ids collide. */
   messageIdPrefix?: (index: number) => string;
+  /** As processes: each keeps a journal of what it accepted (`<dir>/smsc-N.journal`, readSmscJournal), kept after a SIGKILL. */
+  journalDir?: string;
   /** More settings for a simulator in this process (ignored for processes). */
   simulator?: Partial<SmscSimulatorOptions>;
 }
@@ -66,8 +71,9 @@ async function startPeer(index: number, options: SmscPeerOptions): Promise<SmscP
   const name = `smsc-${index + 1}`;
   const messageIdPrefix = options.messageIdPrefix?.(index);
   if (options.processes) {
-    const smsc = await startSmscProcess({ ...options, name, messageIdPrefix });
-    return { name, port: smsc.port, control: smsc.control, simulator: null, process: smsc.process, stop: async () => void (await smsc.process.stop()) };
+    const journal = options.journalDir === undefined ? undefined : path.join(options.journalDir, `${name}.journal`);
+    const smsc = await startSmscProcess({ ...options, name, messageIdPrefix, journal });
+    return { name, journal: journal ?? null, port: smsc.port, control: smsc.control, simulator: null, process: smsc.process, stop: async () => void (await smsc.process.stop()) };
   }
   const simulator = new SmscSimulator({
     systemId: options.systemId ?? SMSC_CREDENTIALS.systemId,
@@ -90,5 +96,5 @@ async function startPeer(index: number, options: SmscPeerOptions): Promise<SmscP
     server.closeAllConnections();
     await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), simulator.stop()]);
   };
-  return { name, port, control: new SmscControl(controlPort(server)), simulator, process: null, stop };
+  return { name, journal: null, port, control: new SmscControl(controlPort(server)), simulator, process: null, stop };
 }

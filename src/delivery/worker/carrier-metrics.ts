@@ -7,6 +7,7 @@ import { isThrottleStatus } from './carriers/smpp/smpp-bind';
 
 /** Answers and errors of one carrier since the last status report (carrier:status's rate and error share). */
 export interface IntervalCounts {
+  submits: number;
   answers: number;
   errors: number;
 }
@@ -21,13 +22,14 @@ export function answerLabel(status: number): string {
 }
 
 /**
- * Per-carrier series for GET /metrics, labelled by carrier name: answers by status (every submit_sm_resp;
+ * Per-carrier series for GET /metrics, labelled by carrier name: submits sent, answers by status (every submit_sm_resp;
  * their sum is the submits answered), throttles, answer latency, receipts by final state, and the delivery
  * ratio (delivered over final receipts since the worker started). Binds, in-flight parts and up/down are
  * gauges read from the carriers at scrape time (CarriersService).
  */
 @Injectable()
 export class CarrierMetrics {
+  private readonly submits: Counter;
   private readonly answers: Counter;
   private readonly throttles: Counter;
   private readonly latency: Histogram;
@@ -36,6 +38,7 @@ export class CarrierMetrics {
   private readonly intervals = new Map<number, IntervalCounts>();
 
   constructor(registry: MetricsRegistry) {
+    this.submits = registry.counter('sms_carrier_submits_total', 'submit_sm sent (re-sends too), by carrier', ['carrier']);
     this.answers = registry.counter('sms_carrier_answers_total', 'submit_sm answers by carrier and status (ok, throttled, queue_full, system_error, or the command_status)', [
       'carrier',
       'status',
@@ -57,9 +60,14 @@ export class CarrierMetrics {
   /** What an SmppCarrier tells about its answers. */
   observerFor(id: number, name: string): SmppObserver {
     const counts = this.interval(id);
+    this.submits.inc({ carrier: name }, 0);
     this.answers.inc({ carrier: name, status: 'ok' }, 0);
     this.throttles.inc({ carrier: name }, 0);
     return {
+      submitted: () => {
+        counts.submits++;
+        this.submits.inc({ carrier: name });
+      },
       answered: (status, seconds) => {
         counts.answers++;
         if (status !== ESME_ROK) counts.errors++;
@@ -81,6 +89,7 @@ export class CarrierMetrics {
   takeInterval(id: number): IntervalCounts {
     const counts = this.interval(id);
     const taken = { ...counts };
+    counts.submits = 0;
     counts.answers = 0;
     counts.errors = 0;
     return taken;
@@ -88,7 +97,7 @@ export class CarrierMetrics {
 
   private interval(id: number): IntervalCounts {
     let counts = this.intervals.get(id);
-    if (!counts) this.intervals.set(id, (counts = { answers: 0, errors: 0 }));
+    if (!counts) this.intervals.set(id, (counts = { submits: 0, answers: 0, errors: 0 }));
     return counts;
   }
 }

@@ -222,7 +222,7 @@ export class CarriersService implements OnModuleInit, OnApplicationShutdown {
     this.lastPublish = now;
     const carriers = this.carrierLines().map((c) => {
       const counts = this.metrics.takeInterval(c.id);
-      return { ...c, submits: counts.answers, answers: counts.answers, errors: counts.errors, intervalMs };
+      return { ...c, submits: counts.submits, answers: counts.answers, errors: counts.errors, intervalMs };
     });
     await this.statusStore.publish({ worker: this.worker, at: now, waiting: this.board.waiting(), carriers });
   }

@@ -273,7 +273,10 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
           continue;
         }
         if (!sent) this.retryQueue.push(task);
-        else if (this.options.observer) this.sentAt.set(task, now);
+        else if (this.options.observer) {
+          this.sentAt.set(task, now);
+          this.options.observer.submitted?.();
+        }
       }
     } finally {
       this.pumping = false;

@@ -10,6 +10,8 @@ export interface CarrierLogger {
 
 /** Sees each submit_sm_resp: its command_status and seconds since the part went out (null when not known). */
 export interface SmppObserver {
+  /** A submit_sm went out (a re-send too). */
+  submitted?(): void;
   answered(status: number, seconds: number | null): void;
 }
 

@@ -74,8 +74,9 @@ export async function failoverReport(f: FailoverInput): Promise<boolean> {
   const first = Math.min(...entries.map((e) => e[0]?.at ?? Infinity));
   const last = Math.max(...entries.map((e) => e.at(-1)?.at ?? -Infinity));
 
-  // Before: the combined rate over the last second before the loss (from the first submit if later).
-  const beforeFrom = Math.max(first, k - 1000);
+  // Before: the combined rate from the first submit to the loss (a window shorter than that swings with the
+  // dispatcher's batches on a loaded machine).
+  const beforeFrom = first;
   const before = k > beforeFrom ? entries.flat().filter((e) => e.at >= beforeFrom && e.at < k).length / ((k - beforeFrom) / 1000) : 0;
   const afterEntries = survivorAll.filter((e) => e.at >= k);
   const after = afterEntries.length / Math.max(0.001, (last - k) / 1000);
@@ -119,7 +120,7 @@ export async function failoverReport(f: FailoverInput): Promise<boolean> {
     `  loss of ${f.names[0]}: SIGKILL at ${s(k - f.startEpoch)} into the campaign, ${s(k - first)} after the first submit_sm at a peer (the last at ${s(last - f.startEpoch)})`,
   );
   if (k >= last) console.log(`    the campaign was over at the peers before the kill: nothing to fail over (a shorter --kill-one-at or more --messages)`);
-  console.log(`    rate before the loss               ${Math.round(before)} messages/s (both carriers, the last ${s(k - beforeFrom)} before it)`);
+  console.log(`    rate before the loss               ${Math.round(before)} messages/s (both carriers, from the first submit_sm to the kill: ${s(k - beforeFrom)})`);
   console.log(`    rate after the loss                ${Math.round(after)} messages/s (${afterEntries.length} at the survivor(s) from the kill to the last submit)`);
   console.log(`    survivors per ${BUCKET_MS} ms after it    ${rates.join(' ')}${rates.length === 16 ? ' …' : ''} messages/s`);
   console.log(

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import inspector from 'node:inspector';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
 import { MESSAGE_STATUS, WITH_PART_STATUS } from '../src/delivery/state/message-status';
 import { explainDispatchPath } from './dispatch-plans';
@@ -17,7 +18,9 @@ import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support
  * simulator (a separate process, real SMPP on loopback, receipts after 1 s), until every receipt is
  * stored. Prints the time to accept, to the peer (first and all, from the simulator's own clock), the
  * sustained rate at the peer, CPU per message by process (from /proc), row writes and tuples read per
- * message (pg_stat_user_tables deltas), and the latency of GET /v1/account probed during the run.
+ * message (pg_stat_user_tables deltas), and the latency of GET /v1/account probed during the run beside
+ * this process's event-loop delay (how late a 10 ms timer fires: what any request here waits behind other
+ * synchronous work; in the default one-process shape the dispatch's work shares that loop).
  * `--backlog N` first stores N earlier, delivered messages, so the campaign runs on a big table;
  * `--explain` then runs the dispatch path's statements once more under EXPLAIN (ANALYZE, BUFFERS).
  * `--workers N` dispatches in N APP_ROLE=worker processes (each with its own binds) instead of this
@@ -35,6 +38,8 @@ import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support
  * whole rate, duplicates at the peers against binds × window, and each message's settled state; it exits
  * non-zero when a message is unsettled or lost, or duplicates pass the bound (dispatch-failover.ts).
  */
+const LOOP_RESOLUTION_MS = 10;
+
 async function main() {
   const total = argValue('messages', 50_000);
   const binds = argValue('binds', 4);
@@ -96,6 +101,9 @@ async function main() {
     })();
     const activityBefore = await tableActivity(ds);
     const cpuBefore = await cpuSnapshot(ds, peers.simulatorPids, workerPids);
+    // This process's event loop: the probe's latency is mostly time it waits behind other synchronous work.
+    const loopDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+    loopDelay.enable();
     perfControl('enable');
     const profile = await startCpuProfile();
     const startEpoch = Date.now();
@@ -112,6 +120,7 @@ async function main() {
     while (!(await peers.finished(ds, accountId, startEpoch, total))) await new Promise((r) => setTimeout(r, 100));
     const receiptsMs = ms(start);
     perfControl('disable');
+    loopDelay.disable();
     const cpu = cpuBetween(cpuBefore, await cpuSnapshot(ds, peers.simulatorPids, workerPids));
     // Written after the CPU is read (the profiler's sampling itself is in the figures of a profiled run).
     await profile?.stop();
@@ -163,6 +172,12 @@ async function main() {
       console.log(`    ${table.padEnd(22)} ins ${a.inserts} upd ${a.updates} (HOT ${a.hotUpdates}) del ${a.deletes}; read seq ${a.seqRead} idx ${a.idxRead}`);
     }
     console.log(`  GET /v1/account during the run       p50 ${fmt(p.p50)} ms, p99 ${fmt(p.p99)} ms, max ${fmt(p.max)} ms over ${probeLatencies.length} requests`);
+    // The histogram holds whole timer intervals: its lateness is what lies beyond the 10 ms resolution.
+    const late = (ns: number) => fmt(Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS));
+    console.log(
+      `  event-loop delay (this process)      p50 ${late(loopDelay.percentile(50))} ms, p99 ${late(loopDelay.percentile(99))} ms, max ${late(loopDelay.max)} ms` +
+        (workerCount ? ' (the API only)' : ' (API and dispatch share it)'),
+    );
     if (!(await peers.report(ds, accountId, startEpoch, total))) process.exitCode = 1;
     console.log(`  load average (1, 5, 15 min)          ${loadAverages()}`);
     if (process.argv.includes('--explain')) {

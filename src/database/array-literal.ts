@@ -7,6 +7,7 @@
  * that was the largest part of preparing the query, about 19 ms for 10000 message bodies against 3 here.
  */
 export function arrayLiteral(values: readonly unknown[]): string | null {
+  if (values.length > 0 && allPlain(values)) return `{"${values.join('","')}"}`;
   const elements = new Array<string>(values.length);
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
@@ -20,4 +21,20 @@ export function arrayLiteral(values: readonly unknown[]): string | null {
     elements[i] = text.indexOf('\\') < 0 && text.indexOf('"') < 0 ? `"${text}"` : `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
   }
   return `{${elements.join(',')}}`;
+}
+
+/**
+ * No null and no string needing an escape: the literal is then one join, without a quoted string per
+ * element first (a 10000-message send converts 12 such columns: 120000 short-lived strings fewer for the
+ * collector). join() writes numbers, booleans and bigints as String() does.
+ */
+function allPlain(values: readonly unknown[]): boolean {
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    const kind = typeof value;
+    if (kind === 'string') {
+      if ((value as string).indexOf('\\') >= 0 || (value as string).indexOf('"') >= 0) return false;
+    } else if (kind !== 'number' && kind !== 'boolean' && kind !== 'bigint') return false;
+  }
+  return true;
 }

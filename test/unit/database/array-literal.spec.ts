@@ -9,6 +9,11 @@ describe(arrayLiteral.name, () => {
     expect(arrayLiteral([])).toBe(prepareValue([]));
   });
 
+  it('writes the same literal when no element is null or needs an escape (the one-join path)', () => {
+    const plain: unknown[][] = [['a', 'b c', '', 'é😀', '{x}', 'a,b'], [1, 2.5, -3, 0], [true, false], [1n, 2n], ['mixed', 1, true, 5n], ['one']];
+    for (const values of plain) expect(arrayLiteral(values)).toBe(prepareValue(values));
+  });
+
   it('leaves any other array to the driver (dates, buffers, nested arrays, objects)', () => {
     expect(arrayLiteral([new Date(0)])).toBeNull();
     expect(arrayLiteral([Buffer.from('x')])).toBeNull();

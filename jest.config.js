@@ -47,5 +47,15 @@ module.exports = {
       transformIgnorePatterns,
       ...e2eSupport,
     },
+    {
+      // Minutes, not seconds: a migration on a database of a million messages (npm run test:scale, in .ci/run).
+      displayName: 'scale',
+      testEnvironment: 'node',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/test/scale/**/*.scale-spec.ts'],
+      transform,
+      transformIgnorePatterns,
+      setupFiles: ['<rootDir>/test/support/setup-env.ts'],
+    },
   ],
 };

@@ -37,6 +37,7 @@ import { FailedWebhookAttempts1763705700000 } from './database/migrations/176370
 import { Carriers1763705800000 } from './database/migrations/1763705800000-Carriers';
 import { CarrierErrors1763705900000 } from './database/migrations/1763705900000-CarrierErrors';
 import { PartitionInboundAndClicks1763706400000 } from './database/migrations/1763706400000-PartitionInboundAndClicks';
+import { PartitionMessages1763706700000 } from './database/migrations/1763706700000-PartitionMessages';
 import { ReceiptsPerCarrier1763706000000 } from './database/migrations/1763706000000-ReceiptsPerCarrier';
 
 /** In order of application. A new migration is added here as well as generated. */
@@ -81,4 +82,5 @@ export const MIGRATIONS = [
   CarrierErrors1763705900000,
   ReceiptsPerCarrier1763706000000,
   PartitionInboundAndClicks1763706400000,
+  PartitionMessages1763706700000,
 ];

@@ -5,7 +5,10 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm
 @Check('credit_refund_lines_amount_check', 'amount > 0')
 @Index('credit_refund_lines_ledger_entry_idx', ['ledgerEntryId'])
 export class CreditRefundLine {
-  @ForeignKey('Message', { name: 'credit_refund_lines_message_id_fkey', onDelete: 'CASCADE' })
+  /**
+   * A message the refund's own transaction cancelled (no foreign key: `messages` is partitioned and its old
+   * months are dropped, while the ledger keeps every line; the line goes with its ledger row).
+   */
   @PrimaryColumn({ name: 'message_id', type: 'uuid' })
   messageId: string;
 

@@ -18,14 +18,19 @@ export type PartStatus = 'submitted' | 'delivered' | 'failed' | 'unconfirmed';
 // receipt's update of its part can be HOT.
 @Index('message_parts_receipt_due_idx', ['receiptDueAt'], { where: 'receipt_due_at IS NOT NULL' })
 export class MessagePart {
-  @ForeignKey('Message', { name: 'message_parts_message_id_fkey', onDelete: 'CASCADE' })
+  /**
+   * No foreign key to `messages` (one referencing a partitioned table blocks dropping its partitions): a part
+   * is written only for a message its dispatcher claimed, lives in its message's month partition (both are
+   * partitioned by the message id) and is dropped with it.
+   */
   @PrimaryColumn({ name: 'message_id', type: 'uuid' })
   messageId: string;
 
   @PrimaryColumn({ name: 'part_number', type: 'smallint' })
   partNumber: number;
 
-  /** Its message's account, written with the part (receipts and their webhooks find it without the message). */
+  /** Its message's account, written with the part (receipts and their webhooks find it without the message); parts go with their account. */
+  @ForeignKey('Account', { name: 'message_parts_account_id_fkey', onDelete: 'CASCADE' })
   @Column({ name: 'account_id', type: 'integer' })
   accountId: number;
 

@@ -26,8 +26,10 @@ export class SenderVerification {
   @Column({ name: 'token_sha256', type: 'bytea' })
   tokenSha256: Buffer;
 
-  /** The confirmation text (a message of the platform's system account). */
-  @ForeignKey('Message', { name: 'sender_verifications_message_id_fkey', onDelete: 'SET NULL' })
+  /**
+   * The confirmation text (a message of the platform's system account, written in the same transaction). No
+   * foreign key: `messages` is partitioned, and the id stays after retention drops the message's month.
+   */
   @Column({ name: 'message_id', type: 'uuid', nullable: true })
   messageId: string | null;
 

@@ -32,7 +32,8 @@ describe('partitioning messages on a database of a million messages', () => {
 
   afterAll(async () => {
     await db?.end();
-    await dropDatabase(config.databaseUrl);
+    if (process.env.TEST_KEEP_DATABASE === 'true') console.log(`kept ${config.databaseUrl}`);
+    else await dropDatabase(config.databaseUrl);
   });
 
   it('copies every row, keeps writes made during the copy, and puts each month in its partition', async () => {

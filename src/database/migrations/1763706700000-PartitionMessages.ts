@@ -6,7 +6,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * touches one partition, a part lives in its message's month, and retention drops a month of both tables
  * as two partitions instead of deleting rows one by one.
  * - Partitions `<table>_pYYYY_MM` hold the v7 ids made in that UTC month; `<table>_p_old` (MINVALUE to the
- *   first month) and the DEFAULT partition `<table>_p_default` hold every other id: version 4 ids made
+ *   first month) and the DEFAULT partition `<table>_p_legacy` hold every other id: version 4 ids made
  *   before ids were v7 (random, so most lie above every month) and any id of a month not created yet.
  *   Retention drops only month partitions; a legacy v4 id that happens to fall in a month's range (about
  *   one in ten thousand of them for 13 months) goes with that month.
@@ -21,7 +21,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  */
 const BATCH = 20_000;
 /** Months created ahead of the current one (the partition maintenance keeps this many from then on). */
-const AHEAD = 2;
+const AHEAD = 3;
 
 interface Spec {
   table: string;
@@ -153,7 +153,7 @@ async function prepare(q: QueryRunner, spec: Spec, bounds: ReturnType<typeof mon
   for (const { attname, attstattarget } of targets) await q.query(`ALTER TABLE ${t} ALTER COLUMN ${attname} SET STATISTICS ${attstattarget}`);
   await q.query(`CREATE TABLE ${table}_p_old PARTITION OF ${t} FOR VALUES FROM (MINVALUE) TO ('${bounds[0].from}')${spec.withClause}`);
   for (const b of bounds) await q.query(`CREATE TABLE ${table}_${b.suffix} PARTITION OF ${t} FOR VALUES FROM ('${b.from}') TO ('${b.to}')${spec.withClause}`);
-  await q.query(`CREATE TABLE ${table}_p_default PARTITION OF ${t} DEFAULT${spec.withClause}`);
+  await q.query(`CREATE TABLE ${table}_p_legacy PARTITION OF ${t} DEFAULT${spec.withClause}`);
   for (const statement of spec.build(t, table)) await q.query(statement);
 
   // Writes to the old table meanwhile log their keys; the copy re-reads those rows (resync). Writers only

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { partitionHistoryMonths } from './scale-partitions';
 
 /**
  * bench:scale's history: `total` messages over `days` days ending an hour ago, for the given accounts
@@ -72,6 +73,7 @@ export async function buildHistory(accounts: HistoryAccount[], o: HistoryOptions
   const dropped = await dropSecondaryIndexes(admin);
   await admin.query(`UPDATE accounts SET webhook_status_url = $1 WHERE id = ANY($2::int[])`, [WEBHOOK_URL, accounts.filter((a) => a.webhook).map((a) => a.id)]);
   const [{ end }] = (await admin.query(`SELECT date_trunc('hour', now()) - interval '1 hour' AS end`)).rows as Array<{ end: Date }>;
+  await partitionHistoryMonths(admin, new Date(end.getTime() - o.days * 86_400_000));
   const weights = accounts.map((_, i) => 1 / (i + 1));
   const weightSum = weights.reduce((a, b) => a + b, 0);
   let nextDay = 0;

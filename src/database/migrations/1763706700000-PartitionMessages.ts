@@ -103,6 +103,9 @@ export class PartitionMessages1763706700000 implements MigrationInterface {
     // Catch up with the writes made meanwhile until a round finds fewer than a batch, then swap.
     for (const spec of SPECS) while ((await resync(q, spec)) >= BATCH);
     await inTransaction(q, () => swap(q));
+    // Partitions start with no statistics: without them the receipt's join on (carrier_id, smsc_id) was
+    // planned as a scan of every partition (57 s for 100 receipts on a million parts, 0.16 s after ANALYZE).
+    await q.query(`ANALYZE messages, message_parts`);
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, QueryRunner } from 'typeorm';
-import { forValues, type PartitionKey, type PartitionRange } from '../database/partitioning/partition-bounds';
+import { boundLiteral, forValues, type PartitionKey, type PartitionRange } from '../database/partitioning/partition-bounds';
 
 /** One runner at a time across every worker: a session-level advisory lock held on the maintenance connection. */
 const MAINTENANCE_LOCK = "hashtextextended('partition-maintenance', 0)";
@@ -34,17 +34,30 @@ export class MaintenanceSession {
   }
 
   /**
-   * Makes a bucket partition: an empty table like the parent, then ATTACH, which takes SHARE UPDATE EXCLUSIVE
-   * on the parent (CREATE TABLE .. PARTITION OF would take ACCESS EXCLUSIVE and stop inserts meanwhile);
-   * ATTACH builds the parent's indexes and clones its foreign keys on the empty table.
+   * Makes a bucket partition: a table like the parent, then ATTACH, which takes SHARE UPDATE EXCLUSIVE on the
+   * parent (CREATE TABLE .. PARTITION OF would take ACCESS EXCLUSIVE and stop inserts meanwhile); ATTACH
+   * builds the parent's indexes and clones its foreign keys. Beside a DEFAULT partition (`defaultPartition`)
+   * the rows of the new range that it holds (legacy version 4 ids, which fall anywhere) move into the new
+   * table first, in the same transaction: ATTACH refuses a range the default still has rows of, and scans
+   * the default (ACCESS EXCLUSIVE on it, not on the parent) to check.
    */
-  async createPartition(table: string, key: PartitionKey, range: PartitionRange): Promise<void> {
-    await this.runner.query(`CREATE TABLE IF NOT EXISTS ${range.name} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING STORAGE)`);
+  async createPartition(table: string, key: PartitionKey, range: PartitionRange, storage?: string, defaultPartition?: string): Promise<void> {
+    await this.runner.startTransaction();
     try {
+      await this.runner.query(
+        `CREATE TABLE IF NOT EXISTS ${range.name} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING STORAGE)${storage ? ` WITH (${storage})` : ''}`,
+      );
+      if (defaultPartition) {
+        await this.runner.query(
+          `WITH moved AS (DELETE FROM ${defaultPartition} WHERE ${key.column} >= ${boundLiteral(key, range.start)} AND ${key.column} < ${boundLiteral(key, range.end)} RETURNING *)
+           INSERT INTO ${range.name} SELECT * FROM moved`,
+        );
+      }
       await this.runner.query(`ALTER TABLE ${table} ATTACH PARTITION ${range.name} ${forValues(key, range.start, range.end)}`);
+      await this.runner.commitTransaction();
     } catch (err) {
-      // Nothing half-made stays behind: the next run makes it again.
-      await this.runner.query(`DROP TABLE IF EXISTS ${range.name}`).catch(() => undefined);
+      // Nothing half-made stays behind (the rows moved go back with the rollback): the next run makes it again.
+      await this.runner.rollbackTransaction().catch(() => undefined);
       throw err;
     }
   }

@@ -69,8 +69,9 @@ export class PartitionMaintenanceService {
       this.clock.now(),
       live.map((p) => p.name),
     );
+    const defaultPartition = live.find((p) => p.isDefault)?.name;
     for (const range of plan.create) {
-      if (await step(range.name, () => session.createPartition(spec.table, spec.key, range))) {
+      if (await step(range.name, () => session.createPartition(spec.table, spec.key, range, spec.storage, defaultPartition))) {
         report.created.push(range.name);
         this.logger.log({ msg: 'partition created', table: spec.table, partition: range.name, from: range.start.toISOString(), to: range.end.toISOString() });
       }

@@ -15,6 +15,8 @@ export interface PartitionedTable {
   /** Buckets made beyond the current one: how long inserts keep working if the maintenance stops. */
   ahead: number;
   retention: RetentionSetting;
+  /** Storage parameters of each new partition (a partitioned parent has none to copy), e.g. `fillfactor = 50`. */
+  storage?: string;
 }
 
 /** Buckets ahead: three months, or two weeks of days, of slack before inserts would find no partition. */
@@ -23,5 +25,17 @@ export const DAYS_AHEAD = 14;
 
 export const PARTITIONED_TABLES: readonly PartitionedTable[] = [
   { table: 'inbound_messages', key: { column: 'received_at', kind: 'timestamptz' }, bucket: 'month', ahead: MONTHS_AHEAD, retention: 'inboundRetentionMonths' },
+  // Months of the v7 message id; a part lives in its message's month, so both drop together. Their DEFAULT
+  // partition (_p_legacy) holds version 4 ids from before ids were v7: detaches there are plain, not CONCURRENTLY.
+  { table: 'messages', key: { column: 'id', kind: 'uuid7' }, bucket: 'month', ahead: MONTHS_AHEAD, retention: 'messageRetentionMonths' },
+  {
+    table: 'message_parts',
+    key: { column: 'message_id', kind: 'uuid7' },
+    bucket: 'month',
+    ahead: MONTHS_AHEAD,
+    retention: 'messageRetentionMonths',
+    // Half-filled pages: a receipt's update of its part finds room on the part's page (stays HOT).
+    storage: 'fillfactor = 50',
+  },
   { table: 'link_click_buckets', key: { column: 'bucket', kind: 'timestamptz' }, bucket: 'month', ahead: MONTHS_AHEAD, retention: 'clickRetentionMonths' },
 ];

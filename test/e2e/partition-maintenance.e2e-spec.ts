@@ -85,6 +85,33 @@ describe(PartitionMaintenanceService.name, () => {
     expect(await service(new FixedClock(new Date('2026-11-27T11:00:00Z')), [spec]).run()).toEqual({ ran: true, created: [], dropped: [], failed: [] });
   });
 
+  it('beside a DEFAULT partition, moves the legacy rows of a new month out of it before the ATTACH and drops old months with a plain DETACH', async () => {
+    await ds.query(`CREATE TABLE scratch_legacy (id uuid NOT NULL, body text NOT NULL, PRIMARY KEY (id)) PARTITION BY RANGE (id)`);
+    const month = (y: number, m: number) => Date.UTC(y, m - 1, 1);
+    await ds.query(`CREATE TABLE ${oldPartitionName('scratch_legacy')} PARTITION OF scratch_legacy FOR VALUES FROM (MINVALUE) TO ('${uuidAt(month(2025, 9))}')`);
+    await ds.query(`CREATE TABLE scratch_legacy_p2025_09 PARTITION OF scratch_legacy FOR VALUES FROM ('${uuidAt(month(2025, 9))}') TO ('${uuidAt(month(2025, 10))}')`);
+    await ds.query(`CREATE TABLE scratch_legacy_p_legacy PARTITION OF scratch_legacy DEFAULT`);
+    // A version 4 id whose random prefix falls inside December 2026 (not yet a partition: it sits in the default),
+    // one far above every month, and a v7 row in September 2025 (past 13 months' retention in November 2026).
+    const december = uuidAt(month(2026, 12) + 86_400_000); // xxxxxxxx-xxxx-0000-0000-000000000000
+    const inDecember = `${december.slice(0, 14)}4abc-8def-${december.slice(24)}`;
+    await ds.query(`INSERT INTO scratch_legacy VALUES ($1, 'legacy in December'), ('ffffffff-1111-4111-8111-111111111111', 'legacy above'), ($2, 'September')`, [
+      inDecember,
+      uuidAt(month(2025, 9) + 1000).replace(/0000$/, '0001'),
+    ]);
+    const spec: PartitionedTable = { table: 'scratch_legacy', key: { column: 'id', kind: 'uuid7' }, bucket: 'month', ahead: 1, retention: 'messageRetentionMonths' };
+
+    const report = await service(new FixedClock(new Date('2026-11-27T10:00:00Z')), [spec]).run();
+
+    expect(report).toEqual({ ran: true, created: ['scratch_legacy_p2026_11', 'scratch_legacy_p2026_12'], dropped: ['scratch_legacy_p2025_09'], failed: [] });
+    const where = await ds.query(`SELECT tableoid::regclass::text AS part, body FROM scratch_legacy ORDER BY body`);
+    expect(where).toEqual([
+      { part: 'scratch_legacy_p_legacy', body: 'legacy above' },
+      { part: 'scratch_legacy_p2026_12', body: 'legacy in December' },
+    ]);
+    expect(await partitionsOf('scratch_legacy')).toEqual(['scratch_legacy_p2026_11', 'scratch_legacy_p2026_12', 'scratch_legacy_p_legacy', 'scratch_legacy_p_old']);
+  });
+
   it('drops day buckets past WEBHOOK_RETENTION_DAYS on a timestamptz key, while a transaction inserts into the current day', async () => {
     await ds.query(`CREATE TABLE scratch_events (id bigserial, created_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (id, created_at)) PARTITION BY RANGE (created_at)`);
     await ds.query(`CREATE TABLE scratch_events_p_old PARTITION OF scratch_events FOR VALUES FROM (MINVALUE) TO ('2026-10-20T00:00:00Z')`);

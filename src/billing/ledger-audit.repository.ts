@@ -54,6 +54,17 @@ export interface CancelledNotRefunded {
 export const REPORT_LIMIT = 1000;
 
 /** `($1::int IS NULL OR x = $1)`: every account, or the one asked for. */
+/**
+ * Where message retention has reached: whole months of messages (and their parts) before it may have been
+ * dropped, while the sends, ledger rows and refund lines that named them are kept. A check that joins
+ * messages does not count a message missing before the horizon as wrong. The first kept message id is the
+ * version 7 id of the horizon's first millisecond (ids sort by their time).
+ */
+export interface RetentionHorizon {
+  firstKeptAt: Date;
+  firstKeptId: string;
+}
+
 const scope = (column: string) => `($1::int IS NULL OR ${column} = $1)`;
 
 /**
@@ -90,7 +101,7 @@ export class LedgerAuditRepository {
    * Every send is debited exactly once, by what its stored (successful) messages cost, which is also its
    * total_cost; a test send, or one that costs nothing, is never debited.
    */
-  async sendDebitMismatches(accountId: number | null, tx: Tx): Promise<SendDebitMismatch[]> {
+  async sendDebitMismatches(accountId: number | null, horizon: RetentionHorizon, tx: Tx): Promise<SendDebitMismatch[]> {
     return this.rows(
       `WITH debits AS (
          SELECT account_id, substr(reference, 6)::bigint AS send_id, count(*)::int AS n, -SUM(amount) AS debited
@@ -107,12 +118,14 @@ export class LedgerAuditRepository {
          LEFT JOIN costs c ON c.send_id = s.id
          LEFT JOIN debits d ON d.send_id = s.id AND d.account_id = s.account_id
         WHERE ${scope('s.account_id')}
+          AND NOT (c.send_id IS NULL AND s.created_at < $3::timestamptz)
           AND (s.total_cost <> COALESCE(c.cost, 0)
                OR CASE WHEN COALESCE(c.is_test, a.is_test) OR COALESCE(c.cost, 0) = 0 THEN COALESCE(d.n, 0) <> 0
                        ELSE COALESCE(d.n, 0) <> 1 OR d.debited <> c.cost END)
         ORDER BY s.id`,
       accountId,
       tx,
+      [horizon.firstKeptAt],
     );
   }
 
@@ -147,7 +160,7 @@ export class LedgerAuditRepository {
   }
 
   /** Every message a refund names is a cancelled message of a live account, refunded by its cost. */
-  async refundsOfWrongMessages(accountId: number | null, tx: Tx): Promise<RefundOfWrongMessage[]> {
+  async refundsOfWrongMessages(accountId: number | null, horizon: RetentionHorizon, tx: Tx): Promise<RefundOfWrongMessage[]> {
     return this.rows(
       `SELECT l.account_id AS "accountId", l.id::float8 AS "ledgerEntryId", r.message_id AS "messageId", r.amount::float8 AS amount,
               m.status AS "messageStatus", m.cost::float8 AS "messageCost", m.account_id AS "messageAccountId", m.is_test AS "messageIsTest"
@@ -155,10 +168,11 @@ export class LedgerAuditRepository {
          JOIN credit_ledger l ON l.id = r.ledger_entry_id
          LEFT JOIN messages m ON m.id = r.message_id
         WHERE ${scope('l.account_id')}
-          AND (m.id IS NULL OR m.status <> 'cancelled' OR m.account_id <> l.account_id OR m.cost <> r.amount OR m.is_test)
+          AND ((m.id IS NULL AND r.message_id >= $3::uuid) OR m.status <> 'cancelled' OR m.account_id <> l.account_id OR m.cost <> r.amount OR m.is_test)
         ORDER BY l.id, r.message_id`,
       accountId,
       tx,
+      [horizon.firstKeptId],
     );
   }
 
@@ -190,8 +204,9 @@ export class LedgerAuditRepository {
     );
   }
 
-  private async rows<R extends object>(text: string, accountId: number | null, tx: Tx): Promise<R[]> {
-    const { rows } = await sql<R>(tx, `${text} LIMIT $2`, [accountId, REPORT_LIMIT]);
+  /** Parameters: $1 the account (or null for all), $2 the report limit, then `extra` as $3, $4, …. */
+  private async rows<R extends object>(text: string, accountId: number | null, tx: Tx, extra: unknown[] = []): Promise<R[]> {
+    const { rows } = await sql<R>(tx, `${text} LIMIT $2`, [accountId, REPORT_LIMIT, ...extra]);
     return rows;
   }
 }

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { LedgerViolationText } from '../common/errors/error-catalogue';
+import { Clock } from '../common/time/clock';
+import { AppConfig } from '../config/app-config';
+import { addBuckets, bucketStart, uuidAt } from '../database/partitioning/partition-bounds';
 import { UnitOfWork } from '../database/unit-of-work';
-import { LedgerAuditRepository, REPORT_LIMIT, RefundOfWrongMessage } from './ledger-audit.repository';
+import { LedgerAuditRepository, REPORT_LIMIT, RefundOfWrongMessage, RetentionHorizon } from './ledger-audit.repository';
 import { hundredthsToFixed } from './money';
 
 export const LEDGER_CHECKS = ['balance', 'send_debit', 'orphan_debit', 'refund_lines', 'refund_of_wrong_message', 'refunded_and_submitted', 'cancelled_not_refunded'] as const;
@@ -38,18 +41,27 @@ export class LedgerVerificationService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly audit: LedgerAuditRepository,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
   ) {}
+
+  /** The start of the oldest month MESSAGE_RETENTION_MONTHS keeps (the partition maintenance drops the months before it). */
+  private retentionHorizon(): RetentionHorizon {
+    const firstKeptAt = addBuckets(bucketStart(this.clock.now(), 'month'), 'month', -this.config.messageRetentionMonths);
+    return { firstKeptAt, firstKeptId: uuidAt(firstKeptAt.getTime()) };
+  }
 
   verify(accountId: number | null): Promise<LedgerReport> {
     return this.uow.run(async (tx) => {
       await this.audit.useSnapshot(tx);
+      const horizon = this.retentionHorizon();
       const found: Record<LedgerCheck, LedgerViolation[]> = {
         balance: (await this.audit.balanceMismatches(accountId, tx)).map((r) => ({
           check: 'balance',
           account_id: r.accountId,
           problem: LedgerViolationText.balance(credits(r.balance), credits(r.ledgerTotal)),
         })),
-        send_debit: (await this.audit.sendDebitMismatches(accountId, tx)).map((r) => ({
+        send_debit: (await this.audit.sendDebitMismatches(accountId, horizon, tx)).map((r) => ({
           check: 'send_debit',
           account_id: r.accountId,
           send_id: r.sendId,
@@ -70,7 +82,7 @@ export class LedgerVerificationService {
           ledger_entry_id: r.ledgerEntryId,
           problem: LedgerViolationText.refundLines(r.ledgerEntryId, credits(r.amount), credits(r.linesTotal)),
         })),
-        refund_of_wrong_message: (await this.audit.refundsOfWrongMessages(accountId, tx)).map((r) => ({
+        refund_of_wrong_message: (await this.audit.refundsOfWrongMessages(accountId, horizon, tx)).map((r) => ({
           check: 'refund_of_wrong_message',
           account_id: r.accountId,
           ledger_entry_id: r.ledgerEntryId,

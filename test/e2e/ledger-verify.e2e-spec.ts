@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { uuidAt } from '../../src/database/partitioning/partition-bounds';
 import { runCli } from '../support/run-cli';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
 
@@ -154,6 +155,32 @@ describe('cli ledger:verify', () => {
     expect([res.code, res.json.ok, res.checks]).toEqual([1, false, [check]]);
     expect(res.stderr).toBe(`error: ledger:verify found ${res.json.violations.length} violation(s)\n`);
     expect(res.json.violations.every((v: { account_id: number; problem: string }) => v.account_id === busy.acct.accountId && v.problem.length > 0)).toBe(true);
+  });
+
+  it('does not count what message retention dropped (a month of messages and parts), but does count messages missing after its horizon', async () => {
+    const dropMessages = async (accountId: number) => {
+      await db.query('DELETE FROM message_parts WHERE account_id = $1', [accountId]);
+      await db.query('DELETE FROM messages WHERE account_id = $1', [accountId]);
+    };
+    // Sends from 14 months ago, past MESSAGE_RETENTION_MONTHS (13): their months were dropped, their sends,
+    // debits and refund lines kept (the refunded messages' v7 ids carry that time).
+    const old = await busyAccount();
+    const fourteenMonthsAgo = uuidAt(Date.now() - 14 * 31 * 86_400_000);
+    await db.query(`UPDATE sends SET created_at = now() - interval '14 months' WHERE account_id = $1`, [old.acct.accountId]);
+    await db.query(
+      `UPDATE credit_refund_lines r SET message_id = (substr($2, 1, 14) || substr(r.message_id::text, 15))::uuid
+         FROM credit_ledger l WHERE l.id = r.ledger_entry_id AND l.account_id = $1`,
+      [old.acct.accountId, fourteenMonthsAgo],
+    );
+    await dropMessages(old.acct.accountId);
+    const kept = await verify(old.acct);
+    expect([kept.code, kept.json.ok, kept.json.violations]).toEqual([0, true, []]);
+
+    // The same rows missing from this month are still wrong.
+    const recent = await busyAccount();
+    await dropMessages(recent.acct.accountId);
+    const res = await verify(recent.acct);
+    expect([res.code, res.checks]).toEqual([1, ['send_debit', 'refund_of_wrong_message']]);
   });
 
   it('reports a debited test send', async () => {

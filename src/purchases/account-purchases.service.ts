@@ -47,9 +47,13 @@ export class AccountPurchasesService {
     return this.uow.run(async (tx) => (await this.repo.byRequestKey(accountId, `${AUTO_RECHARGE_PREFIX}${crossingId}`, tx)) !== null);
   }
 
-  /** Purchases made today (the last 24 hours) by auto-recharge, on their way or paid. */
-  async autoRechargesSince(accountId: number, since: Date): Promise<number> {
-    return this.repo.countByRequestPrefixSince(accountId, AUTO_RECHARGE_PREFIX, since);
+  /**
+   * Purchases made since then by auto-recharge for crossings other than this one, on their way or paid. This
+   * crossing's own purchase never counts against its day: a second handler that read "not started" just before
+   * the first handler's purchase committed would otherwise count it and call the crossing over its limit.
+   */
+  async otherAutoRechargesSince(accountId: number, crossingId: number, since: Date): Promise<number> {
+    return this.repo.countByRequestPrefixSince(accountId, AUTO_RECHARGE_PREFIX, since, `${AUTO_RECHARGE_PREFIX}${crossingId}`);
   }
 
   private async buyWithoutKey(actor: Actor, requestKey: string, label: string, username: string, credits: number, cardId: number): Promise<Purchase> {

@@ -92,12 +92,13 @@ export class PurchasesRepository {
     return rows[0] ?? null;
   }
 
-  /** Purchases of the account whose request key starts so, created since then and on their way or paid. */
-  async countByRequestPrefixSince(accountId: number, prefix: string, since: Date): Promise<number> {
+  /** Purchases of the account whose request key starts so (but is not `exceptKey`), created since then and on their way or paid. */
+  async countByRequestPrefixSince(accountId: number, prefix: string, since: Date, exceptKey: string): Promise<number> {
     const { rows } = await sql<{ n: number }>(
       this.dataSource,
-      `SELECT count(*)::int AS n FROM purchases WHERE account_id = $1 AND request_key LIKE $2 || '%' AND state IN ${SPENDING} AND created_at > $3`,
-      [accountId, prefix, since.toISOString()],
+      `SELECT count(*)::int AS n FROM purchases
+        WHERE account_id = $1 AND request_key LIKE $2 || '%' AND request_key <> $4 AND state IN ${SPENDING} AND created_at > $3`,
+      [accountId, prefix, since.toISOString(), exceptKey],
     );
     return rows[0].n;
   }

@@ -79,7 +79,7 @@ export class CrossingHandler {
     }
     const actor = autoRechargeActor(crossing.accountId);
     const started = await this.purchases.existingAutoRecharge(crossing.accountId, crossing.id);
-    if (!started && (await this.purchases.autoRechargesSince(crossing.accountId, new Date(now.getTime() - DAY_MS))) >= setting.maxPerDay) {
+    if (!started && (await this.purchases.otherAutoRechargesSince(crossing.accountId, crossing.id, new Date(now.getTime() - DAY_MS))) >= setting.maxPerDay) {
       await this.crossings.markHandled(crossing.id, 'daily limit reached', now);
       this.logger.warn({ msg: 'auto-recharge skipped: daily count reached', account_id: crossing.accountId, crossing_id: crossing.id });
       return;

@@ -2,7 +2,8 @@ import { DataSource } from 'typeorm';
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { CreditsService } from '../../src/billing/credits.service';
 import { CardsService } from '../../src/payments/cards.service';
-import { CrossingHandler } from '../../src/recharge/crossing-handler.service';
+import { AccountPurchasesService } from '../../src/purchases/account-purchases.service';
+import { autoRechargeActor, CrossingHandler } from '../../src/recharge/crossing-handler.service';
 import { accountWithOwner, DashboardAccount, PASSWORD, signedIn, userWith } from '../support/dashboard';
 import { PageClient, textOf } from '../support/page-client';
 import { SmtpPeer } from '../support/smtp-peer';
@@ -140,6 +141,25 @@ describe('Auto-recharge and the low-balance warning', () => {
     await t.app.get(CrossingHandler).sweep();
     expect(await rechargesOf(acct.accountId)).toHaveLength(1);
     expect((await crossingsOf(acct.accountId)).map((c: { outcome: string }) => c.outcome)).toEqual(['bought 500 credits', 'daily limit reached']);
+  });
+
+  it("never counts a crossing's own purchase against its day: a handler that read 'not started' just before another handler's purchase committed still records the purchase", async () => {
+    const { acct, browser, cardId } = await owner(600);
+    await browser.post('/billing/auto-recharge', { enabled: 'on', below_credits: '100', buy_credits: '500', card_id: cardId, max_per_day: '1' });
+    const [{ id }] = await db.query(
+      `INSERT INTO balance_crossings (account_id, kind, threshold, balance_after, crossed_at) VALUES ($1, 'recharge', 10000, 5000, now()) RETURNING id::int`,
+      [acct.accountId],
+    );
+    const handler = t.app.get(CrossingHandler);
+    const purchases = t.app.get(AccountPurchasesService);
+    // The first handler's purchase is made and committed; the second then runs on its stale "not started" read.
+    await purchases.autoRecharge(autoRechargeActor(acct.accountId), id, 500, Number(cardId));
+    jest.spyOn(purchases, 'existingAutoRecharge').mockResolvedValueOnce(false);
+    await handler.handle(id);
+    const recharges = await rechargesOf(acct.accountId);
+    expect(recharges).toMatchObject([{ state: 'fulfilled', request_key: `auto-recharge:${id}` }]);
+    expect(chargesOf(recharges[0].id)).toHaveLength(1);
+    expect((await crossingsOf(acct.accountId)).map((c: { outcome: string }) => c.outcome)).toEqual(['bought 500 credits']);
   });
 
   it.each([

@@ -28,6 +28,7 @@ const WORKER_ROLE_WORK = [
   'balance-crossing-sweep',
   'short-link-purge',
   'webhook-purge',
+  'partition-maintenance',
 ];
 
 /** The periodic work a process runs: none when no module of it provides a runner. */

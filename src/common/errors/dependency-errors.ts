@@ -6,7 +6,9 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE
 // SQLSTATE classes 08 (connection exception) and 57P (operator intervention: shutdown, cannot connect now);
 // 25006 (read-only transaction): a session on a server that has just become a standby, during a failover.
 const PG_UNAVAILABLE = /^(08|57P0[1-3]|53300|25006)/;
-const PG_MESSAGES = [/Connection terminated/i, /timeout exceeded when trying to connect/i, /Client has encountered a connection error/i, /Connection is not established/i];
+// TypeORM releases a transaction's query runner when its connection emits an error; the transaction's next
+// statement then fails with QueryRunnerAlreadyReleasedError instead of the connection error itself.
+const PG_MESSAGES = [/Connection terminated/i, /Query runner already released/i, /timeout exceeded when trying to connect/i, /Client has encountered a connection error/i, /Connection is not established/i];
 const REDIS_MESSAGES = [/Stream isn't writeable/i, /Connection is closed/i, /MaxRetriesPerRequest/i, /Reached the max retries per request/i, /Command timed out/i];
 
 export function classifyDependencyFailure(error: unknown): 'postgres' | 'redis' | null {

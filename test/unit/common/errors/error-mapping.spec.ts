@@ -1,3 +1,4 @@
+import { QueryRunnerAlreadyReleasedError } from 'typeorm';
 import { BadRequestException, HttpException, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
 import { DependencyUnavailableError } from '../../../../src/common/errors/domain-error';
 import { CATALOGUE, Condition, failure, failureBecause } from '../../../../src/common/errors/error-catalogue';
@@ -40,6 +41,7 @@ describe(mapError.name, () => {
   it.each([
     ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
     ['a terminated pg connection', new Error('Connection terminated unexpectedly')],
+    ['a transaction whose connection TypeORM released after it failed', new QueryRunnerAlreadyReleasedError()],
     ['a pg admin shutdown', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
     ['a TypeORM QueryFailedError wrapping it', Object.assign(new Error('query failed'), { driverError: Object.assign(new Error('x'), { code: '08006' }) })],
     ['ioredis without a connection', new Error("Stream isn't writeable and enableOfflineQueue options is false")],

@@ -1,3 +1,4 @@
+import { QueryRunnerAlreadyReleasedError } from 'typeorm';
 import { OutcomeRecorder } from '../../../../src/delivery/worker/outcome-recorder';
 import type { PartOutcome } from '../../../../src/delivery/state/part-changes';
 
@@ -74,6 +75,17 @@ describe(OutcomeRecorder.name, () => {
       await recording;
       await lane;
       expect([recorder.broken, written, kept.length, laneWent]).toEqual([false, ['m1'], 3, true]);
+    });
+
+    it('keeps the answers when the connection broke mid-transaction and TypeORM released it (failover: seen as 40 sent twice)', async () => {
+      let failures = 1;
+      const written: string[] = [];
+      const recorder = new OutcomeRecorder(async (outcomes) => {
+        if (failures-- > 0) throw new QueryRunnerAlreadyReleasedError();
+        written.push(...outcomes.map((o) => o.messageId));
+      }, 2);
+      await recorder.recordKept([outcome('m1')], () => true);
+      expect([recorder.broken, written]).toEqual([false, ['m1']]);
     });
 
     it('gives up once the batch may have been taken back, and on any failure that is not an outage', async () => {

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AppConfig } from './config/app-config';
 import { ContactImportsModule } from './contact-imports/contact-imports.module';
 import { ContactImportsService } from './contact-imports/contact-imports.service';
+import { DeliveryRecordsService } from './delivery/worker/delivery-records.service';
 import { DispatchWorkerModule } from './delivery/worker/dispatch-worker.module';
 import { SweeperService } from './delivery/worker/sweeper.service';
 import { ReceiptWaitsService } from './delivery/worker/receipt-waits.service';
@@ -47,6 +48,7 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
         LinkRetentionService,
         WebhookRetentionService,
         PartitionMaintenanceService,
+        DeliveryRecordsService,
       ],
       useFactory: (
         config: AppConfig,
@@ -62,6 +64,7 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
         linkRetention: LinkRetentionService,
         webhookRetention: WebhookRetentionService,
         partitions: PartitionMaintenanceService,
+        records: DeliveryRecordsService,
       ): PeriodicWork[] => [
         // Re-enqueues orphaned sends, takes back dead dispatchers' claims, applies late and simulated receipts.
         { name: 'dispatch-sweep', everyMs: config.sweepIntervalMs, run: () => sweeper.sweep() },
@@ -91,6 +94,8 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
         { name: 'short-link-purge', everyMs: config.retentionPurgeIntervalMs, run: () => linkRetention.purgeExpired() },
         // Deletes finished webhook events and delivery attempts past WEBHOOK_RETENTION_DAYS, oldest first.
         { name: 'webhook-purge', everyMs: config.retentionPurgeIntervalMs, run: () => webhookRetention.purgeExpired() },
+        // Deletes stored early receipts an hour after they were applied, or a week on if their part never came.
+        { name: 'early-receipt-purge', everyMs: config.retentionPurgeIntervalMs, run: () => records.purgeEarlyReceipts() },
         // Makes the time partitions ahead and detaches and drops those past their retention (PARTITIONED_TABLES); one worker at a time.
         { name: 'partition-maintenance', everyMs: config.partitionMaintenanceIntervalMs, run: () => partitions.run() },
       ],

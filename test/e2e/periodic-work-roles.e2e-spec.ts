@@ -28,6 +28,7 @@ const WORKER_ROLE_WORK = [
   'balance-crossing-sweep',
   'short-link-purge',
   'webhook-purge',
+  'early-receipt-purge',
   'partition-maintenance',
 ];
 

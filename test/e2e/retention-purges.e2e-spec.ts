@@ -1,5 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Clock } from '../../src/common/time/clock';
+import { UnitOfWork } from '../../src/database/unit-of-work';
+import { ReceiptsRepository } from '../../src/delivery/state/receipts.repository';
 import { LinkRetentionRepository } from '../../src/links/link-retention.repository';
 import { LinkRetentionService } from '../../src/links/link-retention.service';
 import { WebhookRetentionRepository } from '../../src/webhooks/webhook-retention.repository';
@@ -65,6 +67,29 @@ describe('Retention purges', () => {
     const second = await repo.purgeEvents(cutoff, first.lastId, 2);
     expect(second).toEqual({ lastId: recent, deleted: 0, more: false }); // the pending event is skipped, the recent one stops the walk
     expect(await eventIds()).toEqual([olds[2], recent, afterOld]);
+  });
+
+  it('deletes stored early receipts an hour after they were applied and a week on when their part never came, in batches', async () => {
+    const receipt = (smscId: string, receivedAgo: string, appliedAgo: string | null) =>
+      ds.query(
+        `INSERT INTO delivery_receipts (carrier_id, smsc_id, state, stat, err, done_at, received_at, applied_at)
+         VALUES (0, $1, 'delivered', 'DELIVRD', '000', now(), now() - $2::interval, now() - $3::interval)`,
+        [smscId, receivedAgo, appliedAgo],
+      );
+    await receipt('ret-applied-2h', '2 hours', '2 hours');
+    await receipt('ret-applied-10m', '3 hours', '10 minutes');
+    await receipt('ret-stray-8d', '8 days', null);
+    await receipt('ret-waiting-1d', '1 day', null);
+    for (let i = 0; i < 3; i++) await receipt(`ret-batch-${i}`, '1 day', '1 day');
+    const uow = new UnitOfWork(ds);
+    const repo = new ReceiptsRepository();
+    // Batches of 2, as the purge walks them (on while a batch is full): five rows are past their use.
+    const steps: number[] = [];
+    do steps.push(await uow.run((tx) => repo.purgeEarlyReceipts(2, tx)));
+    while (steps[steps.length - 1] === 2);
+    expect(steps).toEqual([2, 2, 1]);
+    const left = (await ds.query(`SELECT smsc_id FROM delivery_receipts WHERE smsc_id LIKE 'ret-%' ORDER BY smsc_id`)).map((r: { smsc_id: string }) => r.smsc_id);
+    expect(left).toEqual(['ret-applied-10m', 'ret-waiting-1d']);
   });
 
   it('deletes short links past SHORT_LINK_RETENTION_DAYS and keeps newer ones', async () => {

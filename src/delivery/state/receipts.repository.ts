@@ -36,6 +36,16 @@ export const APPLY_LATE_RECEIPTS = `WITH matched AS (
     FROM matched WHERE p.carrier_id = matched.carrier_id AND p.smsc_id = matched.smsc_id AND p.status IN ('submitted', 'unconfirmed')
   RETURNING ${PART_CHANGE}`;
 
+/**
+ * Up to $1 stored early receipts nothing needs any more: applied over an hour ago (a repeat of one finds its
+ * part settled and its part recorded, so it is neither applied nor stored again), or never applied and
+ * received over a week ago (no part of that carrier and SMSC id was recorded: a stray or a foreign receipt).
+ */
+export const PURGE_EARLY_RECEIPTS = `DELETE FROM delivery_receipts WHERE ctid = ANY(ARRAY(
+    SELECT ctid FROM delivery_receipts
+     WHERE applied_at < now() - interval '1 hour' OR (applied_at IS NULL AND received_at < now() - interval '7 days')
+     LIMIT $1))`;
+
 /** Up to $2 simulated parts whose receipt is due, settled: failed when the number ends in $1, else delivered. */
 export const APPLY_SIMULATED_RECEIPTS = `WITH due AS MATERIALIZED (
     SELECT message_id, part_number FROM message_parts
@@ -90,6 +100,12 @@ export class ReceiptsRepository {
     await keyLookupsOnly(tx);
     const { rows } = await sql<PartChange>(tx, APPLY_LATE_RECEIPTS, [], { prepared: true });
     return rows;
+  }
+
+  /** Deletes up to `limit` early receipts past their use (PURGE_EARLY_RECEIPTS); answers how many. */
+  async purgeEarlyReceipts(limit: number, tx: Tx): Promise<number> {
+    const { rowCount } = await sql(tx, PURGE_EARLY_RECEIPTS, [limit]);
+    return rowCount ?? 0;
   }
 
   /** Simulated carrier: every part whose receipt is due gets one (failed for numbers ending in the fail suffix). */

@@ -12,6 +12,8 @@ import { DeliveryMetrics } from './delivery-metrics';
 /** Numbers ending in this fail on the simulator (interface: test accounts). */
 export const SIMULATED_FAIL_SUFFIX = '000';
 const SIMULATED_RECEIPTS_PER_STEP = 5000;
+/** Rows per purge statement: a short delete, never many row locks at once. */
+const EARLY_RECEIPT_PURGE_BATCH = 5000;
 
 /**
  * Writes what the carriers report: submission outcomes, receipts, late and simulated receipts. Each
@@ -55,6 +57,15 @@ export class DeliveryRecordsService {
     const changed = await this.uow.run(async (tx) => this.withWebhooks(await this.receipts.applyLateReceipts(tx), tx));
     this.metrics.partsSettled(changed);
     return changed.length;
+  }
+
+  /** Deletes stored early receipts once applied (an hour on) or never matched (a week on), in short batches. */
+  async purgeEarlyReceipts(): Promise<number> {
+    for (let deleted = 0; ;) {
+      const step = await this.uow.run((tx) => this.receipts.purgeEarlyReceipts(EARLY_RECEIPT_PURGE_BATCH, tx));
+      deleted += step;
+      if (step < EARLY_RECEIPT_PURGE_BATCH) return deleted;
+    }
   }
 
   /** One step of due simulated receipts; 0 when none is due. */

@@ -46,6 +46,6 @@ import { SweeperService } from './sweeper.service';
       useFactory: (carriers: CarriersService): CarrierStatusReader => ({ status: () => carriers.liveStatus() }),
     },
   ],
-  exports: [CarriersService, DispatcherService, SweeperService, ReceiptIntakeService, ReceiptWaitsService, CARRIER_STATUS],
+  exports: [CarriersService, DispatcherService, SweeperService, ReceiptIntakeService, ReceiptWaitsService, DeliveryRecordsService, CARRIER_STATUS],
 })
 export class DispatchWorkerModule {}

@@ -6,13 +6,14 @@ import type { SessionsService } from '../../../src/users/sessions.service';
 import type { SignInFailuresRepository, ThrottleScope } from '../../../src/users/sign-in-failures.repository';
 import { SignInService } from '../../../src/users/sign-in.service';
 import type { UsersRepository } from '../../../src/users/users.repository';
+import '../../support/password-cost';
 import { FakeClock } from '../fakes/fake-clock';
 import { FakeUnitOfWork, openTx } from '../fakes/fake-unit-of-work';
 
 const NOW = new Date('2030-03-01T00:00:00Z');
 
-// Real scrypt checks (about 0.3 s each, more on a busy machine): the equal-work rule is part of what is tested.
-jest.setTimeout(120_000);
+// Real scrypt checks, at the tests' cost (password-cost.ts: production's takes seconds each on a busy machine, and
+// this file makes about a hundred): the equal-work rule is part of what is tested.
 
 /** Failures kept in memory, keyed by scope and subject digest. */
 class FakeFailures implements Pick<SignInFailuresRepository, 'since' | 'record' | 'clear'> {

@@ -8,7 +8,13 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE
 const PG_UNAVAILABLE = /^(08|57P0[1-3]|53300|25006)/;
 // TypeORM releases a transaction's query runner when its connection emits an error; the transaction's next
 // statement then fails with QueryRunnerAlreadyReleasedError instead of the connection error itself.
-const PG_MESSAGES = [/Connection terminated/i, /Query runner already released/i, /timeout exceeded when trying to connect/i, /Client has encountered a connection error/i, /Connection is not established/i];
+const PG_MESSAGES = [
+  /Connection terminated/i,
+  /Query runner already released/i,
+  /timeout exceeded when trying to connect/i,
+  /Client has encountered a connection error/i,
+  /Connection is not established/i,
+];
 const REDIS_MESSAGES = [/Stream isn't writeable/i, /Connection is closed/i, /MaxRetriesPerRequest/i, /Reached the max retries per request/i, /Command timed out/i];
 
 export function classifyDependencyFailure(error: unknown): 'postgres' | 'redis' | null {

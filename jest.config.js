@@ -12,7 +12,8 @@ const transformIgnorePatterns = [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`];
 const e2eSupport = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-  setupFiles: ['<rootDir>/test/support/setup-env.ts'],
+  // password-cost.ts: passwords hashed in the test process cost far less than in production (see there).
+  setupFiles: ['<rootDir>/test/support/setup-env.ts', '<rootDir>/test/support/password-cost.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/support/per-file-database.ts'],
 };
 

@@ -163,7 +163,11 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     const putBackWaiting = putBackUntil > performance.now();
     while (!this.wokenWhileDraining && !this.stopping) {
       if (putBackWaiting ? putBackUntil <= performance.now() : this.inFlight === 0) return;
+      // The put-back's own timer counts from the event loop's cached clock, so it can fire a little before
+      // performance.now() reaches putBackUntil; a wait with nothing else to wake it would then never end.
+      const timer = putBackWaiting ? setTimeout(() => this.notify(), Math.ceil(putBackUntil - performance.now()) + 1) : undefined;
       await this.signalled();
+      clearTimeout(timer);
     }
   }
 

@@ -38,6 +38,7 @@ import { Carriers1763705800000 } from './database/migrations/1763705800000-Carri
 import { CarrierErrors1763705900000 } from './database/migrations/1763705900000-CarrierErrors';
 import { PartitionInboundAndClicks1763706400000 } from './database/migrations/1763706400000-PartitionInboundAndClicks';
 import { PartitionMessages1763706700000 } from './database/migrations/1763706700000-PartitionMessages';
+import { PartitionWebhooks1763707200000 } from './database/migrations/1763707200000-PartitionWebhooks';
 import { ReceiptsPerCarrier1763706000000 } from './database/migrations/1763706000000-ReceiptsPerCarrier';
 
 /** In order of application. A new migration is added here as well as generated. */
@@ -83,4 +84,5 @@ export const MIGRATIONS = [
   ReceiptsPerCarrier1763706000000,
   PartitionInboundAndClicks1763706400000,
   PartitionMessages1763706700000,
+  PartitionWebhooks1763707200000,
 ];

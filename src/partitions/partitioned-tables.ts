@@ -37,5 +37,8 @@ export const PARTITIONED_TABLES: readonly PartitionedTable[] = [
     // Half-filled pages: a receipt's update of its part finds room on the part's page (stays HOT).
     storage: 'fillfactor = 50',
   },
+  // Days of the day-prefixed event id; an attempt lives in its event's day, so both drop together.
+  { table: 'webhook_events', key: { column: 'id', kind: 'dayPrefixedId' }, bucket: 'day', ahead: DAYS_AHEAD, retention: 'webhookRetentionDays' },
+  { table: 'webhook_attempts', key: { column: 'event_id', kind: 'dayPrefixedId' }, bucket: 'day', ahead: DAYS_AHEAD, retention: 'webhookRetentionDays' },
   { table: 'link_click_buckets', key: { column: 'bucket', kind: 'timestamptz' }, bucket: 'month', ahead: MONTHS_AHEAD, retention: 'clickRetentionMonths' },
 ];

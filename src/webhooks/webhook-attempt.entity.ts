@@ -1,6 +1,9 @@
-import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
-/** One delivery attempt of a webhook event, as GET /v1/webhook-deliveries lists it. */
+/**
+ * One delivery attempt of a webhook event, as GET /v1/webhook-deliveries lists it. Partitioned by its
+ * event's day-prefixed id, so it is dropped with its event's day; its key includes the event's id for that.
+ */
 @Entity({ name: 'webhook_attempts' })
 // (account_id, id DESC): TypeORM indexes have no DESC keys, so only the migration defines its columns.
 @Index('webhook_attempts_account_idx', { synchronize: false })
@@ -12,10 +15,10 @@ export class WebhookAttempt {
   @PrimaryGeneratedColumn({ name: 'id', type: 'bigint' })
   id: number;
 
-  @ForeignKey('WebhookEvent', { name: 'webhook_attempts_event_id_fkey', onDelete: 'CASCADE' })
-  @Column({ name: 'event_id', type: 'bigint' })
+  @PrimaryColumn({ name: 'event_id', type: 'bigint' })
   eventId: number;
 
+  @ForeignKey('Account', { name: 'webhook_attempts_account_id_fkey', onDelete: 'CASCADE' })
   @Column({ name: 'account_id', type: 'integer' })
   accountId: number;
 

@@ -1,4 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { dayPrefixedIdDefault } from '../database/partitioning/partition-bounds';
 
 /** One webhook to deliver; its body bytes are fixed at creation. */
 @Entity({ name: 'webhook_events' })
@@ -6,7 +7,8 @@ import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGene
 @Check('webhook_events_state_check', "state IN ('pending', 'delivered', 'failed', 'discarded')")
 @Index('webhook_events_due_idx', ['nextAttemptAt'], { where: "state = 'pending'" })
 export class WebhookEvent {
-  @PrimaryGeneratedColumn({ name: 'id', type: 'bigint' })
+  /** Day-prefixed (its UTC day above a sequence's low 32 bits): the table is partitioned by day on it. */
+  @PrimaryColumn({ name: 'id', type: 'bigint', default: () => dayPrefixedIdDefault('webhook_events_id_seq') })
   id: number;
 
   @ForeignKey('Account', { name: 'webhook_events_account_id_fkey', onDelete: 'CASCADE' })

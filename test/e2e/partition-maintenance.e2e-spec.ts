@@ -1,10 +1,10 @@
 import { DataSource } from 'typeorm';
 import { Clock } from '../../src/common/time/clock';
 import { convertToPartitioned } from '../../src/database/partitioning/convert-to-partitioned';
-import { oldPartitionName, uuidAt } from '../../src/database/partitioning/partition-bounds';
+import { addBuckets, bucketStart, oldPartitionName, partitionName, uuidAt } from '../../src/database/partitioning/partition-bounds';
 import { PartitionMaintenanceRepository } from '../../src/partitions/partition-maintenance.repository';
 import { PartitionMaintenanceService } from '../../src/partitions/partition-maintenance.service';
-import type { PartitionedTable } from '../../src/partitions/partitioned-tables';
+import { PARTITIONED_TABLES, type PartitionedTable } from '../../src/partitions/partitioned-tables';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
 
 class FixedClock extends Clock {
@@ -150,6 +150,48 @@ describe(PartitionMaintenanceService.name, () => {
     expect(await partitionsOf('inbound_messages')).toEqual(expect.arrayContaining(['inbound_messages_p_old']));
     expect((await partitionsOf('inbound_messages')).length).toBeGreaterThanOrEqual(5);
     expect((await partitionsOf('link_click_buckets')).length).toBeGreaterThanOrEqual(5);
+  });
+
+  it("partitions webhook events by the day in their ids, keeps each attempt in its event's day, and drops a day of both past WEBHOOK_RETENTION_DAYS", async () => {
+    const today = bucketStart(new Date(), 'day');
+    const day = Math.floor(today.getTime() / 86_400_000);
+    const [event] = await ds.query(`INSERT INTO webhook_events (account_id, kind, body) VALUES ($1, 'status', '{}') RETURNING id::text, tableoid::regclass::text AS part`, [
+      acct.accountId,
+    ]);
+    // The id carries today's UTC day above the sequence, and names today's partition.
+    expect(BigInt(event.id) >> 32n).toBe(BigInt(day));
+    expect(event.part).toBe(partitionName('webhook_events', 'day', today));
+    const [attempt] = await ds.query(
+      `INSERT INTO webhook_attempts (event_id, account_id, kind, url, attempt, error, duration_ms, delivered)
+       VALUES ($1, $2, 'status', 'https://example.test/hook', 1, '', 5, true) RETURNING tableoid::regclass::text AS part`,
+      [event.id, acct.accountId],
+    );
+    expect(attempt.part).toBe(partitionName('webhook_attempts', 'day', today));
+    // Each attempt number of an event once, as before the partitioning.
+    await expect(
+      ds.query(
+        `INSERT INTO webhook_attempts (event_id, account_id, kind, url, attempt, error, duration_ms, delivered) VALUES ($1, $2, 'status', 'https://example.test/hook', 1, '', 5, true)`,
+        [event.id, acct.accountId],
+      ),
+    ).rejects.toThrow('duplicate key value violates unique constraint');
+    // 14 days ahead of today for both, and the catch-all below, as the migration made them.
+    for (const table of ['webhook_events', 'webhook_attempts']) {
+      const names = await partitionsOf(table);
+      expect(names).toContain(oldPartitionName(table));
+      expect(names).toContain(partitionName(table, 'day', addBuckets(today, 'day', 14)));
+    }
+    // A lookup by id reads one partition.
+    const plan: Array<{ 'QUERY PLAN': string }> = await ds.query(`EXPLAIN SELECT state FROM webhook_events WHERE id = ${event.id}`);
+    expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toContain(partitionName('webhook_events', 'day', today));
+    expect(plan.map((r) => r['QUERY PLAN']).join('\n')).not.toContain(oldPartitionName('webhook_events'));
+
+    // 30 days after today ends, today's day of both tables is dropped, and the event and its attempt with it.
+    const tables = PARTITIONED_TABLES.filter((p) => p.table.startsWith('webhook_'));
+    const report = await service(new FixedClock(addBuckets(today, 'day', 31)), tables).run();
+    expect(report.failed).toEqual([]);
+    expect(report.dropped).toEqual(expect.arrayContaining([partitionName('webhook_events', 'day', today), partitionName('webhook_attempts', 'day', today)]));
+    expect(await ds.query(`SELECT count(*)::int AS n FROM webhook_events WHERE id = $1`, [event.id])).toEqual([{ n: 0 }]);
+    expect(await ds.query(`SELECT count(*)::int AS n FROM webhook_attempts WHERE event_id = $1`, [event.id])).toEqual([{ n: 0 }]);
   });
 
   it('converts a table holding rows batch by batch while rows are inserted, updated and deleted, keeping every row and the identity', async () => {

@@ -46,7 +46,7 @@ describe('Settings › Webhooks: test event and redelivery', () => {
     await owner.get('/settings/webhooks');
     const res = await owner.post('/settings/webhooks/test-event', { event: 'status' });
     expect([res.status, res.location]).toEqual([303, '/settings/webhooks?notice=webhook_test_sent']);
-    const eventId = (await db.query(`SELECT max(id)::int AS id FROM webhook_events WHERE account_id = $1`, [acct.accountId]))[0].id as number;
+    const eventId = (await db.query(`SELECT max(id)::text AS id FROM webhook_events WHERE account_id = $1`, [acct.accountId]))[0].id as string;
     await until(() => receiver.received.some((w) => w.headers['x-mm-event-id'] === String(eventId)), 'the test event');
     const hook = receiver.received.find((w) => w.headers['x-mm-event-id'] === String(eventId))!;
     expect(hook.body).toMatchObject({ test: true, status: 'delivered' });

@@ -1,5 +1,5 @@
 import type { QueryRunner } from 'typeorm';
-import { addBuckets, boundLiteral, bucketStart, type Bucket, forValues, oldPartitionName, partitionName, type PartitionKey } from './partition-bounds';
+import { addBuckets, boundLiteral, bucketStart, type Bucket, dayOfPrefixedId, forValues, oldPartitionName, partitionName, type PartitionKey } from './partition-bounds';
 
 /** Rows per copy statement: a statement of a second or so, holding its source rows FOR SHARE only meanwhile. */
 const COPY_BATCH = 20_000;
@@ -19,6 +19,19 @@ export interface ConversionSpec {
   identity?: string;
   /** Indexes, checks other than the copied CHECKs, and foreign keys of the new table, `{t}` standing for it; final names. */
   build: string[];
+}
+
+/**
+ * When the oldest row was made, read off its key. Ids of a plain sequence from before a table's ids were
+ * day-prefixed read as day 0: they all belong in the catch-all, so the buckets start at the current one.
+ */
+function oldestTime(key: PartitionKey, oldest: string | Date, current: Date): Date {
+  if (key.kind === 'uuid7') return new Date(parseInt(String(oldest).replace('-', '').slice(0, 12), 16));
+  if (key.kind === 'dayPrefixedId') {
+    const day = dayOfPrefixedId(String(oldest));
+    return day.getTime() === 0 ? current : day;
+  }
+  return new Date(oldest);
 }
 
 const rowOf = (cols: string[], prefix = '') => `(${cols.map((c) => prefix + c).join(', ')})`;
@@ -48,7 +61,7 @@ export async function convertToPartitioned(q: QueryRunner, spec: ConversionSpec,
 
   const current = bucketStart(now, spec.bucket);
   const [{ oldest }]: Array<{ oldest: string | Date | null }> = await q.query(`SELECT min(${spec.key.column}) AS oldest FROM ${t}`);
-  const oldestAt = oldest === null ? current : spec.key.kind === 'uuid7' ? new Date(parseInt(String(oldest).replace('-', '').slice(0, 12), 16)) : new Date(oldest);
+  const oldestAt = oldest === null ? current : oldestTime(spec.key, oldest, current);
   const floor = addBuckets(current, spec.bucket, -MAX_BUCKETS_BACK);
   let start = bucketStart(new Date(Math.min(current.getTime(), Math.max(floor.getTime(), oldestAt.getTime()))), spec.bucket);
   await q.query(`CREATE TABLE ${oldPartitionName(t)} PARTITION OF ${part} FOR VALUES FROM (MINVALUE) TO (${boundLiteral(spec.key, start)})`);

@@ -6,11 +6,41 @@
  */
 export type Bucket = 'month' | 'day';
 
-/** The partition key: a v7 uuid (its first 48 bits are the Unix time in ms) or a timestamptz column. */
+/**
+ * The partition key: a v7 uuid (its first 48 bits are the Unix time in ms), a timestamptz column, or a
+ * day-prefixed bigint id (`dayPrefixedId`: the UTC day number since 1970 shifted left 32 bits, OR'd with
+ * the low 32 bits of a sequence; see dayPrefixedIdDefault).
+ */
 export interface PartitionKey {
   column: string;
-  kind: 'uuid7' | 'timestamptz';
+  kind: 'uuid7' | 'timestamptz' | 'dayPrefixedId';
 }
+
+const DAY_MS = 86_400_000;
+/** Bits of a day-prefixed id below its day number. */
+export const DAY_PREFIX_SHIFT = 32;
+
+/**
+ * The least day-prefixed id of the UTC day holding `ms` (a bound is a bucket start, so always a midnight).
+ * Day numbers stay below 2^21 until the year 7700, so every id stays below 2^53: exact as a JSON number.
+ */
+export function dayPrefixedIdAt(ms: number): bigint {
+  if (!Number.isInteger(ms) || ms < 0) throw new RangeError(`no time for a day-prefixed id: ${ms}`);
+  return BigInt(Math.floor(ms / DAY_MS)) << BigInt(DAY_PREFIX_SHIFT);
+}
+
+/** The start of the UTC day a day-prefixed id was made in (1970-01-01 for an id from before the prefix). */
+export function dayOfPrefixedId(id: bigint | string | number): Date {
+  return new Date(Number(BigInt(id) >> BigInt(DAY_PREFIX_SHIFT)) * DAY_MS);
+}
+
+/**
+ * The column default that makes day-prefixed ids: day_prefixed_id(seq), a function the webhook partitioning
+ * migration defines, puts the transaction's UTC day number in the high bits and the sequence's low 32 bits
+ * below it (a day would need 2^32 ids to repeat one). They ascend as the plain sequence did, and an id names
+ * its day's partition, so a lookup by id reads one partition.
+ */
+export const dayPrefixedIdDefault = (sequence: string) => `day_prefixed_id(nextval('${sequence}'))`;
 
 export interface PartitionRange {
   name: string;
@@ -63,6 +93,7 @@ export function uuidAt(ms: number): string {
 
 /** A bucket bound as an SQL literal for the key's type. */
 export function boundLiteral(key: PartitionKey, at: Date): string {
+  if (key.kind === 'dayPrefixedId') return String(dayPrefixedIdAt(at.getTime()));
   return key.kind === 'uuid7' ? `'${uuidAt(at.getTime())}'` : `'${at.toISOString()}'`;
 }
 

@@ -36,7 +36,7 @@ export class SigningSecretDto {
 }
 
 export class WebhookDeliveryDto {
-  @ApiProperty({ type: 'integer', description: 'The X-MM-Event-Id the webhook carried', example: 1024 }) event_id: number;
+  @ApiProperty({ type: 'integer', format: 'int64', description: 'The X-MM-Event-Id the webhook carried', example: 89266600292409 }) event_id: number;
   @ApiProperty({ enum: ['status', 'inbound'] }) event: string;
   @ApiProperty({ example: 'https://example.com/sms/status' }) url: string;
   @ApiProperty({ description: '1 for the first attempt', type: 'integer', example: 1 }) attempt: number;
@@ -61,11 +61,18 @@ export class TestEventDto {
 
 export class TestEventSentDto {
   @ApiProperty({ enum: ['complete'] }) status: string;
-  @ApiProperty({ type: 'integer', description: 'The X-MM-Event-Id it is sent with; its attempts appear in GET /v1/webhook-deliveries', example: 1025 }) event_id: number;
+  @ApiProperty({ type: 'integer', format: 'int64', description: 'The X-MM-Event-Id it is sent with; its attempts appear in GET /v1/webhook-deliveries', example: 89266600292410 })
+  event_id: number;
 }
 
 export class RedeliverDto {
-  @Field({ kind: 'integer', min: 1, description: 'One failed or discarded event (its X-MM-Event-Id); leave out to give a period instead', example: 1024 })
+  @Field({
+    kind: 'integer',
+    min: 1,
+    format: 'int64',
+    description: 'One failed or discarded event (its X-MM-Event-Id); leave out to give a period instead',
+    example: 89266600292409,
+  })
   event_id?: number;
   @Field({ kind: 'text', description: 'With to: every failed event created at or after this UTC time', doc: TIMESTAMP_SCHEMA })
   from?: string;

@@ -2,6 +2,8 @@ import {
   addBuckets,
   boundLiteral,
   bucketStart,
+  dayOfPrefixedId,
+  dayPrefixedIdAt,
   forValues,
   parsePartitionName,
   partitionName,
@@ -64,6 +66,23 @@ describe('partition bounds', () => {
     expect(forValues({ column: 'id', kind: 'uuid7' }, start, addBuckets(start, 'month', 1))).toBe(
       `FOR VALUES FROM ('01a19467-e800-0000-0000-000000000000') TO ('${uuidAt(Date.UTC(2026, 11, 1))}')`,
     );
+  });
+
+  it('bounds a day-prefixed id bucket by its day number shifted 32 bits: every id of the day sorts inside it', () => {
+    const key = { column: 'id', kind: 'dayPrefixedId' as const };
+    const start = at('2026-11-27T00:00:00Z');
+    // 2026-11-27 is day 20784 since 1970 (PostgreSQL: floor(extract(epoch from '2026-11-27Z') / 86400)).
+    expect(dayPrefixedIdAt(start.getTime())).toBe(20784n << 32n);
+    expect(forValues(key, start, addBuckets(start, 'day', 1))).toBe(`FOR VALUES FROM (${20784n << 32n}) TO (${20785n << 32n})`);
+    // What day_prefixed_id() makes during that day: the first and the last low 32 bits.
+    const first = (20784n << 32n) | 0n;
+    const last = (20784n << 32n) | 0xffffffffn;
+    expect(first >= dayPrefixedIdAt(start.getTime()) && last < dayPrefixedIdAt(addBuckets(start, 'day', 1).getTime())).toBe(true);
+    expect(dayOfPrefixedId(String(last))).toEqual(start);
+    expect(dayOfPrefixedId(12345)).toEqual(at('1970-01-01T00:00:00Z'));
+    // Exact as a JSON number: far below 2^53 for millennia.
+    expect(Number(dayPrefixedIdAt(at('2999-12-31T00:00:00Z').getTime())) < Number.MAX_SAFE_INTEGER).toBe(true);
+    expect(() => dayPrefixedIdAt(-1)).toThrow(RangeError);
   });
 
   describe(planMaintenance.name, () => {

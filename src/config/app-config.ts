@@ -312,7 +312,7 @@ export const SETTINGS = {
     default: 30,
     min: 1,
     max: 3650,
-    why: 'Finished webhook events and every delivery attempt are deleted this many days after they were made (GET /v1/webhook-deliveries and redelivery reach back this far)',
+    why: 'Webhook events and their delivery attempts are dropped a whole UTC day at a time, once the day is this many days old (GET /v1/webhook-deliveries and redelivery reach back this far)',
   }),
   webhookConcurrency: integer({ default: 8, min: 1, max: 256, why: 'Webhook delivery jobs one worker runs at once' }),
 

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { partitionHistoryMonths } from './scale-partitions';
+import { partitionHistoryMonths, partitionWebhookDays } from './scale-partitions';
 
 /**
  * bench:scale's history: `total` messages over `days` days ending an hour ago, for the given accounts
@@ -74,6 +74,7 @@ export async function buildHistory(accounts: HistoryAccount[], o: HistoryOptions
   await admin.query(`UPDATE accounts SET webhook_status_url = $1 WHERE id = ANY($2::int[])`, [WEBHOOK_URL, accounts.filter((a) => a.webhook).map((a) => a.id)]);
   const [{ end }] = (await admin.query(`SELECT date_trunc('hour', now()) - interval '1 hour' AS end`)).rows as Array<{ end: Date }>;
   await partitionHistoryMonths(admin, new Date(end.getTime() - o.days * 86_400_000));
+  await partitionWebhookDays(admin, 31);
   const weights = accounts.map((_, i) => 1 / (i + 1));
   const weightSum = weights.reduce((a, b) => a + b, 0);
   let nextDay = 0;
@@ -99,6 +100,11 @@ export async function buildHistory(accounts: HistoryAccount[], o: HistoryOptions
   await admin.query(`SET session_replication_role = replica`);
   await topUpAndBalance(admin);
   await admin.query(`RESET session_replication_role`);
+  // The per-account month counts the triggers keep (they were off for the load), as the migration fills them.
+  await admin.query(
+    `INSERT INTO message_counts (account_id, month, messages) SELECT account_id, message_month(id), count(*) FROM messages GROUP BY 1, 2
+     ON CONFLICT (account_id, month) DO UPDATE SET messages = excluded.messages`,
+  );
   const loadedAt = Date.now();
   o.log(`  history: ${done} messages and their rows in ${Math.round((loadedAt - started) / 1000)} s; building ${dropped.length} indexes`);
   await admin.query(`SET maintenance_work_mem = '512MB'`);
@@ -236,8 +242,8 @@ async function writeOutcomes(c: Client, end: Date): Promise<void> {
        INSERT INTO delivery_receipts (carrier_id, smsc_id, state, stat, err, done_at, received_at, applied_at)
        SELECT 0, smsc_id, status, receipt_stat, receipt_err, receipt_at - interval '1 second', receipt_at, receipt_at FROM p WHERE receipt_at IS NOT NULL),
      e AS (
-     INSERT INTO webhook_events (account_id, kind, body, state, attempts, next_attempt_at, created_at, finished_at)
-     SELECT p.account_id, 'status',
+     INSERT INTO webhook_events (id, account_id, kind, body, state, attempts, next_attempt_at, created_at, finished_at)
+     SELECT (floor(extract(epoch FROM p.receipt_at) / 86400)::bigint << 32) | (nextval('webhook_events_id_seq') & 4294967295), p.account_id, 'status',
             json_build_object('to', m.to_number, 'sender', m.sender, 'message', '', 'custom_ref', coalesce(m.custom_ref, ''), 'status', p.status,
                               'message_id', p.message_id, 'received_at', to_char(p.receipt_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'),
                               'part_number', p.part_number, 'total_parts', p.total_parts)::text,

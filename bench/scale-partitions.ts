@@ -1,4 +1,5 @@
 import type { Client } from 'pg';
+import { addBuckets, boundLiteral, forValues, oldPartitionName, parsePartitionName, partitionName, type PartitionKey } from '../src/database/partitioning/partition-bounds';
 
 /** The tables partitioned by the month of the message id, parts first (each is dropped with its message's month). */
 const MONTHLY = ['message_parts', 'messages'];
@@ -39,5 +40,32 @@ export async function partitionHistoryMonths(c: Client, from: Date): Promise<voi
       await c.query(`CREATE TABLE ${monthName(table, at)} PARTITION OF ${table} FOR VALUES FROM ('${uuidAt(at)}') TO ('${uuidAt(next)}')${storage}`);
     }
     await c.query(`CREATE TABLE ${table}_p_old PARTITION OF ${table} FOR VALUES FROM (MINVALUE) TO ('${uuidAt(start)}')${storage}`);
+  }
+}
+
+/** The webhook tables, by the day in the event id (an attempt in its event's day). */
+const DAILY: Array<{ table: string; key: PartitionKey }> = [
+  { table: 'webhook_attempts', key: { column: 'event_id', kind: 'dayPrefixedId' } },
+  { table: 'webhook_events', key: { column: 'id', kind: 'dayPrefixedId' } },
+];
+
+/**
+ * Before loading: day partitions of the webhook tables `days` back from their first (the migration made
+ * them from the current day on), so a month of events lands in its days. Only on empty tables.
+ */
+export async function partitionWebhookDays(c: Client, days: number): Promise<void> {
+  for (const { table, key } of DAILY) {
+    const [{ empty }] = (await c.query(`SELECT NOT EXISTS (SELECT 1 FROM ${table}) AS empty`)).rows;
+    if (!empty) throw new Error(`${table} is not empty: its days cannot be made before the history is loaded`);
+    const names = (await c.query<{ name: string }>(`SELECT c.relname AS name FROM pg_inherits h JOIN pg_class c ON c.oid = h.inhrelid WHERE h.inhparent = $1::regclass`, [table]))
+      .rows;
+    const starts = names.map((r) => parsePartitionName(table, 'day', r.name)).filter((d): d is Date => d !== null);
+    const first = new Date(Math.min(...starts.map((d) => d.getTime())));
+    const start = addBuckets(first, 'day', -days);
+    await c.query(`DROP TABLE ${oldPartitionName(table)}`);
+    for (let at = start; at < first; at = addBuckets(at, 'day', 1)) {
+      await c.query(`CREATE TABLE ${partitionName(table, 'day', at)} PARTITION OF ${table} ${forValues(key, at, addBuckets(at, 'day', 1))}`);
+    }
+    await c.query(`CREATE TABLE ${oldPartitionName(table)} PARTITION OF ${table} FOR VALUES FROM (MINVALUE) TO (${boundLiteral(key, start)})`);
   }
 }

@@ -45,7 +45,8 @@ export async function measureMonthDrop(app: NestFastifyApplication, _auth: strin
     try {
       // DETACH CONCURRENTLY is refused beside a DEFAULT partition (messages, message_parts): a plain one then, as the maintenance does.
       const [{ withDefault }] = await ds.query(`SELECT partdefid <> 0 AS "withDefault" FROM pg_partitioned_table WHERE partrelid = $1::regclass`, [spec.table]);
-      const ran = await repo.withLock((session) => session.detachAndDrop(spec.table, oldest.name, !withDefault));
+      const followUp = spec.onDrop ? { sql: spec.onDrop, bucketStart: oldest.start! } : undefined;
+      const ran = await repo.withLock((session) => session.detachAndDrop(spec.table, oldest.name, !withDefault, followUp));
       if (ran === null) outcome = 'skipped: maintenance lock held elsewhere';
     } catch (err) {
       outcome = `failed: ${(err as Error).message}`;

@@ -13,6 +13,7 @@ import { ContactList } from './lists/contact-list.entity';
 import { ListMember } from './lists/list-member.entity';
 import { Unsubscribe } from './unsubscribes/unsubscribe.entity';
 import { Message } from './messaging/message.entity';
+import { MessageCount } from './messaging/message-count.entity';
 import { Send } from './messaging/send.entity';
 import { DeliveryReceiptRecord } from './delivery/state/delivery-receipt.entity';
 import { MessagePart } from './delivery/state/message-part.entity';
@@ -62,6 +63,7 @@ export const ENTITIES = [
   Unsubscribe,
   Send,
   Message,
+  MessageCount,
   IdempotencyKey,
   MessagePart,
   DeliveryReceiptRecord,

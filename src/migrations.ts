@@ -39,6 +39,7 @@ import { CarrierErrors1763705900000 } from './database/migrations/1763705900000-
 import { PartitionInboundAndClicks1763706400000 } from './database/migrations/1763706400000-PartitionInboundAndClicks';
 import { PartitionMessages1763706700000 } from './database/migrations/1763706700000-PartitionMessages';
 import { PartitionWebhooks1763707200000 } from './database/migrations/1763707200000-PartitionWebhooks';
+import { MessageCounts1763707700000 } from './database/migrations/1763707700000-MessageCounts';
 import { ReceiptsPerCarrier1763706000000 } from './database/migrations/1763706000000-ReceiptsPerCarrier';
 
 /** In order of application. A new migration is added here as well as generated. */
@@ -85,4 +86,5 @@ export const MIGRATIONS = [
   PartitionInboundAndClicks1763706400000,
   PartitionMessages1763706700000,
   PartitionWebhooks1763707200000,
+  MessageCounts1763707700000,
 ];

@@ -145,8 +145,13 @@ export class MessagesRepository {
       pageWhere.push(`(m.created_at, m.seq) < ('epoch'::timestamptz + $${pageParamsBase.length - 1}::bigint * interval '1 microsecond', $${pageParamsBase.length}::bigint)`);
     }
     const pageParams = paged(pageParamsBase, page);
+    // Unfiltered, the total is the account's kept per-month counts (message_counts): a few rows, not millions.
+    const countSql =
+      where.length === 1
+        ? `SELECT coalesce(sum(messages), 0)::bigint AS total FROM message_counts WHERE account_id = $1`
+        : `SELECT count(*) AS total FROM messages m ${statusJoin} WHERE ${condition}`;
     const [count, rows] = await Promise.all([
-      sql<{ total: number }>(this.dataSource, `SELECT count(*) AS total FROM messages m ${statusJoin} WHERE ${condition}`, params),
+      sql<{ total: number }>(this.dataSource, countSql, params),
       sql<HistoryRow>(
         this.dataSource,
         `SELECT ${ROW}, (extract(epoch FROM m.created_at) * 1000000)::bigint::text AS "createdUs", m.seq::text AS seq

@@ -10,6 +10,12 @@ const MAINTENANCE_LOCK = "hashtextextended('partition-maintenance', 0)";
  */
 export const MAINTENANCE_LOCK_TIMEOUT_MS = 200;
 
+/** A statement run with a partition's drop, in its transaction: `$1` is the dropped bucket's start. */
+export interface DropFollowUp {
+  sql: string;
+  bucketStart: Date;
+}
+
 export interface PartitionInfo {
   name: string;
   /** A DETACH CONCURRENTLY that did not finish (a crash or a timeout between its two transactions). */
@@ -67,15 +73,43 @@ export class MaintenanceSession {
    * reads go on) runs outside a transaction and is refused beside a DEFAULT partition; then a plain DETACH
    * takes the parent's ACCESS EXCLUSIVE lock for an instant, bounded by lock_timeout.
    */
-  async detachAndDrop(table: string, partition: string, concurrently: boolean): Promise<void> {
-    await this.runner.query(`ALTER TABLE ${table} DETACH PARTITION ${partition}${concurrently ? ' CONCURRENTLY' : ''}`);
-    await this.runner.query(`DROP TABLE ${partition}`);
+  async detachAndDrop(table: string, partition: string, concurrently: boolean, followUp?: DropFollowUp): Promise<void> {
+    if (concurrently) {
+      await this.runner.query(`ALTER TABLE ${table} DETACH PARTITION ${partition} CONCURRENTLY`);
+      await this.dropWith(partition, followUp);
+      return;
+    }
+    // A plain DETACH runs in the transaction of the drop and its follow-up: all or nothing.
+    await this.inTransaction(async () => {
+      await this.runner.query(`ALTER TABLE ${table} DETACH PARTITION ${partition}`);
+      await this.dropWith(partition, followUp, false);
+    });
   }
 
   /** Completes a DETACH CONCURRENTLY interrupted between its transactions, then drops the table. */
-  async finalizeAndDrop(table: string, partition: string): Promise<void> {
+  async finalizeAndDrop(table: string, partition: string, followUp?: DropFollowUp): Promise<void> {
     await this.runner.query(`ALTER TABLE ${table} DETACH PARTITION ${partition} FINALIZE`);
-    await this.runner.query(`DROP TABLE ${partition}`);
+    await this.dropWith(partition, followUp);
+  }
+
+  /** Drops a detached partition with its follow-up statement, together. */
+  private async dropWith(partition: string, followUp?: DropFollowUp, ownTransaction = true): Promise<void> {
+    const work = async () => {
+      await this.runner.query(`DROP TABLE ${partition}`);
+      if (followUp) await this.runner.query(followUp.sql, [followUp.bucketStart.toISOString()]);
+    };
+    await (ownTransaction && followUp ? this.inTransaction(work) : work());
+  }
+
+  private async inTransaction(work: () => Promise<void>): Promise<void> {
+    await this.runner.startTransaction();
+    try {
+      await work();
+      await this.runner.commitTransaction();
+    } catch (err) {
+      await this.runner.rollbackTransaction().catch(() => undefined);
+      throw err;
+    }
   }
 
   async isPartitioned(table: string): Promise<boolean> {

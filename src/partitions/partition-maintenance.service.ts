@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/time/clock';
 import { AppConfig } from '../config/app-config';
-import { planMaintenance } from '../database/partitioning/partition-bounds';
-import { MaintenanceSession, PartitionMaintenanceRepository } from './partition-maintenance.repository';
+import { parsePartitionName, planMaintenance } from '../database/partitioning/partition-bounds';
+import { type DropFollowUp, MaintenanceSession, PartitionMaintenanceRepository } from './partition-maintenance.repository';
 import type { PartitionedTable } from './partitioned-tables';
 
 /** Injection token of the tables the maintenance looks after (PARTITIONED_TABLES; tests pass their own). */
@@ -60,8 +60,13 @@ export class PartitionMaintenanceService {
         return false;
       }
     };
+    const followUp = (name: string): DropFollowUp | undefined => {
+      const bucketStart = parsePartitionName(spec.table, spec.bucket, name);
+      return spec.onDrop && bucketStart ? { sql: spec.onDrop, bucketStart } : undefined;
+    };
     for (const pending of partitions.filter((p) => p.detachPending)) {
-      if (await step(pending.name, () => session.finalizeAndDrop(spec.table, pending.name))) this.dropped(spec.table, pending.name, pending.approximateRows, report);
+      if (await step(pending.name, () => session.finalizeAndDrop(spec.table, pending.name, followUp(pending.name))))
+        this.dropped(spec.table, pending.name, pending.approximateRows, report);
     }
     const live = partitions.filter((p) => !p.detachPending);
     const plan = planMaintenance(
@@ -80,7 +85,7 @@ export class PartitionMaintenanceService {
     const concurrently = !live.some((p) => p.isDefault);
     for (const range of plan.drop) {
       const rows = live.find((p) => p.name === range.name)?.approximateRows ?? 0;
-      if (await step(range.name, () => session.detachAndDrop(spec.table, range.name, concurrently))) {
+      if (await step(range.name, () => session.detachAndDrop(spec.table, range.name, concurrently, followUp(range.name)))) {
         this.dropped(spec.table, range.name, rows, report, range.start, range.end);
       }
     }

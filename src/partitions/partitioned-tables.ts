@@ -17,6 +17,8 @@ export interface PartitionedTable {
   retention: RetentionSetting;
   /** Storage parameters of each new partition (a partitioned parent has none to copy), e.g. `fillfactor = 50`. */
   storage?: string;
+  /** A statement run with each drop, in its transaction (`$1`: the bucket's start), for what triggers would have kept. */
+  onDrop?: string;
 }
 
 /** Buckets ahead: three months, or two weeks of days, of slack before inserts would find no partition. */
@@ -27,7 +29,15 @@ export const PARTITIONED_TABLES: readonly PartitionedTable[] = [
   { table: 'inbound_messages', key: { column: 'received_at', kind: 'timestamptz' }, bucket: 'month', ahead: MONTHS_AHEAD, retention: 'inboundRetentionMonths' },
   // Months of the v7 message id; a part lives in its message's month, so both drop together. Their DEFAULT
   // partition (_p_legacy) holds version 4 ids from before ids were v7: detaches there are plain, not CONCURRENTLY.
-  { table: 'messages', key: { column: 'id', kind: 'uuid7' }, bucket: 'month', ahead: MONTHS_AHEAD, retention: 'messageRetentionMonths' },
+  {
+    table: 'messages',
+    key: { column: 'id', kind: 'uuid7' },
+    bucket: 'month',
+    ahead: MONTHS_AHEAD,
+    retention: 'messageRetentionMonths',
+    // A drop bypasses the triggers that keep the per-account counts (message_counts): the month's go with it.
+    onDrop: `DELETE FROM message_counts WHERE month = $1::timestamptz AT TIME ZONE 'UTC'`,
+  },
   {
     table: 'message_parts',
     key: { column: 'message_id', kind: 'uuid7' },

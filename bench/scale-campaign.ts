@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { DataSource } from 'typeorm';
 import { benchAccount, ms, openBenchApp } from './support';
 import { campaignBodies, postSend } from './campaign';
 import type { SimulatorProcess } from './simulator-process';
@@ -17,6 +18,24 @@ export interface CampaignRun {
   rate: number;
   /** Messages per second at the peer, first to last submit_sm. */
   peerRate: number;
+  /** Where PostgreSQL's work went, per message, first request to last receipt stored: the profile of a slower run. */
+  perMessage: { walBytes: number; fullPageImages: number; blocksRead: number; blocksHit: number };
+}
+
+interface PgCounters {
+  walBytes: number;
+  fpi: number;
+  read: number;
+  hit: number;
+}
+
+/** The cluster's WAL (only this benchmark writes meanwhile) and the database's block reads: from disk or the OS cache (read), or shared buffers (hit). */
+async function pgCounters(ds: DataSource): Promise<PgCounters> {
+  const [row] = await ds.query(
+    `SELECT w.wal_bytes::float8 AS "walBytes", w.wal_fpi::float8 AS fpi, d.blks_read::float8 AS read, d.blks_hit::float8 AS hit
+       FROM pg_stat_wal w, pg_stat_database d WHERE d.datname = current_database()`,
+  );
+  return row;
 }
 
 export interface CampaignDatabase {
@@ -48,14 +67,27 @@ export async function campaignRun(db: CampaignDatabase, sim: SimulatorProcess, t
     await Promise.all(campaignBodies(WARMUP, WARMUP, firstNumber + 5_000_000).map((body) => postSend(base, auth, body)));
     await receiptsAcked(sim, WARMUP);
     await sim.reset();
+    const ds = app.get(DataSource);
+    const before = await pgCounters(ds);
     const start = process.hrtime.bigint();
     await Promise.all(campaignBodies(total, Math.min(10_000, total), firstNumber).map((body) => postSend(base, auth, body)));
     const acceptedS = ms(start) / 1000;
     await receiptsAcked(sim, total);
     const receiptsS = ms(start) / 1000;
+    // pg_stat_database is flushed by each backend at most every 10 s (idle ones on exit): a moment for the last.
+    await new Promise((r) => setTimeout(r, 1500));
+    const after = await pgCounters(ds);
+    const per = (k: keyof PgCounters) => (after[k] - before[k]) / total;
     const peer = await sim.stats();
     const peerSpan = (peer.last_submit_at! - peer.first_submit_at!) / 1000;
-    return { database: db.database, acceptedS, receiptsS, rate: total / receiptsS, peerRate: total / peerSpan };
+    return {
+      database: db.database,
+      acceptedS,
+      receiptsS,
+      rate: total / receiptsS,
+      peerRate: total / peerSpan,
+      perMessage: { walBytes: per('walBytes'), fullPageImages: per('fpi'), blocksRead: per('read'), blocksHit: per('hit') },
+    };
   } finally {
     await app.close();
   }

@@ -6,6 +6,7 @@ import { ClaimsRepository } from '../../src/delivery/state/claims.repository';
 import { OutcomesRepository } from '../../src/delivery/state/outcomes.repository';
 import type { PartOutcome } from '../../src/delivery/state/part-changes';
 import { ReceiptsRepository } from '../../src/delivery/state/receipts.repository';
+import { uuid7 } from '../../src/common/ids/uuid7';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
 
 /**
@@ -75,6 +76,42 @@ describe('Dispatch records', () => {
     ]);
     expect((await db.query(`SELECT applied_at IS NOT NULL AS applied FROM delivery_receipts WHERE smsc_id = $1`, [`early-${id}`]))[0].applied).toBe(true);
     expect(await statusOf(id)).toBe('failed');
+  });
+
+  it('applies receipts to a part of a message made months before (outside the recent months first looked in) and to a recent one in one batch, stores an early one, and ignores their repeats', async () => {
+    const recent = await claimed('recent');
+    const old = await claimed('made long ago');
+    const part = (id: string, batchId: string, smscId: string): PartOutcome => ({
+      batchId,
+      accountId: acct.accountId,
+      messageId: id,
+      partNumber: 1,
+      totalParts: 1,
+      carrierId: 0,
+      smscId,
+      error: null,
+      receiptDueAt: null,
+    });
+    await record([part(recent.id, recent.batchId, `r-${recent.id}`), part(old.id, old.batchId, `o-${old.id}`)]);
+    // The part as a message made in January 2025 has it (a scheduled message goes out long after it was made).
+    const oldId = uuid7(Date.UTC(2025, 0, 15));
+    await db.query(`UPDATE message_parts SET message_id = $2 WHERE message_id = $1`, [old.id, oldId]);
+    const stray = `nopart-${randomUUID()}`;
+    const batch = [receipt(`r-${recent.id}`, 'delivered'), receipt(`o-${old.id}`, 'failed'), receipt(stray, 'delivered')];
+    const changes = await receive(batch);
+    expect(changes.map((c) => [c.messageId, c.status]).sort()).toEqual(
+      [
+        [recent.id, 'delivered'],
+        [oldId, 'failed'],
+      ].sort(),
+    );
+    expect(await db.query(`SELECT status, tableoid::regclass::text AS part FROM message_parts WHERE message_id = $1`, [oldId])).toEqual([
+      { status: 'failed', part: 'message_parts_p_old' },
+    ]);
+    expect(await db.query(`SELECT smsc_id FROM delivery_receipts WHERE smsc_id = ANY($1) ORDER BY smsc_id`, [batch.map((r) => r.smscId)])).toEqual([{ smsc_id: stray }]);
+    // Repeats find their parts settled: nothing changes, nothing more is stored.
+    expect(await receive(batch.slice(0, 2))).toEqual([]);
+    expect(await db.query(`SELECT count(*)::int AS n FROM delivery_receipts WHERE smsc_id = ANY($1)`, [batch.map((r) => r.smscId)])).toEqual([{ n: 1 }]);
   });
 
   it('reads a multi-part message as sent until every part is delivered, and failed once any part fails', async () => {

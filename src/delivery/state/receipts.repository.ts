@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { keyLookupsOnly, sql } from '../../database/sql';
 import type { Tx } from '../../database/unit-of-work';
 import type { DeliveryReceipt } from '../worker/carriers/carrier';
+import { addBuckets, bucketStart, uuidAt } from '../../database/partitioning/partition-bounds';
 import { PART_CHANGE, PartChange } from './part-changes';
 
 /**
@@ -9,21 +10,43 @@ import { PART_CHANGE, PartChange } from './part-changes';
  * written straight onto their parts, matched on (carrier, SMSC id), while the part still waits for one (or
  * its wait closed without one: a late receipt still tells); those whose part is not recorded yet are
  * stored in `delivery_receipts`.
+ * A receipt's key carries no time, so its lookup would probe every month partition of message_parts (two
+ * index descents per partition and receipt: 88 of the 134 buffer reads per message of a campaign on a
+ * 10-million-message history). Parts of messages made from $8 to $9 (the last month or two: nearly every
+ * receipt's) are matched first, in those partitions only; only the receipts that found no part there
+ * (a scheduled message made long before it went out, a repeat of a settled part's receipt, an early one)
+ * are looked up in every partition. Which receipts are left is a NOT IN, which PostgreSQL answers from a
+ * hash of `recent` even with hash joins off (keyLookupsOnly): a NOT EXISTS became a nested loop over
+ * `recent` per receipt (2.4 to 4.7 s per statement of a few thousand receipts).
  */
 export const RECORD_RECEIPTS = `WITH input AS (
     SELECT carrier_id, smsc_id, state, stat, err, to_timestamp(done_ms / 1000.0) AS done_at, to_timestamp(received_ms / 1000.0) AS received_at
       FROM unnest($7::smallint[], $1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::float8[]) AS t(carrier_id, smsc_id, state, stat, err, done_ms, received_ms)
-  ), applied AS (
+  ), recent AS (
     UPDATE message_parts p SET status = i.state, receipt_at = i.done_at, receipt_stat = i.stat, receipt_err = i.err
-      FROM input i WHERE p.carrier_id = i.carrier_id AND p.smsc_id = i.smsc_id AND p.status IN ('submitted', 'unconfirmed')
+      FROM input i WHERE p.message_id >= $8::uuid AND p.message_id < $9::uuid
+                     AND p.carrier_id = i.carrier_id AND p.smsc_id = i.smsc_id AND p.status IN ('submitted', 'unconfirmed')
+    RETURNING p.carrier_id, p.smsc_id, ${PART_CHANGE}
+  ), rest AS MATERIALIZED (
+    SELECT * FROM input i WHERE (i.carrier_id, i.smsc_id) NOT IN (SELECT carrier_id, smsc_id FROM recent)
+  ), older AS (
+    UPDATE message_parts p SET status = i.state, receipt_at = i.done_at, receipt_stat = i.stat, receipt_err = i.err
+      FROM rest i WHERE p.carrier_id = i.carrier_id AND p.smsc_id = i.smsc_id AND p.status IN ('submitted', 'unconfirmed')
     RETURNING ${PART_CHANGE}
   ), early AS (
     INSERT INTO delivery_receipts (carrier_id, smsc_id, state, stat, err, done_at, received_at)
-    SELECT carrier_id, smsc_id, state, stat, err, done_at, received_at FROM input i
+    SELECT carrier_id, smsc_id, state, stat, err, done_at, received_at FROM rest i
      WHERE NOT EXISTS (SELECT 1 FROM message_parts p WHERE p.carrier_id = i.carrier_id AND p.smsc_id = i.smsc_id)
     ON CONFLICT (carrier_id, smsc_id) DO NOTHING
   )
-  SELECT * FROM applied`;
+  SELECT "accountId", "messageId", "partNumber", "totalParts", status, "atMs", "lagSeconds" FROM recent
+  UNION ALL
+  SELECT * FROM older`;
+
+/** The message ids whose parts a receipt is first looked for among: from the start of last month to a day ahead. */
+export function recentPartsWindow(now: Date): [from: string, to: string] {
+  return [uuidAt(addBuckets(bucketStart(now, 'month'), 'month', -1).getTime()), uuidAt(now.getTime() + 86_400_000)];
+}
 
 /** Stored receipts older than a second whose part is recorded by now, applied to it. */
 export const APPLY_LATE_RECEIPTS = `WITH matched AS (
@@ -85,6 +108,7 @@ export class ReceiptsRepository {
         receipts.map((r) => r.doneAt.getTime()),
         receipts.map((r) => r.receivedAt.getTime()),
         receipts.map((r) => r.carrierId),
+        ...recentPartsWindow(new Date()),
       ],
       { prepared: true },
     );

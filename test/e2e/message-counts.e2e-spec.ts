@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { uuid7 } from '../../src/common/ids/uuid7';
 import { Clock } from '../../src/common/time/clock';
 import { addBuckets, bucketStart, partitionName } from '../../src/database/partitioning/partition-bounds';
 import { PartitionMaintenanceRepository } from '../../src/partitions/partition-maintenance.repository';
@@ -58,6 +59,26 @@ describe('message counts behind the history total', () => {
     expect([await apiTotal(acct), await exact(acct)]).toEqual([17, 17]);
     // A filtered total is still an exact count of what the filter matches.
     expect((await t.api.get('/v1/messages', { auth: acct.auth, query: { status: 'cancelled' } })).body.total).toBe(1);
+  });
+
+  it('counts each message in the month of its id, whichever month one statement writes into', async () => {
+    const acct = await createAccount(t.app, { credits: 1000, senders: ['Brand'] });
+    await send(acct, 1);
+    const [{ send_id: sendId }] = await ds.query(`SELECT send_id FROM messages WHERE account_id = $1`, [acct.accountId]);
+    const ids = [uuid7(Date.UTC(2025, 0, 31, 23, 59, 59, 999)), uuid7(Date.UTC(2025, 1, 1)), uuid7(Date.UTC(2025, 1, 14)), uuid7()];
+    await ds.query(
+      `INSERT INTO messages (id, account_id, send_id, to_number, sender, sender_type, body, status, encoding, parts, cost, is_test, dispatch_at)
+       SELECT id, $2, $3, '61412345678', 'Brand', 'alpha', 'Hi', 'pending', 'gsm7', 1, 100, false, now() FROM unnest($1::uuid[]) AS id`,
+      [ids, acct.accountId, sendId],
+    );
+    const thisMonth = bucketStart(new Date(), 'month').toISOString().slice(0, 10);
+    const counts = await ds.query(`SELECT to_char(month, 'YYYY-MM-DD') AS month, messages::int FROM message_counts WHERE account_id = $1 ORDER BY month`, [acct.accountId]);
+    expect(counts).toEqual([
+      { month: '2025-01-01', messages: 1 },
+      { month: '2025-02-01', messages: 2 },
+      { month: thisMonth, messages: 2 },
+    ]);
+    expect([await apiTotal(acct), await exact(acct)]).toEqual([5, 5]);
   });
 
   it('follows deletes, and drops a month of counts with its partition', async () => {

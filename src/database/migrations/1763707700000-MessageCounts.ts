@@ -29,11 +29,23 @@ export class MessageCounts1763707700000 implements MigrationInterface {
         CONSTRAINT message_counts_pkey PRIMARY KEY (account_id, month),
         CONSTRAINT message_counts_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE
       )`);
+    // The least v7 id made at or after a time (the bound of its month's partition).
+    await q.query(`
+      CREATE FUNCTION message_id_at(at timestamptz) RETURNS uuid LANGUAGE sql IMMUTABLE PARALLEL SAFE
+      AS $$ SELECT (substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-0000-0000-000000000000')::uuid
+              FROM (SELECT lpad(to_hex(floor(extract(epoch FROM at) * 1000)::bigint), 12, '0') AS h) x $$`);
+    // Rows of the current month (nearly all) are told by two comparisons; message_month() per row costs
+    // about 0.8 µs, a fifth of a 10000-message send's insert.
     await q.query(`
       CREATE FUNCTION message_counts_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        this_month date := date_trunc('month', now() AT TIME ZONE 'UTC')::date;
+        month_from uuid := message_id_at(this_month::timestamp AT TIME ZONE 'UTC');
+        month_to uuid := message_id_at((this_month + interval '1 month') AT TIME ZONE 'UTC');
       BEGIN
         INSERT INTO message_counts (account_id, month, messages)
-        SELECT account_id, message_month(id), count(*) FROM inserted_messages GROUP BY 1, 2 ORDER BY 1, 2
+        SELECT account_id, CASE WHEN id >= month_from AND id < month_to THEN this_month ELSE message_month(id) END, count(*)
+          FROM inserted_messages GROUP BY 1, 2 ORDER BY 1, 2
         ON CONFLICT (account_id, month) DO UPDATE SET messages = message_counts.messages + excluded.messages;
         RETURN NULL;
       END $$`);
@@ -62,6 +74,7 @@ export class MessageCounts1763707700000 implements MigrationInterface {
     await q.query(`DROP FUNCTION message_counts_deleted()`);
     await q.query(`DROP FUNCTION message_counts_inserted()`);
     await q.query(`DROP TABLE message_counts`);
+    await q.query(`DROP FUNCTION message_id_at(timestamptz)`);
     await q.query(`DROP FUNCTION message_month(uuid)`);
   }
 }

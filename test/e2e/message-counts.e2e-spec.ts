@@ -1,20 +1,11 @@
 import { DataSource } from 'typeorm';
 import { uuid7 } from '../../src/common/ids/uuid7';
-import { Clock } from '../../src/common/time/clock';
+import { FixedClock } from '../support/fixed-clock';
 import { addBuckets, bucketStart, partitionName } from '../../src/database/partitioning/partition-bounds';
 import { PartitionMaintenanceRepository } from '../../src/partitions/partition-maintenance.repository';
 import { PartitionMaintenanceService } from '../../src/partitions/partition-maintenance.service';
 import { PARTITIONED_TABLES } from '../../src/partitions/partitioned-tables';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
-
-class FixedClock extends Clock {
-  constructor(private readonly at: Date) {
-    super();
-  }
-  now(): Date {
-    return this.at;
-  }
-}
 
 /**
  * The unfiltered history's `total` comes from the per-account month counts (message_counts) the triggers on

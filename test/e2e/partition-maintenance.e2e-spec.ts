@@ -1,20 +1,12 @@
 import { DataSource } from 'typeorm';
 import { Clock } from '../../src/common/time/clock';
+import { FixedClock } from '../support/fixed-clock';
 import { convertToPartitioned } from '../../src/database/partitioning/convert-to-partitioned';
 import { addBuckets, bucketStart, oldPartitionName, partitionName, uuidAt } from '../../src/database/partitioning/partition-bounds';
 import { PartitionMaintenanceRepository } from '../../src/partitions/partition-maintenance.repository';
 import { PartitionMaintenanceService } from '../../src/partitions/partition-maintenance.service';
 import { PARTITIONED_TABLES, type PartitionedTable } from '../../src/partitions/partitioned-tables';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
-
-class FixedClock extends Clock {
-  constructor(public at: Date) {
-    super();
-  }
-  now(): Date {
-    return this.at;
-  }
-}
 
 /** The periodic partition maintenance on real PostgreSQL, over scratch tables of this file's database. */
 describe(PartitionMaintenanceService.name, () => {

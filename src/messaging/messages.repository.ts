@@ -146,10 +146,10 @@ export class MessagesRepository {
     }
     const pageParams = paged(pageParamsBase, page);
     // Unfiltered, the total is the account's kept per-month counts (message_counts): a few rows, not millions.
-    const countSql =
-      where.length === 1
-        ? `SELECT coalesce(sum(messages), 0)::bigint AS total FROM message_counts WHERE account_id = $1`
-        : `SELECT count(*) AS total FROM messages m ${statusJoin} WHERE ${condition}`;
+    const unfiltered = where.length === 1; // the account's own condition and no filter
+    const countSql = unfiltered
+      ? `SELECT coalesce(sum(messages), 0)::bigint AS total FROM message_counts WHERE account_id = $1`
+      : `SELECT count(*) AS total FROM messages m ${statusJoin} WHERE ${condition}`;
     const [count, rows] = await Promise.all([
       sql<{ total: number }>(this.dataSource, countSql, params),
       sql<HistoryRow>(

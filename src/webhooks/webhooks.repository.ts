@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { KeysetCursor } from '../common/http/keyset';
 import type { Page } from '../common/http/pagination';
-import { paged, sql } from '../database/sql';
+import { indexOrderOnly, keyLookupsOnly, paged, sql } from '../database/sql';
 
 export type WebhookKind = 'status' | 'inbound';
 
@@ -66,6 +66,9 @@ export interface NewWebhookEvent {
   kind: WebhookKind;
   body: string;
 }
+
+/** Locks events in id order (renewals and outcomes both do, so they never deadlock), one key lookup each. */
+const LOCK_EVENTS_IN_ID_ORDER = `SELECT e.id FROM unnest($1::bigint[]) AS k(id) JOIN webhook_events e ON e.id = k.id ORDER BY e.id FOR UPDATE OF e`;
 
 /** A finished event made due again; its attempts count on, so one more failure ends it (no new retries). */
 const DUE_AGAIN = `state = 'pending', next_attempt_at = now(), finished_at = NULL, locked_until = NULL, leased_by = NULL`;
@@ -129,90 +132,103 @@ export class WebhooksRepository {
    * still holds, with the account's current URL and secret.
    */
   async claimDue(limit: number, leaseMs: number, holder: string, held: number[]): Promise<ClaimedEvent[]> {
-    const { rows } = await sql<ClaimedEvent>(
-      this.dataSource,
-      `UPDATE webhook_events e SET locked_until = now() + $2 * interval '1 millisecond', leased_by = $3
-         FROM accounts a
-        WHERE e.id = ANY(ARRAY(
-                SELECT id FROM webhook_events
-                 WHERE state = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
-                   AND id <> ALL($4::bigint[])
-                 ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED))
-          AND a.id = e.account_id
-        RETURNING e.id, e.account_id, e.kind, e.body, e.attempts,
-                  CASE WHEN e.kind = 'status' THEN a.webhook_status_url ELSE a.webhook_inbound_url END AS url, a.webhook_secret AS secret`,
-      [limit, leaseMs, holder, held],
-    );
-    return rows;
+    return this.dataSource.transaction(async (tx) => {
+      await indexOrderOnly(tx);
+      // The picked ids join the events one by one (each lookup reads its own day's partition): an
+      // `id = ANY(ARRAY(...))` was searched for in every partition, about 44 buffers a claimed event.
+      const { rows } = await sql<ClaimedEvent>(
+        tx,
+        `WITH picked AS MATERIALIZED (
+           SELECT id FROM webhook_events
+            WHERE state = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
+              AND id <> ALL($4::bigint[])
+            ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED
+         )
+         UPDATE webhook_events e SET locked_until = now() + $2 * interval '1 millisecond', leased_by = $3
+           FROM picked p, accounts a
+          WHERE e.id = p.id AND a.id = e.account_id
+          RETURNING e.id, e.account_id, e.kind, e.body, e.attempts,
+                    CASE WHEN e.kind = 'status' THEN a.webhook_status_url ELSE a.webhook_inbound_url END AS url, a.webhook_secret AS secret`,
+        [limit, leaseMs, holder, held],
+      );
+      return rows;
+    });
   }
 
   /**
    * Extends the holder's leases of these events; the ids returned are still its own. Rows are locked in
-   * id order, as recordOutcomes locks them: two statements over the same held events that lock in their
-   * own orders deadlock, and the loser's events were sent again once their leases ran out.
+   * id order first, as recordOutcomes locks them: two statements over the same held events that lock in
+   * their own orders deadlock, and the loser's events were sent again once their leases ran out.
    */
   async renewLeases(holder: string, eventIds: number[], leaseMs: number): Promise<number[]> {
     if (eventIds.length === 0) return [];
-    const { rows } = await sql<{ id: string }>(
-      this.dataSource,
-      `UPDATE webhook_events e SET locked_until = now() + $3 * interval '1 millisecond'
-         FROM (SELECT id FROM webhook_events
-                WHERE id = ANY($2::bigint[]) AND leased_by = $1 AND state = 'pending'
-                ORDER BY id FOR UPDATE) held
-        WHERE e.id = held.id
-        RETURNING e.id`,
-      [holder, eventIds, leaseMs],
-    );
+    const { rows } = await this.dataSource.transaction(async (tx) => {
+      await keyLookupsOnly(tx);
+      await sql(tx, LOCK_EVENTS_IN_ID_ORDER, [eventIds], { prepared: true });
+      return sql<{ id: string }>(
+        tx,
+        `UPDATE webhook_events SET locked_until = now() + $3 * interval '1 millisecond'
+          WHERE id = ANY($2::bigint[]) AND leased_by = $1 AND state = 'pending'
+          RETURNING id`,
+        [holder, eventIds, leaseMs],
+        { prepared: true },
+      );
+    });
     return rows.map((r) => Number(r.id));
   }
 
   /**
-   * Every attempt logged and every event moved on, in one statement, for the events this holder still
+   * Every attempt logged and every event moved on, in one transaction, for the events this holder still
    * leases at the attempt count it claimed them with: an outcome whose lease another deliverer has taken
    * meanwhile is not recorded, so each attempt number is counted and logged once. Returns how many
    * outcomes were not recorded for that reason. The events are locked in id order first (see renewLeases).
+   * Both statements go by key from the outcomes (nested loops over the primary key): planned with
+   * statistics from before a burst of events, a join of the outcomes to the locked rows became a nested
+   * loop over every pending event of the day (0.1–0.8 s for a few hundred outcomes).
    */
   async recordOutcomes(holder: string, outcomes: AttemptOutcome[]): Promise<number> {
     if (outcomes.length === 0) return 0;
     const state = (o: AttemptOutcome) => (o.result === 'delivered' ? 'delivered' : o.result === 'discarded' ? 'discarded' : o.nextAttemptAt === null ? 'failed' : 'pending');
     const counted = (o: AttemptOutcome) => o.result === 'delivered' || o.result === 'failed';
-    const { rows } = await sql<{ recorded: number }>(
-      this.dataSource,
-      `WITH u AS (
-         SELECT * FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::boolean[], $9::timestamptz[], $10::int[], $11::text[], $12::int[])
+    const ids = outcomes.map((o) => o.event.id);
+    const { rows } = await this.dataSource.transaction(async (tx) => {
+      await keyLookupsOnly(tx);
+      await sql(tx, LOCK_EVENTS_IN_ID_ORDER, [ids], { prepared: true });
+      return sql<{ recorded: number }>(
+        tx,
+        `WITH moved AS (
+           UPDATE webhook_events e
+              SET state = u.state, attempts = e.attempts + u.counted::int, locked_until = NULL, leased_by = NULL,
+                  next_attempt_at = COALESCE(u.next_at, e.next_attempt_at),
+                  finished_at = CASE WHEN u.state = 'pending' THEN NULL ELSE now() END
+             FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::boolean[], $9::timestamptz[], $10::int[], $11::text[], $12::int[])
                     AS u(id, account_id, kind, url, claimed_attempts, state, counted, next_at, response_status, error, duration_ms)
-       ), held AS MATERIALIZED (
-         SELECT id FROM webhook_events WHERE id = ANY($2::bigint[]) ORDER BY id FOR UPDATE
-       ), moved AS (
-         UPDATE webhook_events e
-            SET state = u.state, attempts = e.attempts + u.counted::int, locked_until = NULL, leased_by = NULL,
-                next_attempt_at = COALESCE(u.next_at, e.next_attempt_at),
-                finished_at = CASE WHEN u.state = 'pending' THEN NULL ELSE now() END
-           FROM u JOIN held USING (id)
-          WHERE e.id = u.id AND e.leased_by = $1 AND e.attempts = u.claimed_attempts AND e.state = 'pending'
-          RETURNING e.id
-       ), logged AS (
-         INSERT INTO webhook_attempts (event_id, account_id, kind, url, attempt, response_status, error, duration_ms, delivered)
-         SELECT u.id, u.account_id, u.kind, u.url, u.claimed_attempts + 1, u.response_status, u.error, u.duration_ms, u.state = 'delivered'
-           FROM u JOIN moved USING (id)
-          WHERE u.counted
-       )
-       SELECT count(*)::int AS recorded FROM moved`,
-      [
-        holder,
-        outcomes.map((o) => o.event.id),
-        outcomes.map((o) => o.event.account_id),
-        outcomes.map((o) => o.event.kind),
-        outcomes.map((o) => o.event.url),
-        outcomes.map((o) => o.event.attempts),
-        outcomes.map(state),
-        outcomes.map(counted),
-        outcomes.map((o) => (o.nextAttemptAt ? o.nextAttemptAt.toISOString() : null)),
-        outcomes.map((o) => o.responseStatus),
-        outcomes.map((o) => o.error),
-        outcomes.map((o) => Math.round(o.durationMs)),
-      ],
-    );
+            WHERE e.id = u.id AND e.leased_by = $1 AND e.attempts = u.claimed_attempts AND e.state = 'pending'
+            RETURNING e.id, u.account_id, u.kind, u.url, u.claimed_attempts, u.response_status, u.error, u.duration_ms, u.state, u.counted
+         ), logged AS (
+           INSERT INTO webhook_attempts (event_id, account_id, kind, url, attempt, response_status, error, duration_ms, delivered)
+           SELECT id, account_id, kind, url, claimed_attempts + 1, response_status, error, duration_ms, state = 'delivered'
+             FROM moved
+            WHERE counted
+         )
+         SELECT count(*)::int AS recorded FROM moved`,
+        [
+          holder,
+          ids,
+          outcomes.map((o) => o.event.account_id),
+          outcomes.map((o) => o.event.kind),
+          outcomes.map((o) => o.event.url),
+          outcomes.map((o) => o.event.attempts),
+          outcomes.map(state),
+          outcomes.map(counted),
+          outcomes.map((o) => (o.nextAttemptAt ? o.nextAttemptAt.toISOString() : null)),
+          outcomes.map((o) => o.responseStatus),
+          outcomes.map((o) => o.error),
+          outcomes.map((o) => Math.round(o.durationMs)),
+        ],
+        { prepared: true },
+      );
+    });
     return outcomes.length - rows[0].recorded;
   }
 

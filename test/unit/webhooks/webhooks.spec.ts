@@ -15,6 +15,11 @@ describe(verifyWebhookSignature.name, () => {
     expect(signWebhook(secret, ts, body)).toBe(createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex'));
   });
 
+  it("keys with the secret's UTF-8 bytes, whatever characters it has", () => {
+    const secret = 'whsec_é✓';
+    expect(signWebhook(secret, ts, body)).toBe(createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${ts}.${body}`).digest('hex'));
+  });
+
   it('accepts a genuine signature within 300 s either way', () => {
     const sig = signWebhook(secret, ts, body);
     expect(verifyWebhookSignature(secret, ts, body, sig, now)).toBe(true);

@@ -176,6 +176,41 @@ describe('POST /v1/messages', () => {
     expect((await t.api.get('/v1/messages', { auth: acctFive.auth })).body.total).toBe(3);
   });
 
+  it("inserts a send's messages before it waits for the account's row, which it locks only to debit", async () => {
+    const ds = t.app.get(DataSource);
+    const holder = ds.createQueryRunner();
+    await holder.connect();
+    try {
+      // Another send of the account, between its debit and its commit.
+      await holder.startTransaction();
+      await holder.query('UPDATE accounts SET credit_balance = credit_balance WHERE id = $1', [acct.accountId]);
+      const pending = send({ messages: [{ to: '0412000301', message: 'Hi', sender: 'Brand' }] });
+      const waiter = async (): Promise<number | undefined> => {
+        const rows: Array<{ pid: number }> = await ds.query(
+          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE accounts SET credit_balance%'`,
+        );
+        return rows[0]?.pid;
+      };
+      let pid: number | undefined;
+      for (let i = 0; i < 200 && pid === undefined; i++) {
+        pid = await waiter();
+        if (pid === undefined) await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(pid).toBeDefined();
+      // Waiting at the debit, the send already holds the locks of its inserted messages.
+      const [{ holds }] = await ds.query(
+        `SELECT count(*)::int AS holds FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE l.pid = $1 AND c.relname LIKE 'messages_p%' AND l.mode = 'RowExclusiveLock'`,
+        [pid],
+      );
+      expect(holds).toBeGreaterThan(0);
+      await holder.rollbackTransaction();
+      expect((await pending).status).toBe(200);
+      expect(await balance()).toBe(99);
+    } finally {
+      await holder.release();
+    }
+  });
+
   describe('test accounts', () => {
     it('computes and returns costs without checking or changing the balance', async () => {
       const sandbox = await createAccount(t.app, { test: true, credits: 0, senders: ['Brand'] });

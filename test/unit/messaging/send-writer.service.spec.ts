@@ -121,16 +121,16 @@ describe(SendWriter.name, () => {
       'begin tx1',
       'idempotency.claim',
       'sends.insert',
+      'messages.insertMany',
       'brake.admit',
       'credits.debit',
-      'messages.insertMany',
       'idempotency.complete',
       'commit tx1',
       'dispatch.sendCommitted',
     ]);
   });
 
-  it("stores the send's links in the same transaction, after the debit and before the messages", async () => {
+  it("stores the send's links in the same transaction, before the messages, and takes the brake and the debit last", async () => {
     const { writer, journal, links, uow } = setup();
     const drafts = [{ code: 'aaaaaaa', kind: 'url' as const, url: 'https://x.test', messageId: 'm-1' }];
 
@@ -140,10 +140,10 @@ describe(SendWriter.name, () => {
       'begin tx1',
       'idempotency.claim',
       'sends.insert',
-      'brake.admit',
-      'credits.debit',
       'links.store',
       'messages.insertMany',
+      'brake.admit',
+      'credits.debit',
       'idempotency.complete',
       'commit tx1',
       'dispatch.sendCommitted',
@@ -200,7 +200,7 @@ describe(SendWriter.name, () => {
     expect(journal.entries).not.toContain('credits.debit');
   });
 
-  it('throws the supplied error, built inside the transaction, and inserts nothing when the account cannot pay', async () => {
+  it('throws the supplied error, built inside the transaction, and keeps nothing when the account cannot pay', async () => {
     const { writer, uow, sends, messages, credits, idempotency, dispatch, grown } = setup(299);
     const refusal = failure('insufficientCreditsFor', '3', '2.99');
     let builtIn: { tx: Tx; state: FakeTx['state'] } | undefined;
@@ -213,7 +213,8 @@ describe(SendWriter.name, () => {
 
     expect(builtIn).toEqual({ tx: uow.onlyTransaction, state: 'open' });
     expect(uow.onlyTransaction.state).toBe('rolledBack');
-    expect(messages.inserts).toEqual([]);
+    // The messages were inserted before the debit was refused, and went with the rollback.
+    expect(messages.inserts).toHaveLength(1);
     expect(messages.messages).toEqual([]);
     expect(sends.rows).toEqual([]);
     expect(credits.balanceOf(1)).toBe(299);

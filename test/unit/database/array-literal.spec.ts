@@ -14,6 +14,16 @@ describe(arrayLiteral.name, () => {
     for (const values of plain) expect(arrayLiteral(values)).toBe(prepareValue(values));
   });
 
+  it('writes the same literal for strings that need escapes, with or without control characters and lone surrogates', () => {
+    const escaped: unknown[][] = [
+      ['{"to":"61412345678","message":"Say \\"hi\\"","n":1}', 'back\\slash', '"', '\\', 'é😀 "x"', ''],
+      ['with "quotes"', 'tab\there'],
+      ['with "quotes"', 'lone \ud800 surrogate'],
+      ['with "quotes"', 'lone \udc00 surrogate'],
+    ];
+    for (const values of escaped) expect(arrayLiteral(values)).toBe(prepareValue(values));
+  });
+
   it('leaves any other array to the driver (dates, buffers, nested arrays, objects)', () => {
     expect(arrayLiteral([new Date(0)])).toBeNull();
     expect(arrayLiteral([Buffer.from('x')])).toBeNull();

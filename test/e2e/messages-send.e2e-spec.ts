@@ -183,12 +183,12 @@ describe('POST /v1/messages', () => {
     try {
       // Another send of the account, between its debit and its commit.
       await holder.startTransaction();
+      const [{ holderPid }] = await holder.query('SELECT pg_backend_pid() AS "holderPid"');
       await holder.query('UPDATE accounts SET credit_balance = credit_balance WHERE id = $1', [acct.accountId]);
       const pending = send({ messages: [{ to: '0412000301', message: 'Hi', sender: 'Brand' }] });
+      // The send's backend, once it waits for the held row.
       const waiter = async (): Promise<number | undefined> => {
-        const rows: Array<{ pid: number }> = await ds.query(
-          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE accounts SET credit_balance%'`,
-        );
+        const rows: Array<{ pid: number }> = await ds.query(`SELECT pid FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [holderPid]);
         return rows[0]?.pid;
       };
       let pid: number | undefined;

@@ -167,9 +167,10 @@ export class WebhooksRepository {
       await sql(tx, LOCK_EVENTS_IN_ID_ORDER, [eventIds], { prepared: true });
       return sql<{ id: string }>(
         tx,
-        `UPDATE webhook_events SET locked_until = now() + $3 * interval '1 millisecond'
-          WHERE id = ANY($2::bigint[]) AND leased_by = $1 AND state = 'pending'
-          RETURNING id`,
+        `UPDATE webhook_events e SET locked_until = now() + $3 * interval '1 millisecond'
+           FROM unnest($2::bigint[]) AS k(id)
+          WHERE e.id = k.id AND e.leased_by = $1 AND e.state = 'pending'
+          RETURNING e.id`,
         [holder, eventIds, leaseMs],
         { prepared: true },
       );

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { startSmscPeers, stopSmscPeers, type SmscPeer } from '../support/smsc-peers';
 import { SMSC_CREDENTIALS } from '../support/delivery';
-import { runCli, runCliWithInput } from '../support/run-cli';
+import { CliResult, runCli, runCliWithInput } from '../support/run-cli';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { until } from '../support/wait';
 
@@ -83,7 +83,13 @@ describe('Carriers added at run time', () => {
     for (const n of ['61413300001', '61413300002', '61413300003']) expect([n, reached(peers[1], n), reached(peers[0], n)]).toEqual([n, 1, 0]);
     for (const id of routed) expect(await carrierOf(id)).toBe(second.json.id);
 
-    const status = await runCli('carrier:status');
+    // Workers publish what carrier:status reads every 2 s: the second carrier shows once a publication after its binds has landed.
+    let status: CliResult | undefined;
+    await until(async () => {
+      status = await runCli('carrier:status');
+      return status.code === 0 && status.json.carriers.length === 2;
+    }, 'carrier:status showing both carriers');
+    if (!status) throw new Error('carrier:status never ran');
     expect(status.code).toBe(0);
     expect(status.json.carriers.map((c: { carrier: string; binds: string; state: string }) => [c.carrier, c.binds, c.state])).toEqual([
       ['first', '2/2 up', 'up'],

@@ -123,12 +123,7 @@ export async function keyLookupsOnly(tx: Tx | EntityManager): Promise<void> {
   const key = tx instanceof Tx ? tx.manager : tx;
   if (pinned.has(key)) return;
   pinned.add(key);
-  await sql(
-    tx,
-    `SELECT set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true), set_config('jit', 'off', true), set_config('plan_cache_mode', 'force_generic_plan', true)`,
-    [],
-    { prepared: true },
-  );
+  await setForTransaction(tx, { ...NESTED_LOOPS_BY_KEY, plan_cache_mode: 'force_generic_plan' });
 }
 
 /**
@@ -140,10 +135,16 @@ export async function keyLookupsOnly(tx: Tx | EntityManager): Promise<void> {
  * statement is still hashed.
  */
 export async function indexOrderOnly(tx: Tx | EntityManager): Promise<void> {
-  await sql(
-    tx,
-    `SELECT set_config('enable_sort', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true), set_config('jit', 'off', true)`,
-    [],
-    { prepared: true },
-  );
+  await setForTransaction(tx, { enable_sort: 'off', enable_bitmapscan: 'off', ...NESTED_LOOPS_BY_KEY });
+}
+
+/** Planner settings of both modes above: no sequential scan, hash or merge join, no JIT. */
+const NESTED_LOOPS_BY_KEY = { enable_seqscan: 'off', enable_hashjoin: 'off', enable_mergejoin: 'off', jit: 'off' } as const;
+
+/** Settings for the rest of the transaction, in one prepared statement (its text is fixed per set of settings). */
+async function setForTransaction(tx: Tx | EntityManager, settings: Record<string, string>): Promise<void> {
+  const text = `SELECT ${Object.entries(settings)
+    .map(([name, value]) => `set_config('${name}', '${value}', true)`)
+    .join(', ')}`;
+  await sql(tx, text, [], { prepared: true });
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Tx } from '../database/unit-of-work';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { KeysetCursor } from '../common/http/keyset';
 import type { Page } from '../common/http/pagination';
 import { indexOrderOnly, keyLookupsOnly, paged, sql } from '../database/sql';
@@ -67,7 +67,7 @@ export interface NewWebhookEvent {
   body: string;
 }
 
-/** Locks events in id order (renewals and outcomes both do, so they never deadlock), one key lookup each. */
+/** Locks events in id order, one key lookup each (lockedInIdOrder). */
 const LOCK_EVENTS_IN_ID_ORDER = `SELECT e.id FROM unnest($1::bigint[]) AS k(id) JOIN webhook_events e ON e.id = k.id ORDER BY e.id FOR UPDATE OF e`;
 
 /** A finished event made due again; its attempts count on, so one more failure ends it (no new retries). */
@@ -162,10 +162,8 @@ export class WebhooksRepository {
    */
   async renewLeases(holder: string, eventIds: number[], leaseMs: number): Promise<number[]> {
     if (eventIds.length === 0) return [];
-    const { rows } = await this.dataSource.transaction(async (tx) => {
-      await keyLookupsOnly(tx);
-      await sql(tx, LOCK_EVENTS_IN_ID_ORDER, [eventIds], { prepared: true });
-      return sql<{ id: string }>(
+    const { rows } = await this.lockedInIdOrder(eventIds, (tx) =>
+      sql<{ id: string }>(
         tx,
         `UPDATE webhook_events e SET locked_until = now() + $3 * interval '1 millisecond'
            FROM unnest($2::bigint[]) AS k(id)
@@ -173,8 +171,8 @@ export class WebhooksRepository {
           RETURNING e.id`,
         [holder, eventIds, leaseMs],
         { prepared: true },
-      );
-    });
+      ),
+    );
     return rows.map((r) => Number(r.id));
   }
 
@@ -192,10 +190,8 @@ export class WebhooksRepository {
     const state = (o: AttemptOutcome) => (o.result === 'delivered' ? 'delivered' : o.result === 'discarded' ? 'discarded' : o.nextAttemptAt === null ? 'failed' : 'pending');
     const counted = (o: AttemptOutcome) => o.result === 'delivered' || o.result === 'failed';
     const ids = outcomes.map((o) => o.event.id);
-    const { rows } = await this.dataSource.transaction(async (tx) => {
-      await keyLookupsOnly(tx);
-      await sql(tx, LOCK_EVENTS_IN_ID_ORDER, [ids], { prepared: true });
-      return sql<{ recorded: number }>(
+    const { rows } = await this.lockedInIdOrder(ids, (tx) =>
+      sql<{ recorded: number }>(
         tx,
         `WITH moved AS (
            UPDATE webhook_events e
@@ -228,9 +224,21 @@ export class WebhooksRepository {
           outcomes.map((o) => Math.round(o.durationMs)),
         ],
         { prepared: true },
-      );
-    });
+      ),
+    );
     return outcomes.length - rows[0].recorded;
+  }
+
+  /**
+   * Runs `work` in a transaction that has first locked these events in id order (renewals and outcomes
+   * both do, so they never deadlock), with nested loops by key for what follows.
+   */
+  private lockedInIdOrder<T>(eventIds: number[], work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(async (tx) => {
+      await keyLookupsOnly(tx);
+      await sql(tx, LOCK_EVENTS_IN_ID_ORDER, [eventIds], { prepared: true });
+      return work(tx);
+    });
   }
 
   /** One event, returning its id (a test event, sent like any other). */

@@ -38,19 +38,17 @@ const CLOSE_BRACKET = 0x5d;
 
 /**
  * True when brackets outside strings nest deeper than `max`. One pass over the text, no recursion and
- * no allocation, so a hostile 32 MB `[[[[…` costs a scan, not a parse. Text that is not valid JSON may
- * pass here; the parser refuses it next.
+ * no allocation, so a hostile 32 MB `[[[[…` costs a scan, not a parse. A string is skipped by searching
+ * for its closing quote (a quote after an even run of backslashes), not char by char: most of a large
+ * body is its strings. Text that is not valid JSON may pass here; the parser refuses it next.
  */
 export function nestingExceeds(text: string, max: number): boolean {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) {
-      inString = true;
+    if (c === QUOTE) {
+      i = closingQuote(text, i);
+      if (i < 0) return false;
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       if (++depth > max) return true;
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
@@ -58,4 +56,17 @@ export function nestingExceeds(text: string, max: number): boolean {
     }
   }
   return false;
+}
+
+/** Where the string opened at `open` ends, or -1 when it never does. */
+function closingQuote(text: string, open: number): number {
+  let from = open + 1;
+  for (;;) {
+    const quote = text.indexOf('"', from);
+    if (quote < 0) return -1;
+    let backslashes = 0;
+    while (quote - backslashes - 1 > open && text.charCodeAt(quote - backslashes - 1) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    from = quote + 1;
+  }
 }

@@ -54,3 +54,40 @@ describe('JSON nesting limit', () => {
     expect(nestingExceeds('[[[]]]', 2)).toBe(true);
   });
 });
+
+describe('JSON nesting scan against a char-by-char reference', () => {
+  /** The plain scan: inside a string, a backslash skips the next char; a quote closes it. */
+  function reference(text: string, max: number): boolean {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i];
+      if (inString) {
+        if (c === '\\') i++;
+        else if (c === '"') inString = false;
+      } else if (c === '"') inString = true;
+      else if (c === '{' || c === '[') {
+        if (++depth > max) return true;
+      } else if (c === '}' || c === ']') depth--;
+    }
+    return false;
+  }
+
+  it('agrees on 20000 random texts of quotes, backslashes and brackets', () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const alphabet = ['"', '\\', '{', '}', '[', ']', 'a', ':', ','];
+    const disagreements: Array<[string, number]> = [];
+    for (let n = 0; n < 20_000; n++) {
+      const text = Array.from({ length: Math.floor(next() * 40) }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+      for (const max of [0, 1, 3]) if (nestingExceeds(text, max) !== reference(text, max)) disagreements.push([text, max]);
+    }
+    expect(disagreements).toEqual([]);
+  });
+
+  it('ends a string only at a quote after an even run of backslashes', () => {
+    expect(nestingExceeds('["\\\\"[[]]', 2)).toBe(true);
+    expect(nestingExceeds('["\\\\\\"[[]]"]', 2)).toBe(false);
+    expect(nestingExceeds('"\\', 0)).toBe(false);
+  });
+});

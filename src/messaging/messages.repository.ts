@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Page } from '../common/http/pagination';
 import { keyLookupsOnly, paged, sql } from '../database/sql';
+import { copyField, copyRows } from '../database/copy-rows';
 import type { MessageStatus } from './message.entity';
 import { MESSAGE_STATUS, WITH_PART_STATUS } from '../delivery/state/message-status';
 import type { HistoryPosition } from './history-cursor';
@@ -53,12 +54,31 @@ const ROW = `m.id, m.send_id, m.to_number, m.sender, m.body, m.custom_ref, ${MES
 const LOOKUP_ROW = `${ROW}, (SELECT p.error_code FROM message_parts p WHERE p.message_id = m.id AND p.status = 'failed' AND p.error_code IS NOT NULL
                               ORDER BY p.part_number LIMIT 1) AS error_code`;
 
+/** The columns a send writes, in the order of insertMany's COPY lines. */
+const MESSAGE_COLUMNS = [
+  'id',
+  'account_id',
+  'send_id',
+  'to_number',
+  'sender',
+  'sender_type',
+  'body',
+  'custom_ref',
+  'status',
+  'encoding',
+  'parts',
+  'cost',
+  'is_test',
+  'scheduled_for',
+  'dispatch_at',
+] as const;
+
 @Injectable()
 export class MessagesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * All of a send's messages in one statement, in the given order, and the send's last message in
+   * All of a send's messages, in the given order, by one COPY (copyRows), then the send's last message in
    * dispatch order (where its dispatch watermark stops).
    */
   async insertMany(accountId: number, sendId: number, isTest: boolean, rows: NewMessage[], tx: Tx): Promise<void> {
@@ -66,35 +86,39 @@ export class MessagesRepository {
     // Each row's foreign-key check finds its send by key: on a small, analysed `sends` (a hundred sends)
     // PostgreSQL's own plan for that check is a sequential scan, run once per message inserted.
     await keyLookupsOnly(tx);
-    const col = <T>(pick: (r: NewMessage) => T) => rows.map(pick);
+    const test = copyField(isTest);
+    await copyRows(tx, 'messages', MESSAGE_COLUMNS, rows.length, (i) => {
+      const r = rows[i];
+      return [
+        r.id,
+        String(accountId),
+        String(sendId),
+        copyField(r.to),
+        copyField(r.sender),
+        r.senderType,
+        copyField(r.body),
+        copyField(r.customRef),
+        r.status,
+        r.encoding,
+        String(r.parts),
+        String(r.cost),
+        test,
+        r.scheduledFor ? r.scheduledFor.toISOString() : '\\N',
+        r.dispatchAt.toISOString(),
+      ];
+    });
+    let [first, last] = [rows[0].id, rows[0].id];
+    for (const r of rows) {
+      if (r.id < first) first = r.id;
+      if (r.id > last) last = r.id;
+    }
+    // The send's messages by its dispatch-order index, in the partitions their ids fall in.
     await sql(
       tx,
-      `WITH inserted AS (
-         INSERT INTO messages (id, account_id, send_id, to_number, sender, sender_type, body, custom_ref, status, encoding, parts, cost, is_test, scheduled_for, dispatch_at)
-         SELECT t.id, $1, $2, t.to_number, t.sender, t.sender_type, t.body, t.custom_ref, t.status, t.encoding, t.parts, t.cost, $3, t.scheduled_for, t.dispatch_at
-           FROM unnest($4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::smallint[], $13::bigint[], $14::timestamptz[], $15::timestamptz[])
-                WITH ORDINALITY AS t(id, to_number, sender, sender_type, body, custom_ref, status, encoding, parts, cost, scheduled_for, dispatch_at, ord)
-          ORDER BY t.ord
-         RETURNING dispatch_at, seq
-       )
-       UPDATE sends SET (last_at, last_seq) = (SELECT dispatch_at, seq FROM inserted ORDER BY dispatch_at DESC, seq DESC LIMIT 1) WHERE id = $2`,
-      [
-        accountId,
-        sendId,
-        isTest,
-        col((r) => r.id),
-        col((r) => r.to),
-        col((r) => r.sender),
-        col((r) => r.senderType),
-        col((r) => r.body),
-        col((r) => r.customRef),
-        col((r) => r.status),
-        col((r) => r.encoding),
-        col((r) => r.parts),
-        col((r) => r.cost),
-        col((r) => (r.scheduledFor ? r.scheduledFor.toISOString() : null)),
-        col((r) => r.dispatchAt.toISOString()),
-      ],
+      `UPDATE sends SET (last_at, last_seq) = (
+         SELECT dispatch_at, seq FROM messages WHERE send_id = $1 AND id BETWEEN $2 AND $3 ORDER BY dispatch_at DESC, seq DESC LIMIT 1)
+        WHERE id = $1`,
+      [sendId, first, last],
     );
   }
 

@@ -62,4 +62,71 @@ describe('Storing a send’s messages', () => {
     expect(reads).toEqual({ seq: 0, idx: expect.any(Number) });
     expect(reads!.idx).toBeGreaterThanOrEqual(200);
   });
+
+  const row = (i: number, over: Partial<NewMessage> = {}): NewMessage => ({
+    id: uuid7(),
+    to: `614${String(20_000_000 + i)}`,
+    sender: 'Brand',
+    senderType: 'alpha',
+    body: `message ${i}`,
+    customRef: null,
+    status: 'pending',
+    encoding: 'gsm7',
+    parts: 1,
+    cost: 5,
+    scheduledFor: null,
+    dispatchAt: new Date(Date.UTC(2099, 0, 1)),
+    ...over,
+  });
+
+  async function newSend(accountId: number): Promise<number> {
+    const [{ id }] = await db.query(`INSERT INTO sends (account_id, kind) VALUES ($1, 'batch') RETURNING id`, [accountId]);
+    return Number(id);
+  }
+
+  it('stores every text exactly (backslashes, tabs, line breaks, a literal \\N, emoji), in order, and moves the send’s watermark to its last message in dispatch order', async () => {
+    const acct = await createAccount(t.app, { credits: 10_000, senders: ['Brand'] });
+    const sendId = await newSend(acct.accountId);
+    const texts = ['back\\slash \\N', 'tab\there', 'line\nbreak\r\nwindows', 'quotes "x", {y}', 'Kia ora 👋 — é', '\\N'];
+    const later = new Date(Date.UTC(2099, 0, 2));
+    const rows = [
+      ...texts.map((body, i) => row(i, { body, customRef: i % 2 ? `ref\t${i}\\` : null })),
+      row(10, { status: 'scheduled', scheduledFor: later, dispatchAt: later }),
+      row(11),
+    ];
+    await t.app.get(UnitOfWork).run((tx) => t.app.get(MessagesRepository).insertMany(acct.accountId, sendId, false, rows, tx));
+
+    const stored: Array<{ id: string; body: string; custom_ref: string | null; scheduled_for: Date | null; status: string; is_test: boolean }> = await db.query(
+      `SELECT id, body, custom_ref, scheduled_for, status, is_test FROM messages WHERE send_id = $1 ORDER BY seq`,
+      [sendId],
+    );
+    expect(stored.map((m) => [m.id, m.body, m.custom_ref, m.scheduled_for?.toISOString() ?? null, m.status, m.is_test])).toEqual(
+      rows.map((r) => [r.id, r.body, r.customRef, r.scheduledFor?.toISOString() ?? null, r.status, false]),
+    );
+    const [send] = await db.query(`SELECT s.last_at, s.last_seq, m.id FROM sends s JOIN messages m ON m.seq = s.last_seq WHERE s.id = $1`, [sendId]);
+    expect([send.last_at.toISOString(), send.id]).toEqual([later.toISOString(), rows[6].id]);
+  });
+
+  it('stores nothing when PostgreSQL refuses a row, and the connection serves the next transaction', async () => {
+    const acct = await createAccount(t.app, { credits: 10_000, senders: ['Brand'] });
+    const sendId = await newSend(acct.accountId);
+    const rows = Array.from({ length: 5000 }, (_, i) => row(i));
+    rows[4000] = { ...rows[4000], id: rows[10].id };
+    const messages = t.app.get(MessagesRepository);
+    await expect(t.app.get(UnitOfWork).run((tx) => messages.insertMany(acct.accountId, sendId, false, rows, tx))).rejects.toThrow(/duplicate key/);
+    await expect(db.query(`SELECT count(*)::int AS n FROM messages WHERE send_id = $1`, [sendId])).resolves.toEqual([{ n: 0 }]);
+
+    const again = Array.from({ length: 3 }, (_, i) => row(i));
+    await t.app.get(UnitOfWork).run((tx) => messages.insertMany(acct.accountId, sendId, false, again, tx));
+    await expect(db.query(`SELECT count(*)::int AS n FROM messages WHERE send_id = $1`, [sendId])).resolves.toEqual([{ n: 3 }]);
+  });
+
+  it('stores nothing when a row cannot be written (its error, not the abandoned COPY’s, is the one thrown)', async () => {
+    const acct = await createAccount(t.app, { credits: 10_000, senders: ['Brand'] });
+    const sendId = await newSend(acct.accountId);
+    const rows = Array.from({ length: 5000 }, (_, i) => row(i));
+    rows[4500] = { ...rows[4500], dispatchAt: new Date(Number.NaN) };
+    await expect(t.app.get(UnitOfWork).run((tx) => t.app.get(MessagesRepository).insertMany(acct.accountId, sendId, false, rows, tx))).rejects.toBeInstanceOf(RangeError);
+    await expect(db.query(`SELECT count(*)::int AS n FROM messages WHERE send_id = $1`, [sendId])).resolves.toEqual([{ n: 0 }]);
+  });
 });

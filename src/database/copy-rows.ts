@@ -25,10 +25,11 @@ const ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r'
  * dozen array literals unnested into rows (a send's 10000 messages: about 120 ms against 150 ms for
  * INSERT … SELECT FROM unnest). `line(i)` is row i's fields, each from copyField. Rows are inserted in
  * order (column defaults such as a sequence are drawn in that order), and every trigger and constraint
- * applies as for an INSERT. If PostgreSQL refuses a row, or `line` throws, the COPY fails and the
- * promise rejects; the transaction is then aborted.
+ * applies as for an INSERT. `whileStoring` runs once every line is written, while PostgreSQL still stores
+ * the last chunks (the caller's own work, overlapped). If PostgreSQL refuses a row, or `line` or
+ * `whileStoring` throws, the COPY fails and the promise rejects; the transaction is then aborted.
  */
-export async function copyRows(tx: Tx, table: string, columns: readonly string[], count: number, line: (i: number) => string[]): Promise<void> {
+export async function copyRows(tx: Tx, table: string, columns: readonly string[], count: number, line: (i: number) => string[], whileStoring?: () => Promise<void>): Promise<void> {
   if (count === 0) return;
   const runner = tx.manager.queryRunner;
   if (!runner) throw new Error('copyRows needs a transaction');
@@ -54,10 +55,14 @@ export async function copyRows(tx: Tx, table: string, columns: readonly string[]
       for (let i = start; i < end; i++) lines[i - start] = line(i).join('\t');
       if (!stream.write(`${lines.join('\n')}\n`)) await new Promise<void>((resolve) => stream.once('drain', resolve).once('error', resolve));
     }
-    if (!refused) stream.end();
+    if (!refused) {
+      stream.end();
+      await whileStoring?.();
+    }
   } catch (err) {
-    // The COPY is abandoned (the connection stays usable, the transaction aborted); the caller's error wins.
-    if (!refused) stream.destroy(err as Error);
+    // A COPY still being written is abandoned (the connection stays usable, the transaction aborted); one
+    // already ended is let finish. Either way the caller's error wins.
+    if (!refused && !stream.writableEnded) stream.destroy(err as Error);
     await finished.catch(() => undefined);
     throw err;
   }

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, HttpCode, Post, Query } from '@nestjs/common';
+import { JSON_CONTENT_TYPE } from '../common/http/serialized-json';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Caller } from '../common/auth/authenticated-request';
 import { CurrentCaller } from '../common/auth/current-caller.decorator';
@@ -35,8 +36,10 @@ export class MessagesController {
   })
   @ApiOkResponse({ type: SendResultDto })
   @ApiErrors(400, 401, 403, 405, 413, 422, 429, 500, 503)
-  send(@CurrentCaller() caller: Caller, @Body() body: SendMessagesDto, @IdempotencyKey() claim?: IdempotencyClaim) {
-    return this.sendBatch.send(caller, toSendBatchCommand(body), claim);
+  // The answer arrives serialized (SendBatchService.sendAsJson) and is sent as it is.
+  @Header('Content-Type', JSON_CONTENT_TYPE)
+  async send(@CurrentCaller() caller: Caller, @Body() body: SendMessagesDto, @IdempotencyKey() claim?: IdempotencyClaim): Promise<string> {
+    return (await this.sendBatch.sendAsJson(caller, toSendBatchCommand(body), claim)).text;
   }
 
   @Get()

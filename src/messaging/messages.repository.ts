@@ -79,34 +79,42 @@ export class MessagesRepository {
 
   /**
    * All of a send's messages, in the given order, by one COPY (copyRows), then the send's last message in
-   * dispatch order (where its dispatch watermark stops).
+   * dispatch order (where its dispatch watermark stops). `whileStoring`: the caller's work to run while
+   * PostgreSQL stores the last rows (not run when there are none).
    */
-  async insertMany(accountId: number, sendId: number, isTest: boolean, rows: NewMessage[], tx: Tx): Promise<void> {
+  async insertMany(accountId: number, sendId: number, isTest: boolean, rows: NewMessage[], tx: Tx, whileStoring?: () => Promise<void>): Promise<void> {
     if (rows.length === 0) return;
     // Each row's foreign-key check finds its send by key: on a small, analysed `sends` (a hundred sends)
     // PostgreSQL's own plan for that check is a sequential scan, run once per message inserted.
     await keyLookupsOnly(tx);
     const test = copyField(isTest);
-    await copyRows(tx, 'messages', MESSAGE_COLUMNS, rows.length, (i) => {
-      const r = rows[i];
-      return [
-        r.id,
-        String(accountId),
-        String(sendId),
-        copyField(r.to),
-        copyField(r.sender),
-        r.senderType,
-        copyField(r.body),
-        copyField(r.customRef),
-        r.status,
-        r.encoding,
-        String(r.parts),
-        String(r.cost),
-        test,
-        r.scheduledFor ? r.scheduledFor.toISOString() : '\\N',
-        r.dispatchAt.toISOString(),
-      ];
-    });
+    await copyRows(
+      tx,
+      'messages',
+      MESSAGE_COLUMNS,
+      rows.length,
+      (i) => {
+        const r = rows[i];
+        return [
+          r.id,
+          String(accountId),
+          String(sendId),
+          copyField(r.to),
+          copyField(r.sender),
+          r.senderType,
+          copyField(r.body),
+          copyField(r.customRef),
+          r.status,
+          r.encoding,
+          String(r.parts),
+          String(r.cost),
+          test,
+          r.scheduledFor ? r.scheduledFor.toISOString() : '\\N',
+          r.dispatchAt.toISOString(),
+        ];
+      },
+      whileStoring,
+    );
     let [first, last] = [rows[0].id, rows[0].id];
     for (const r of rows) {
       if (r.id < first) first = r.id;

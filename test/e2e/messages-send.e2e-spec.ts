@@ -105,6 +105,14 @@ describe('POST /v1/messages', () => {
     expect(await balance()).toBe(95);
   });
 
+  it('answers JSON with the Content-Type every JSON route has, the same text its result objects serialize to', async () => {
+    const res = await send({ messages: [{ to: '0412000003', message: 'Line one\nline "two" \\ é😀', sender: 'Brand', custom_ref: 'json-1' }], enable_unicode: true });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.text).toBe(JSON.stringify(res.body));
+    expect(res.body.results[0]).toMatchObject({ message: 'Line one\nline "two" \\ é😀', custom_ref: 'json-1', status: 'success' });
+  });
+
   it('accepts a numeric sender in every form a recipient accepts and answers (and stores) its normalised form', async () => {
     const forms = ['0400000001', '0400 000 001', '+61400000001', '61400000001', '(04) 0000-0001', '+61 400 000 001'];
     const res = await send({ messages: forms.map((sender) => ({ to: '0412000011', message: 'Hi', sender, custom_ref: 'sender-forms' })) });

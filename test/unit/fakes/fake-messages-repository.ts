@@ -67,7 +67,7 @@ export class FakeMessagesRepository
     return this.messages.find((m) => m.id === id)?.status;
   }
 
-  async insertMany(accountId: number, sendId: number, isTest: boolean, rows: NewMessage[], tx: Tx): Promise<void> {
+  async insertMany(accountId: number, sendId: number, isTest: boolean, rows: NewMessage[], tx: Tx, whileStoring?: () => Promise<void>): Promise<void> {
     const open = openTx('MessagesRepository.insertMany', tx);
     this.journal.record('messages.insertMany');
     if (this.insertFailure !== undefined) throw this.insertFailure;
@@ -76,6 +76,8 @@ export class FakeMessagesRepository
       this.seed({ id: r.id, accountId, sendId, to: r.to, sender: r.sender, body: r.body, customRef: r.customRef, status: r.status, cost: r.cost, parts: r.parts, isTest }),
     );
     open.onRollback(() => added.forEach((m) => this.messages.splice(this.messages.indexOf(m), 1)));
+    // As the repository's COPY: the caller's work runs once the rows are written, before they are stored.
+    if (rows.length > 0) await whileStoring?.();
   }
 
   async statusOf(accountId: number, messageId: string, tx: Tx): Promise<MessageStatus | null> {

@@ -1,3 +1,4 @@
+import { SerializedJson } from '../../../src/common/http/serialized-json';
 import type { DailyMessageCap } from '../../../src/accounts/daily-message-cap.service';
 import type { CreditsService } from '../../../src/billing/credits.service';
 import { failure } from '../../../src/common/errors/error-catalogue';
@@ -159,6 +160,34 @@ describe(SendWriter.name, () => {
     expect(response).toEqual({ send_id: 501, text: 'Grüße “quoted”' });
     expect(idempotency.claimed).toEqual([claim]);
     expect(idempotency.completed).toEqual([{ claim, status: 200, body: '{"send_id":501,"text":"Grüße “quoted”"}' }]);
+  });
+
+  it('builds the answer once, while the messages are stored, before the brake and the debit', async () => {
+    const { writer, journal } = setup();
+    let built = 0;
+
+    await writer.persist(aPricedSend(), options({ respond: async (sendId) => (journal.record(`respond ${++built}`), { send_id: sendId, text: 'x' }) }));
+
+    expect(journal.entries.slice(2, 6)).toEqual(['sends.insert', 'messages.insertMany', 'respond 1', 'brake.admit']);
+  });
+
+  it('builds the answer once for a send with no messages to store', async () => {
+    const { writer } = setup();
+    let built = 0;
+
+    const response = await writer.persist(aPricedSend({}, []), options({ respond: (sendId) => (built++, { send_id: sendId, text: 'none' }) }));
+
+    expect([response, built]).toEqual([{ send_id: 501, text: 'none' }, 1]);
+  });
+
+  it('stores a serialized answer for the Idempotency-Key as it is, serialized once', async () => {
+    const { writer, idempotency } = setup();
+    const text = '{"send_id":501,"results":[]}';
+
+    const response = await writer.persist(aPricedSend(), { ...options(), respond: () => new SerializedJson(text) });
+
+    expect(response).toEqual(new SerializedJson(text));
+    expect(idempotency.completed).toEqual([{ claim, status: 200, body: text }]);
   });
 
   it('stores the send row and then its messages under the new send id, flagged live', async () => {

@@ -6,25 +6,7 @@ import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support
 import { uuid7 } from '../src/common/ids/uuid7';
 import { copyField, copyRows } from '../src/database/copy-rows';
 import { UnitOfWork } from '../src/database/unit-of-work';
-
-/** The columns both COPY floors write, as the product's send does. */
-const COPY_COLUMNS = [
-  'id',
-  'account_id',
-  'send_id',
-  'to_number',
-  'sender',
-  'sender_type',
-  'body',
-  'custom_ref',
-  'status',
-  'encoding',
-  'parts',
-  'cost',
-  'is_test',
-  'scheduled_for',
-  'dispatch_at',
-];
+import { MESSAGE_COPY_COLUMNS } from '../src/messaging/messages.repository';
 
 /**
  * npm run bench:send [-- --runs N] [-- --compare-shorten]   (N defaults to 5, or 15 with --compare-shorten)
@@ -116,7 +98,7 @@ async function main() {
       const start = process.hrtime.bigint();
       const now = new Date().toISOString();
       await uow.run((tx) =>
-        copyRows(tx, 'messages', COPY_COLUMNS, rows.length, (i) => {
+        copyRows(tx, 'messages', MESSAGE_COPY_COLUMNS, rows.length, (i) => {
           const r = rows[i];
           return [
             uuid7(),
@@ -219,7 +201,7 @@ async function listSendFloor(ds: DataSource, uow: UnitOfWork, accountId: number,
     }
     if (how === 'copy') {
       const now = new Date().toISOString();
-      await copyRows(unit, 'messages', COPY_COLUMNS, rows.length, (i) => {
+      await copyRows(unit, 'messages', MESSAGE_COPY_COLUMNS, rows.length, (i) => {
         const r = rows[i];
         return [
           newId.get(r.id)!,

@@ -55,7 +55,7 @@ const LOOKUP_ROW = `${ROW}, (SELECT p.error_code FROM message_parts p WHERE p.me
                               ORDER BY p.part_number LIMIT 1) AS error_code`;
 
 /** The columns a send writes, in the order of insertMany's COPY lines. */
-const MESSAGE_COLUMNS = [
+export const MESSAGE_COPY_COLUMNS = [
   'id',
   'account_id',
   'send_id',
@@ -91,7 +91,7 @@ export class MessagesRepository {
     await copyRows(
       tx,
       'messages',
-      MESSAGE_COLUMNS,
+      MESSAGE_COPY_COLUMNS,
       rows.length,
       (i) => {
         const r = rows[i];

@@ -1,3 +1,4 @@
+import { SerializedJson } from '../../../src/common/http/serialized-json';
 import type { QuietHoursService } from '../../../src/quiet-hours/quiet-hours.service';
 import type { AccountsService } from '../../../src/accounts/accounts.service';
 import type { Caller } from '../../../src/common/auth/authenticated-request';
@@ -327,7 +328,24 @@ describe(SendBatchService.name, () => {
         total_cost: 1,
         results: [{ to: ANN, message: 'Hi', sender: 'Acme', status: 'success', cost: 1, message_id: writer.only.priced.messages[0].id, conversation: 0, scheduled_for: null }],
       });
-      expect(writer.only.options.respond(8813)).toMatchObject({ send_id: 8813 });
+      expect(await writer.only.options.respond(8813)).toMatchObject({ send_id: 8813 });
+    });
+
+    it('answers the API with the same result as its JSON text, ready to send as it is', async () => {
+      const { service, writer } = setup({ writer: new FakeSendWriter(8812) });
+
+      const json = await service.sendAsJson(caller, batch([to(ANN)]));
+
+      expect(json).toBeInstanceOf(SerializedJson);
+      expect(json.text).toBe(
+        JSON.stringify({
+          status: 'complete',
+          send_id: 8812,
+          ignore_unsubscribes: false,
+          total_cost: 1,
+          results: [{ to: ANN, message: 'Hi', sender: 'Acme', status: 'success', cost: 1, message_id: writer.only.priced.messages[0].id, conversation: 0, scheduled_for: null }],
+        }),
+      );
     });
 
     it('answers insufficientCredits with the batch text when the account cannot pay', async () => {

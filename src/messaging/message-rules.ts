@@ -102,6 +102,8 @@ export class TemplateCache {
   private readonly cache = new Map<string, CompiledTemplate>();
 
   get(template: string): CompiledTemplate {
+    // A text without placeholders costs less to compile than to look up (and is seldom repeated).
+    if (template.indexOf('{') === -1) return compileTemplate(template);
     let compiled = this.cache.get(template);
     if (!compiled) {
       compiled = compileTemplate(template);

@@ -49,11 +49,24 @@ export interface CompiledTemplate {
   render(fields: ContactFields, optoutText?: string): string;
 }
 
+/** A text without placeholders renders as itself: no tokens, arrays or closure to make (one per message of a batch). */
+class PlainTemplate implements CompiledTemplate {
+  readonly hasPlaceholders = false;
+  readonly hasOptout = false;
+
+  constructor(readonly source: string) {}
+
+  render(): string {
+    return this.source;
+  }
+}
+
 /**
  * Parse `template` once. The result renders in a single pass over
  * precomputed literal/placeholder tokens.
  */
 export function compileTemplate(template: string): CompiledTemplate {
+  if (template.indexOf('{') === -1) return new PlainTemplate(template);
   // literals[k] precedes names[k]; literals has one more entry than names.
   const literals: string[] = [];
   const names: (ContactField | 'optout')[] = [];

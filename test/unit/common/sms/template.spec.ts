@@ -137,3 +137,15 @@ describe(optoutText.name, () => {
     expect(optoutText('own', 'https://o.au/xyz')).toBe(' OptOut https://o.au/xyz');
   });
 });
+
+describe('compileTemplate of a text without placeholders', () => {
+  it('renders the text itself, whatever the fields and opt-out text, and says it has neither', () => {
+    const plain = compileTemplate('Hello, your order is ready. Reply STOP to opt out.');
+    expect(plain.render({ first_name: 'Ann' }, 'OPT OUT')).toBe('Hello, your order is ready. Reply STOP to opt out.');
+    expect([plain.source, plain.hasPlaceholders, plain.hasOptout]).toEqual(['Hello, your order is ready. Reply STOP to opt out.', false, false]);
+  });
+
+  it('renders the same as the token path for a text with braces that are not placeholders', () => {
+    expect(compileTemplate('{not a placeholder}').render({ first_name: 'Ann' }, 'X')).toBe('{not a placeholder}');
+  });
+});

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { Tx } from './unit-of-work';
@@ -53,7 +54,7 @@ export async function copyRows(tx: Tx, table: string, columns: readonly string[]
       const end = Math.min(count, start + ROWS_PER_CHUNK);
       const lines = new Array<string>(end - start);
       for (let i = start; i < end; i++) lines[i - start] = line(i).join('\t');
-      if (!stream.write(`${lines.join('\n')}\n`)) await new Promise<void>((resolve) => stream.once('drain', resolve).once('error', resolve));
+      if (!stream.write(`${lines.join('\n')}\n`)) await once(stream, 'drain');
     }
     if (!refused) {
       stream.end();

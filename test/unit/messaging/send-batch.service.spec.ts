@@ -176,6 +176,16 @@ describe(SendBatchService.name, () => {
       expect(writer.only.priced.messages.map((m) => m.to)).toEqual([BOB]);
     });
 
+    it('asks about a number whose entry then fails composing, and leaves that entry an error, not blocked', async () => {
+      const { service, unsubscribes, writer } = setup({ unsubscribed: [ANN] });
+
+      const result = await service.send(caller, batch([to(ANN, 'x'.repeat(400)), to(BOB)], { maxParts: 1 }));
+
+      expect(unsubscribes.lookups).toEqual([[ANN, BOB]]);
+      expect(result.results.map((r) => r.status)).toEqual(['error', 'success']);
+      expect(writer.only.priced.send.blockedCount).toBe(0);
+    });
+
     it('sends to unsubscribed numbers without asking when ignore_unsubscribes is set, and says so', async () => {
       const { service, unsubscribes, writer } = setup({ unsubscribed: [ANN] });
 

@@ -38,8 +38,8 @@ export class MessagesController {
   @ApiErrors(400, 401, 403, 405, 413, 422, 429, 500, 503)
   // The answer arrives serialized (SendBatchService.sendAsJson) and is sent as it is.
   @Header('Content-Type', JSON_CONTENT_TYPE)
-  async send(@CurrentCaller() caller: Caller, @Body() body: SendMessagesDto, @IdempotencyKey() claim?: IdempotencyClaim): Promise<string> {
-    return (await this.sendBatch.sendAsJson(caller, toSendBatchCommand(body), claim)).text;
+  async send(@CurrentCaller() caller: Caller, @Body() body: SendMessagesDto, @IdempotencyKey() claim?: IdempotencyClaim): Promise<Buffer> {
+    return (await this.sendBatch.sendAsJson(caller, toSendBatchCommand(body), claim)).bytes;
   }
 
   @Get()

@@ -1,10 +1,15 @@
 /**
  * A response body serialized ahead of the answer (a send's, while PostgreSQL stores its rows): the
- * controller sends `text` as it is, and an Idempotency-Key stores the same text, so a 10000-entry answer
- * is serialized once.
+ * controller sends `bytes` as they are, and an Idempotency-Key stores the same text, so a 10000-entry
+ * answer is serialized once. Its UTF-8 bytes are encoded here too, not when the response is written (a
+ * 10000-entry answer is about 3 MB: tens of milliseconds that would otherwise follow the commit).
  */
 export class SerializedJson {
-  constructor(readonly text: string) {}
+  readonly bytes: Buffer;
+
+  constructor(readonly text: string) {
+    this.bytes = Buffer.from(text, 'utf8');
+  }
 }
 
 /** The JSON text of a response body: a SerializedJson's own, otherwise JSON.stringify's. */

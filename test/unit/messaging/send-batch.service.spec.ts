@@ -358,6 +358,15 @@ describe(SendBatchService.name, () => {
       );
     });
 
+    it("carries the answer's UTF-8 bytes, encoded with its text", async () => {
+      const { service } = setup({ writer: new FakeSendWriter(8813) });
+
+      const json = await service.sendAsJson(caller, batch([to(ANN, 'Kia ora 👋 — ready')], { enableUnicode: true }));
+
+      expect(json.bytes.toString('utf8')).toBe(json.text);
+      expect(JSON.parse(json.bytes.toString('utf8')).results[0].message).toBe('Kia ora 👋 — ready');
+    });
+
     it('answers insufficientCredits with the batch text when the account cannot pay', async () => {
       const { service } = setup({ writer: new FakeSendWriter().cannotPay() });
 

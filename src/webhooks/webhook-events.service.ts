@@ -3,7 +3,7 @@ import { formatUtc } from '../common/time/format';
 import { carrierError } from '../smpp/carrier-error';
 import { Tx } from '../database/unit-of-work';
 import { WebhookQueue } from '../queues/webhook-queue';
-import { MessageOfChange, NewWebhookEvent, WebhooksRepository } from './webhooks.repository';
+import { MessageOfChange, NewWebhookEvent, ReceiptEvent, WebhooksRepository } from './webhooks.repository';
 
 /** A message part whose delivery status changed (a receipt, or a refusal at submission). */
 export interface PartStatusChange {
@@ -57,21 +57,16 @@ export class WebhookEventsService {
 
   /**
    * Delivery receipts: one event per part that became delivered or failed, for accounts with a status
-   * URL. Most receipts are for accounts without one, so the messages' texts are read only for the parts
-   * an event is written for.
+   * URL. Most receipts are for accounts without one. The bodies are built in PostgreSQL from the
+   * messages' rows, in the one statement that stores them (insertReceiptEvents), as receiptBody writes them.
    */
   async partsChanged(changes: readonly PartStatusChange[], tx: Tx): Promise<number> {
     if (changes.length === 0) return 0;
     const wanted = await this.repo.accountsWithUrl([...new Set(changes.map((c) => c.accountId))], 'status', tx);
-    const reported = changes.filter((c) => wanted.has(c.accountId));
-    if (reported.length === 0) return 0;
-    const distinct = new Map(reported.map((c) => [c.messageId, { accountId: c.accountId, messageId: c.messageId }]));
-    const messages = await this.repo.messagesOfChanges([...distinct.values()], tx);
-    const events = reported.flatMap((c) => {
-      const m = messages.get(c.messageId);
-      return m ? [{ accountId: c.accountId, kind: 'status' as const, body: receiptBody(m, c.status, c.messageId, new Date(c.atMs), c.partNumber, c.totalParts, c.errorCode) }] : [];
-    });
-    return this.create(events, tx);
+    const receipts = changes.filter((c) => wanted.has(c.accountId)).map(receiptEvent);
+    const created = await this.repo.insertReceiptEvents(receipts, tx);
+    if (created > 0) tx.afterCommit(() => this.queue.wake());
+    return created;
   }
 
   /** Cancelled scheduled (or opted-out pending) messages: one `cancelled` event per part. */
@@ -95,8 +90,21 @@ export class WebhookEventsService {
   }
 }
 
+/** A receipt's event as insertReceiptEvents builds its body: the fields receiptBody takes from the change. */
+function receiptEvent(c: PartStatusChange): ReceiptEvent {
+  return {
+    accountId: c.accountId,
+    messageId: c.messageId,
+    status: c.status,
+    receivedAt: formatUtc(new Date(c.atMs)),
+    partNumber: c.partNumber,
+    totalParts: c.totalParts,
+    extension: c.errorCode !== undefined && c.errorCode !== null ? `,"carrier_error":${JSON.stringify(carrierError(c.errorCode))}` : '',
+  };
+}
+
 /** Delivery receipt body (supplement: Webhooks): one per part, no `type` field, custom_ref '' when none. */
-function receiptBody(m: MessageOfChange, status: string, messageId: string, at: Date, part: number, total: number, errorCode?: number | null): string {
+export function receiptBody(m: MessageOfChange, status: string, messageId: string, at: Date, part: number, total: number, errorCode?: number | null): string {
   return JSON.stringify({
     to: m.to,
     sender: m.sender,

@@ -1,7 +1,9 @@
 import { networkInterfaces } from 'node:os';
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { verifyWebhookSignature } from '../../src';
+import { UnitOfWork } from '../../src/database/unit-of-work';
+import { PartStatusChange, receiptBody, WebhookEventsService } from '../../src/webhooks/webhook-events.service';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
 import { until } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -189,6 +191,58 @@ describe('Webhooks', () => {
       expect(verifyWebhookSignature(acct.secret!, ts, hook.raw, sig, new Date((Number(ts) + 301) * 1000))).toBe(false);
       expect(verifyWebhookSignature(acct.secret!, ts, hook.raw, sig, new Date((Number(ts) + 299) * 1000))).toBe(true);
     }
+  });
+
+  it("builds each receipt event's body in PostgreSQL byte for byte as receiptBody writes it, texts JSON escapes included", async () => {
+    const acct = await accountWithHooks({ status: receiver.url('/status') });
+    const quiet = await accountWithHooks();
+    const ds = t.app.get(DataSource);
+    const texts = ['plain', 'a "quoted" \\ back\\slash', 'line\nbreak\r\ttab \b\f \u0001\u001f\u007f', 'Kia ora 👋 — “smart” \u2028 é', '</script>'];
+    const [{ id: sendId }] = await ds.query(`INSERT INTO sends (account_id, kind) VALUES ($1, 'batch') RETURNING id`, [acct.accountId]);
+    const ids: string[] = (
+      await ds.query(
+        `INSERT INTO messages (id, account_id, send_id, to_number, sender, sender_type, body, custom_ref, status, encoding, parts, cost, is_test, dispatch_at)
+         SELECT gen_random_uuid(), $1, $2, '6141200' || lpad(t.n::text, 4, '0'), 'Brand "B"', 'alphanumeric', t.body, CASE WHEN t.n % 2 = 0 THEN NULL ELSE 'ref "' || t.n || '" \\' END,
+                'sent', 'ucs2', 2, 0, true, now()
+           FROM unnest($3::text[]) WITH ORDINALITY AS t(body, n) ORDER BY t.n RETURNING id`,
+        [acct.accountId, sendId, texts],
+      )
+    ).map((r: { id: string }) => r.id);
+    const at = Date.UTC(2026, 10, 27, 23, 59, 58, 999);
+    const changes: PartStatusChange[] = [
+      ...ids.map((messageId, i) => ({
+        accountId: acct.accountId,
+        messageId,
+        partNumber: 2,
+        totalParts: 2,
+        status: i % 2 ? ('failed' as const) : ('delivered' as const),
+        atMs: at + i * 1000,
+      })),
+      { accountId: acct.accountId, messageId: ids[1], partNumber: 1, totalParts: 2, status: 'failed', atMs: at, errorCode: 0x58 },
+      { accountId: acct.accountId, messageId: randomUUID(), partNumber: 1, totalParts: 1, status: 'delivered', atMs: at }, // no such message: no event
+      { accountId: quiet.accountId, messageId: ids[0], partNumber: 1, totalParts: 1, status: 'delivered', atMs: at }, // no status URL: no event
+    ];
+    const [{ last }] = await ds.query(`SELECT coalesce(max(id), 0)::bigint AS last FROM webhook_events`);
+
+    const created = await t.app.get(UnitOfWork).run((tx) => t.app.get(WebhookEventsService).partsChanged(changes, tx));
+
+    const stored: Array<{ account_id: number; body: string }> = await ds.query(`SELECT account_id, body FROM webhook_events WHERE id > $1 AND kind = 'status' ORDER BY id`, [last]);
+    const rows: Array<{ id: string; to_number: string; sender: string; body: string; custom_ref: string | null }> = await ds.query(
+      `SELECT id, to_number, sender, body, custom_ref FROM messages WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+    const message = (id: string) => {
+      const row = rows.find((r) => r.id === id)!;
+      return { to: row.to_number, sender: row.sender, body: row.body, customRef: row.custom_ref };
+    };
+    const expected = changes
+      .slice(0, ids.length + 1)
+      .map((c) => receiptBody(message(c.messageId), c.status, c.messageId, new Date(c.atMs), c.partNumber, c.totalParts, c.errorCode));
+    expect(created).toBe(ids.length + 1);
+    expect(stored.map((e) => e.account_id)).toEqual(expected.map(() => acct.accountId));
+    expect(stored.map((e) => e.body)).toEqual(expected);
+    expect(JSON.parse(stored[ids.length].body).carrier_error).toEqual({ code: 0x58, description: expect.any(String) });
+    for (const e of stored) expect(t.api.webhookProblem('messageStatus', JSON.parse(e.body))).toBeNull();
   });
 
   it('reports failed for numbers ending in 000 and sends unsigned webhooks when there is no secret', async () => {

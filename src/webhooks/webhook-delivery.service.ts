@@ -16,9 +16,9 @@ const MAX_IN_FLIGHT = 2000;
 /**
  * Once a host's queue was full, the next claim waits until at least this share of the host's queue has
  * freed (or nothing is in flight), so claims stay batches instead of one statement per few finished
- * deliveries, while three quarters of the queue still keep the receiver busy. With a floor of 64, claims
- * of about 90 ran back to back, and PostgreSQL spent about a third more per event than with claims of 256
- * (bench:webhooks, 32 connections).
+ * deliveries, while three quarters of the queue still keep the receiver busy. Claims of about 90 run
+ * back to back and cost PostgreSQL about a third more per event than claims of 256 (bench:webhooks, 32
+ * connections).
  */
 const MIN_CLAIM_SHARE_OF_HOST_QUEUE = 0.25;
 /**

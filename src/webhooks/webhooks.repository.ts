@@ -122,8 +122,8 @@ export class WebhooksRepository {
   /**
    * One status event per receipt whose message this account has, in the receipts' order, each body
    * built in the statement from the message's row: byte for byte what `receiptBody` writes (to_json
-   * escapes a text as JSON.stringify does; the webhooks e2e suite compares the two). A burst of 50000
-   * receipts no longer reads 50000 messages' texts into node and sends 50000 bodies back as one array.
+   * escapes a text as JSON.stringify does; the webhooks e2e suite compares the two). Node sends only the
+   * receipts' keys: no message text is read into node, and no body sent back.
    */
   async insertReceiptEvents(receipts: ReceiptEvent[], tx: Tx): Promise<number> {
     if (receipts.length === 0) return 0;

@@ -8,17 +8,17 @@ import { HostLimiter } from './host-limiter';
 import { WebhookQueue } from '../queues/webhook-queue';
 import { WebhookLeases } from './webhook-leases';
 import { WebhookSender } from './webhook-sender';
+import { ClaimRoom } from './claim-room';
 import { ATTEMPT_RESULTS, AttemptOutcome, ClaimedEvent, WebhooksRepository } from './webhooks.repository';
 
 const CLAIM_BATCH = 500;
 /** Deliveries in flight in this process at once (all hosts). */
 const MAX_IN_FLIGHT = 2000;
 /**
- * Once a host's queue was full, the next claim waits until at least this share of the host's queue has
- * freed (or nothing is in flight), so claims stay batches instead of one statement per few finished
- * deliveries, while three quarters of the queue still keep the receiver busy. Claims of about 90 run
- * back to back and cost PostgreSQL about a third more per event than claims of 256 (bench:webhooks, 32
- * connections).
+ * While deliveries are in flight, a claim waits until at least this share of a host's queue is free (or
+ * nothing is in flight), so claims stay batches instead of one statement per few finished deliveries,
+ * while three quarters of the queue still keep the receiver busy. Claims of about 90 run back to back and
+ * cost PostgreSQL about a third more per event than claims of 256 (bench:webhooks, 32 connections).
  */
 const MIN_CLAIM_SHARE_OF_HOST_QUEUE = 0.25;
 /**
@@ -45,10 +45,10 @@ export function retryDelayMs(retry: number, baseMs: number, maxMs: number, rando
  * held (WebhookLeases) from claim until the outcome is recorded, so an event is never attempted again
  * while an attempt of it is alive, and each attempt number is recorded once.
  *
- * Claims follow what the hosts take: after a claim put events back because their host's queue was full,
- * the next one takes only as many as deliveries have finished since (at least minClaim), so a backlog
- * for one fast receiver streams through its queue instead of being claimed and put back again and again;
- * and a drain that put events back stays until they are due, rather than ending and waiting for a wake-up.
+ * Claims follow what the hosts take (ClaimRoom): a claim takes no more than the fullest host's queue has
+ * free, so a backlog for one fast receiver streams through its queue instead of being claimed and put back
+ * again and again; and a drain that put events back stays until they are due, rather than ending and
+ * waiting for a wake-up.
  */
 @Injectable()
 export class WebhookDeliveryService implements BeforeApplicationShutdown, OnApplicationShutdown {
@@ -57,11 +57,8 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
   private readonly hosts: HostLimiter;
   private readonly attempts: Counter;
   private readonly leases: WebhookLeases;
-  /** The fewest events a claim takes while deliveries are in flight (MIN_CLAIM_SHARE_OF_HOST_QUEUE). */
-  private readonly minClaim: number;
+  private readonly claimRoom: ClaimRoom;
   private inFlight = 0;
-  /** How many more events the hosts are known to take without putting any back (see the class comment). */
-  private hostRoom = CLAIM_BATCH;
   /** Resolved when an attempt finishes (a slot freed) or a wake-up arrives. */
   private finished?: { promise: Promise<void>; resolve: () => void };
   private pending: AttemptOutcome[] = [];
@@ -82,7 +79,12 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     this.sender = new WebhookSender({ timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivate, connectionsPerHost: config.webhookHostConcurrency });
     const hostQueue = config.webhookHostConcurrency * HOST_QUEUE_PER_CONNECTION;
     this.hosts = new HostLimiter(config.webhookHostConcurrency, hostQueue);
-    this.minClaim = Math.max(1, Math.min(CLAIM_BATCH, Math.floor(hostQueue * MIN_CLAIM_SHARE_OF_HOST_QUEUE)));
+    this.claimRoom = new ClaimRoom({
+      batch: CLAIM_BATCH,
+      minClaim: Math.max(1, Math.min(CLAIM_BATCH, Math.floor(hostQueue * MIN_CLAIM_SHARE_OF_HOST_QUEUE))),
+      maxInFlight: MAX_IN_FLIGHT,
+      hostCapacity: config.webhookHostConcurrency + hostQueue,
+    });
     this.leases = new WebhookLeases(repo, config.webhookTimeoutMs * 4, (msg, meta) => this.logger.warn({ msg, ...meta }));
     this.attempts = registry.counter(
       'sms_webhook_attempts_total',
@@ -124,8 +126,8 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     /** When the last events this drain put back fall due (performance.now()). */
     let putBackUntil = 0;
     while (!this.stopping) {
-      const room = this.inFlight === 0 ? CLAIM_BATCH : Math.min(CLAIM_BATCH, MAX_IN_FLIGHT - this.inFlight, this.hostRoom);
-      if (room < this.minClaim) {
+      const room = this.claimRoom.next(this.inFlight);
+      if (room === 0) {
         await this.signalled();
         continue;
       }
@@ -140,7 +142,6 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
       if (events.length === 0) {
         if (!this.wokenWhileDraining && this.inFlight === 0 && putBackUntil <= performance.now()) break;
         await this.nothingDue(putBackUntil);
-        this.hostRoom = CLAIM_BATCH;
         continue;
       }
       let putBack = 0;
@@ -155,8 +156,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
         putBackUntil = performance.now() + DEFER_MS;
         setTimeout(() => this.notify(), DEFER_MS);
       }
-      // Still short of room since a host's queue was full: what this claim queued is taken from it.
-      this.hostRoom = putBack > 0 ? 0 : this.hostRoom < CLAIM_BATCH ? Math.max(0, this.hostRoom - events.length) : CLAIM_BATCH;
+      this.claimRoom.claimed(events.length, putBack);
     }
     await Promise.all(sends);
     await this.flush();
@@ -190,7 +190,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
 
   private slotFreed(): void {
     this.inFlight--;
-    this.hostRoom = Math.min(CLAIM_BATCH, this.hostRoom + 1);
+    this.claimRoom.finished(this.inFlight);
     this.notify();
   }
 

@@ -60,7 +60,7 @@ describe('PostgreSQL failover (pg_auto_failover, primary killed)', () => {
     if (fileDatabaseUrl) process.env.DATABASE_URL = fileDatabaseUrl;
   });
 
-  /** Rows and bytes (heap, indexes and TOAST) of every table: the sizing figures docs/operations.md quotes. */
+  /** Rows and bytes (heap, indexes and TOAST) of every table: the sizing figures docs/retention.md quotes. */
   async function tableSizes(): Promise<Map<string, { rows: number; bytes: number }>> {
     await db.query('ANALYZE');
     const { rows } = await db.query<{ name: string; bytes: string }>(

@@ -71,7 +71,7 @@ import { WebhookWorkerModule } from './webhooks/webhook-worker.module';
         // Stops waiting for receipts that never came: parts RECEIPT_WAIT_MS after submission read unconfirmed.
         { name: 'receipt-wait-close', everyMs: config.receiptWaitCloseIntervalMs, run: () => receiptWaits.closeDue() },
         // Delivers webhook events that are due but whose wake-up job was lost.
-        { name: 'webhook-sweep', everyMs: config.sweepIntervalMs, run: () => webhooks.deliverDue() },
+        { name: 'webhook-sweep', everyMs: config.sweepIntervalMs, run: () => webhooks.sweep() },
         // Settles purchases a crash or a lost provider answer left unsettled.
         { name: 'purchase-reconciliation', everyMs: config.purchaseJobsIntervalMs, run: () => reconciler.run() },
         // Charges due renewals of bought numbers; releases those past their grace period.

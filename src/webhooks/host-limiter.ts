@@ -1,9 +1,11 @@
+import type { HostRooms } from './claim-planner';
+
 /**
  * At most `limit` deliveries in flight per receiving host, with a bounded queue behind them. A host whose
  * queue is full gets no more work from this process for now (the caller defers the event), so a slow
  * receiver occupies only its own slots and queue, never everyone's.
  */
-export class HostLimiter {
+export class HostLimiter implements HostRooms {
   private readonly hosts = new Map<string, { active: number; waiting: Array<() => void> }>();
 
   constructor(
@@ -29,5 +31,16 @@ export class HostLimiter {
     };
     if (state.active < this.limit) return start();
     return new Promise<void>((resolve) => state.waiting.push(resolve)).then(start);
+  }
+
+  /** Hosts with deliveries running or queued. */
+  busyHosts(): IterableIterator<string> {
+    return this.hosts.keys();
+  }
+
+  /** Places left for this host: connections plus queue, less what runs and waits. */
+  free(host: string): number {
+    const state = this.hosts.get(host);
+    return this.limit + this.maxQueued - (state ? state.active + state.waiting.length : 0);
   }
 }

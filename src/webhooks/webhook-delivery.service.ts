@@ -8,7 +8,8 @@ import { HostLimiter } from './host-limiter';
 import { WebhookQueue } from '../queues/webhook-queue';
 import { WebhookLeases } from './webhook-leases';
 import { WebhookSender } from './webhook-sender';
-import { ClaimRoom } from './claim-room';
+import { Alarm } from './alarm';
+import { ClaimPlanner } from './claim-planner';
 import { ATTEMPT_RESULTS, AttemptOutcome, ClaimedEvent, WebhooksRepository } from './webhooks.repository';
 
 const CLAIM_BATCH = 500;
@@ -18,7 +19,8 @@ const MAX_IN_FLIGHT = 2000;
  * While deliveries are in flight, a claim waits until at least this share of a host's queue is free (or
  * nothing is in flight), so claims stay batches instead of one statement per few finished deliveries,
  * while three quarters of the queue still keep the receiver busy. Claims of about 90 run back to back and
- * cost PostgreSQL about a third more per event than claims of 256 (bench:webhooks, 32 connections).
+ * cost PostgreSQL about a third more per event than claims of 256 (bench:webhooks, 32 connections). A host
+ * with less than this share free counts as full: its accounts are left out of claims (ClaimPlanner).
  */
 const MIN_CLAIM_SHARE_OF_HOST_QUEUE = 0.25;
 /**
@@ -41,14 +43,15 @@ export function retryDelayMs(retry: number, baseMs: number, maxMs: number, rando
  * A streaming deliverer: leases due events while it has room (MAX_IN_FLIGHT), POSTs them under a
  * per-host limit (WEBHOOK_HOST_CONCURRENCY, with a bounded queue per host; beyond it an event is put
  * back for a moment), and records outcomes with group commit. A slow receiver therefore uses only its
- * own slots, and nothing waits for a whole batch to finish before more work is taken. The leases are
+ * own slots, its accounts are left out of claims while its queue is full, and nothing waits for a whole
+ * batch to finish before more work is taken. The leases are
  * held (WebhookLeases) from claim until the outcome is recorded, so an event is never attempted again
  * while an attempt of it is alive, and each attempt number is recorded once.
  *
- * Claims follow what the hosts take (ClaimRoom): a claim takes no more than the fullest host's queue has
- * free, so a backlog for one fast receiver streams through its queue instead of being claimed and put back
- * again and again; and a drain that put events back stays until they are due, rather than ending and
- * waiting for a wake-up.
+ * Claims follow what the hosts take (ClaimPlanner): a claim takes no more than the least free busy host
+ * has room for, and leaves out the accounts whose host is full, so a backlog for one receiver streams
+ * through its queue instead of being claimed and put back, or standing in front of everyone else's; and
+ * a drain that put events back stays until they are due, rather than ending and waiting for a wake-up.
  */
 @Injectable()
 export class WebhookDeliveryService implements BeforeApplicationShutdown, OnApplicationShutdown {
@@ -57,7 +60,11 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
   private readonly hosts: HostLimiter;
   private readonly attempts: Counter;
   private readonly leases: WebhookLeases;
-  private readonly claimRoom: ClaimRoom;
+  private readonly planner: ClaimPlanner;
+  /** Events put back fall due: a wake-up. */
+  private readonly putBackDue = new Alarm(() => this.wake());
+  /** The planner's own time to look again (ClaimPlan.retryInMs). */
+  private readonly lookAgain = new Alarm(() => this.notify());
   private inFlight = 0;
   /** Resolved when an attempt finishes (a slot freed) or a wake-up arrives. */
   private finished?: { promise: Promise<void>; resolve: () => void };
@@ -79,12 +86,15 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     this.sender = new WebhookSender({ timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivate, connectionsPerHost: config.webhookHostConcurrency });
     const hostQueue = config.webhookHostConcurrency * HOST_QUEUE_PER_CONNECTION;
     this.hosts = new HostLimiter(config.webhookHostConcurrency, hostQueue);
-    this.claimRoom = new ClaimRoom({
-      batch: CLAIM_BATCH,
-      minClaim: Math.max(1, Math.min(CLAIM_BATCH, Math.floor(hostQueue * MIN_CLAIM_SHARE_OF_HOST_QUEUE))),
-      maxInFlight: MAX_IN_FLIGHT,
-      hostCapacity: config.webhookHostConcurrency + hostQueue,
-    });
+    this.planner = new ClaimPlanner(
+      {
+        batch: CLAIM_BATCH,
+        minClaim: Math.max(1, Math.min(CLAIM_BATCH, Math.floor(hostQueue * MIN_CLAIM_SHARE_OF_HOST_QUEUE))),
+        maxInFlight: MAX_IN_FLIGHT,
+        hostCapacity: config.webhookHostConcurrency + hostQueue,
+      },
+      this.hosts,
+    );
     this.leases = new WebhookLeases(repo, config.webhookTimeoutMs * 4, (msg, meta) => this.logger.warn({ msg, ...meta }));
     this.attempts = registry.counter(
       'sms_webhook_attempts_total',
@@ -94,12 +104,16 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     );
   }
 
-  /** Delivers everything due; concurrent callers share one drain, and a call during a drain makes it run once more. */
+  /**
+   * Delivers everything due. A call during a drain wakes it (its next claim looks at everything, and it
+   * runs once more if it was ending) and returns at once: a drain lasts as long as a slow receiver's
+   * backlog, and wake-up jobs waiting for it would hold the queue's slots and wake nothing.
+   */
   deliverDue(): Promise<void> {
     if (this.draining) {
       this.wokenWhileDraining = true;
-      this.notify();
-      return this.draining;
+      this.wake();
+      return Promise.resolve();
     }
     this.draining = (async () => {
       do {
@@ -108,6 +122,15 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
       } while (this.wokenWhileDraining && !this.stopping);
     })().finally(() => (this.draining = undefined));
     return this.draining;
+  }
+
+  /**
+   * The periodic backstop for lost wake-up jobs: starts a drain when none runs. A running drain is left
+   * alone: it looks again by itself (ClaimPlanner), and a wake-up would make it claim past every due event
+   * of the accounts it leaves out.
+   */
+  sweep(): Promise<void> {
+    return this.draining ? Promise.resolve() : this.deliverDue();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -125,25 +148,28 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     const sends = new Set<Promise<void>>();
     /** When the last events this drain put back fall due (performance.now()). */
     let putBackUntil = 0;
+    this.planner.woken();
     while (!this.stopping) {
-      const room = this.claimRoom.next(this.inFlight);
-      if (room === 0) {
+      const plan = this.planner.next(this.inFlight);
+      if (plan.size === 0) {
+        const putBackIn = putBackUntil - performance.now();
+        if (this.inFlight === 0 && putBackIn <= 0 && !this.wokenWhileDraining) break;
+        // The put-back's own timer counts from the event loop's cached clock, so it can fire a little before
+        // performance.now() reaches putBackUntil, and the claim it wakes finds nothing yet: look again then.
+        if (putBackIn > 0) this.putBackDue.within(Math.ceil(putBackIn) + 1);
+        else if (plan.retryInMs !== undefined) this.lookAgain.within(plan.retryInMs);
         await this.signalled();
         continue;
       }
       // A wake-up from here on may be for events this claim does not see: noted, and claimed again.
       this.wokenWhileDraining = false;
       const sentAt = this.leases.now();
-      const events = await this.repo.claimDue(room, this.leases.leaseMs, this.leases.holder, this.leases.mayHaveLapsed());
+      const events = await this.repo.claimDue(plan.size, this.leases.leaseMs, this.leases.holder, this.leases.mayHaveLapsed(), plan.excluding);
+      this.planner.claimed(plan, events.length, this.leases.now() - sentAt);
       this.leases.claimed(
         events.map((e) => e.id),
         sentAt,
       );
-      if (events.length === 0) {
-        if (!this.wokenWhileDraining && this.inFlight === 0 && putBackUntil <= performance.now()) break;
-        await this.nothingDue(putBackUntil);
-        continue;
-      }
       let putBack = 0;
       for (const event of events) {
         const started = this.attempt(event);
@@ -154,31 +180,16 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
       }
       if (putBack > 0) {
         putBackUntil = performance.now() + DEFER_MS;
-        setTimeout(() => this.notify(), DEFER_MS);
+        this.putBackDue.within(DEFER_MS);
       }
-      this.claimRoom.claimed(events.length, putBack);
     }
+    this.putBackDue.cancel();
+    this.lookAgain.cancel();
     await Promise.all(sends);
     await this.flush();
   }
 
-  /**
-   * Waits while nothing is due: until woken, or until the events put back fall due, or (with none put
-   * back) until nothing is in flight, so the drain can end.
-   */
-  private async nothingDue(putBackUntil: number): Promise<void> {
-    const putBackWaiting = putBackUntil > performance.now();
-    while (!this.wokenWhileDraining && !this.stopping) {
-      if (putBackWaiting ? putBackUntil <= performance.now() : this.inFlight === 0) return;
-      // The put-back's own timer counts from the event loop's cached clock, so it can fire a little before
-      // performance.now() reaches putBackUntil; a wait with nothing else to wake it would then never end.
-      const timer = putBackWaiting ? setTimeout(() => this.notify(), Math.ceil(putBackUntil - performance.now()) + 1) : undefined;
-      await this.signalled();
-      clearTimeout(timer);
-    }
-  }
-
-  /** Resolves at the next finished attempt, wake-up or put-back event falling due. */
+  /** Resolves at the next finished attempt, wake-up or alarm. */
   private signalled(): Promise<void> {
     if (!this.finished) {
       let resolve!: () => void;
@@ -188,9 +199,14 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     return this.finished.promise;
   }
 
+  /** Events stored, scheduled or put back may be claimable now. */
+  private wake(): void {
+    this.planner.woken();
+    this.notify();
+  }
+
   private slotFreed(): void {
     this.inFlight--;
-    this.claimRoom.finished(this.inFlight);
     this.notify();
   }
 
@@ -216,7 +232,9 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     this.inFlight++;
     // Checked when the attempt starts, after any wait in the host's queue.
     const send = () => (this.leases.mayAttempt(event.id) ? this.sender.send(event.url, event.body, event.secret, this.clock.now(), event.id) : Promise.resolve(null));
-    const run = this.hosts.tryRun(hostOf(event.url), send);
+    const host = hostOf(event.url);
+    this.planner.routed(event.kind, event.account_id, host);
+    const run = this.hosts.tryRun(host, send);
     if (!run) {
       this.inFlight--;
       return { outcome: Promise.resolve(outcome('deferred', null, '', 0, new Date(now.getTime() + DEFER_MS))), putBack: true };

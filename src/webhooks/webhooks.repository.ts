@@ -5,6 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { KeysetCursor } from '../common/http/keyset';
 import type { Page } from '../common/http/pagination';
 import { indexOrderOnly, keyLookupsOnly, paged, sql } from '../database/sql';
+import type { ClaimExclusions } from './claim-planner';
 
 export type WebhookKind = 'status' | 'inbound';
 
@@ -165,8 +166,10 @@ export class WebhooksRepository {
   /**
    * Leases due events to this holder (SKIP LOCKED: deliverers never share one), with the account's current
    * URL and secret. `held`: events this holder still has out whose lease may have run out, left alone.
+   * `excluding`: accounts whose events of that kind are left alone (their receiving host is full); the scan
+   * reads past their due events, so the deliverer spaces out claims that leave accounts out.
    */
-  async claimDue(limit: number, leaseMs: number, holder: string, held: number[]): Promise<ClaimedEvent[]> {
+  async claimDue(limit: number, leaseMs: number, holder: string, held: number[], excluding: ClaimExclusions = { status: [], inbound: [] }): Promise<ClaimedEvent[]> {
     return this.dataSource.transaction(async (tx) => {
       await indexOrderOnly(tx);
       // The picked ids join the events one by one (each lookup reads its own day's partition): an
@@ -177,6 +180,7 @@ export class WebhooksRepository {
            SELECT id FROM webhook_events
             WHERE state = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
               AND id <> ALL($4::bigint[])
+              AND NOT (kind = 'status' AND account_id = ANY($5::int[])) AND NOT (kind = 'inbound' AND account_id = ANY($6::int[]))
             ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED
          )
          UPDATE webhook_events e SET locked_until = now() + $2 * interval '1 millisecond', leased_by = $3
@@ -184,7 +188,7 @@ export class WebhooksRepository {
           WHERE e.id = p.id AND a.id = e.account_id
           RETURNING e.id, e.account_id, e.kind, e.body, e.attempts,
                     CASE WHEN e.kind = 'status' THEN a.webhook_status_url ELSE a.webhook_inbound_url END AS url, a.webhook_secret AS secret`,
-        [limit, leaseMs, holder, held],
+        [limit, leaseMs, holder, held, excluding.status, excluding.inbound],
       );
       return rows;
     });

@@ -1,0 +1,138 @@
+import { performance } from 'node:perf_hooks';
+import type { WebhookKind } from './webhooks.repository';
+
+export interface ClaimLimits {
+  /** The most events one claim takes. */
+  batch: number;
+  /**
+   * The fewest a claim takes while deliveries are in flight (claims stay batches, not a statement per few
+   * deliveries); also the free places below which a host counts as full.
+   */
+  minClaim: number;
+  /** Deliveries in flight in this process at once (all hosts). */
+  maxInFlight: number;
+  /** What one host holds at once: its connections plus its queue. */
+  hostCapacity: number;
+}
+
+/** What the planner reads of the receiving hosts' queues (HostLimiter). */
+export interface HostRooms {
+  /** Hosts with deliveries running or queued. */
+  busyHosts(): Iterable<string>;
+  /** Places left for a host: connections plus queue, less what runs and waits (all of them when idle). */
+  free(host: string): number;
+}
+
+/** Accounts left out of a claim, per kind of event: their URL for that kind is on a full host. */
+export interface ClaimExclusions {
+  status: number[];
+  inbound: number[];
+}
+
+export interface ClaimPlan {
+  /** Events to claim; 0 means wait for a finished delivery, a wake-up, or `retryInMs`. */
+  size: number;
+  excluding: ClaimExclusions;
+  /** The full hosts the exclusions stand for. */
+  fullHosts: string[];
+  /** With size 0: look again after this long even if nothing else happens. */
+  retryInMs?: number;
+}
+
+/**
+ * A claim that left full hosts out and came back short waits at least this many times its own duration
+ * before the next such claim: it reads past every due event of the left-out accounts, so wake-ups during a
+ * slow receiver's large backlog cost PostgreSQL at most about a tenth of one core.
+ */
+const EXCLUDING_CLAIM_SPACING = 10;
+/**
+ * A short claim's word that nothing else is due holds this long at most: events stored or falling due
+ * without a wake-up (a lost wake-up job, another process's put-back) are claimed by then. It is the sweep's
+ * interval by default; the sweep itself leaves a running drain alone.
+ */
+const EXHAUSTED_RECHECK_MS = 2000;
+
+const NO_EXCLUSIONS: ClaimExclusions = { status: [], inbound: [] };
+
+/**
+ * Sizes the deliverer's claims and says whose events to leave out. A claim takes no more than the least
+ * free busy host still holds, so one fast receiver's backlog streams through its queue instead of being
+ * claimed and put back; a host with less than `minClaim` free counts as full, and the accounts whose events
+ * went to it are left out of claims, so a slow receiver with a backlog larger than its queue never stands
+ * in front of other accounts' events (claims run in due order, and without this the backlog is claimed,
+ * queued or put back, first). When a claim comes back short, nothing else is due until a wake-up, a
+ * put-back falls due, or one of the hosts it left out has room again: until then (or two seconds at most)
+ * the planner waits instead of claiming again.
+ */
+export class ClaimPlanner {
+  /** "kind:accountId" → the host that account's events of that kind went to last. */
+  private readonly routes = new Map<string, string>();
+  /** The full hosts left out by the last short claim since a wake-up (null: none since). */
+  private exhaustedExcept: Set<string> | null = null;
+  private exhaustedUntil = 0;
+  private excludingNotBefore = 0;
+
+  constructor(
+    private readonly limits: ClaimLimits,
+    private readonly hosts: HostRooms,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** An event of this account and kind is going to this host. */
+  routed(kind: WebhookKind, accountId: number, host: string): void {
+    this.routes.set(`${kind}:${accountId}`, host);
+  }
+
+  /** Events may have fallen due (stored, scheduled, put back): the next claim looks at everything. */
+  woken(): void {
+    this.exhaustedExcept = null;
+  }
+
+  next(inFlight: number): ClaimPlan {
+    let room = Math.min(this.limits.batch, this.limits.hostCapacity, this.limits.maxInFlight - inFlight);
+    let full: string[] | undefined;
+    for (const host of this.hosts.busyHosts()) {
+      const free = this.hosts.free(host);
+      if (free < this.limits.minClaim) (full ??= []).push(host);
+      else room = Math.min(room, free);
+    }
+    if (room < this.limits.minClaim && inFlight > 0) return wait();
+    if (this.exhaustedExcept) {
+      const recheckIn = this.exhaustedUntil - this.now();
+      if (recheckIn <= 0) this.exhaustedExcept = null;
+      else if (allIn(this.exhaustedExcept, full)) return wait(recheckIn);
+    }
+    if (!full) return { size: room, excluding: NO_EXCLUSIONS, fullHosts: [] };
+
+    const excluding: ClaimExclusions = { status: [], inbound: [] };
+    for (const [route, host] of this.routes) {
+      // An idle host has all its places free: the account may have moved to another URL since.
+      if (this.hosts.free(host) === this.limits.hostCapacity) this.routes.delete(route);
+      else if (full.includes(host)) {
+        const [kind, accountId] = route.split(':');
+        excluding[kind as WebhookKind].push(Number(accountId));
+      }
+    }
+    const notBefore = this.excludingNotBefore - this.now();
+    if (notBefore > 0) return wait(notBefore);
+    return { size: room, excluding, fullHosts: full };
+  }
+
+  /** A claim planned as `plan` took `got` events in `durationMs`. */
+  claimed(plan: ClaimPlan, got: number, durationMs: number): void {
+    if (got >= plan.size) return;
+    this.exhaustedExcept = new Set(plan.fullHosts);
+    this.exhaustedUntil = this.now() + Math.max(EXHAUSTED_RECHECK_MS, EXCLUDING_CLAIM_SPACING * durationMs);
+    if (plan.fullHosts.length > 0) this.excludingNotBefore = this.now() + EXCLUDING_CLAIM_SPACING * durationMs;
+  }
+}
+
+/** Every one of `hosts` is among `full`. */
+function allIn(hosts: Set<string>, full: string[] | undefined): boolean {
+  for (const host of hosts) if (!full?.includes(host)) return false;
+  return true;
+}
+
+function wait(retryInMs?: number): ClaimPlan {
+  return { size: 0, excluding: NO_EXCLUSIONS, fullHosts: [], retryInMs };
+}

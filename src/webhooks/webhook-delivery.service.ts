@@ -44,9 +44,9 @@ export function retryDelayMs(retry: number, baseMs: number, maxMs: number, rando
  * per-host limit (WEBHOOK_HOST_CONCURRENCY, with a bounded queue per host; beyond it an event is put
  * back for a moment), and records outcomes with group commit. A slow receiver therefore uses only its
  * own slots, its accounts are left out of claims while its queue is full, and nothing waits for a whole
- * batch to finish before more work is taken. The leases are
- * held (WebhookLeases) from claim until the outcome is recorded, so an event is never attempted again
- * while an attempt of it is alive, and each attempt number is recorded once.
+ * batch to finish before more work is taken. The leases are held (WebhookLeases) from claim until the
+ * outcome is recorded, so an event is never attempted again while an attempt of it is alive, and each
+ * attempt number is recorded once.
  *
  * Claims follow what the hosts take (ClaimPlanner): a claim takes no more than the least free busy host
  * has room for, and leaves out the accounts whose host is full, so a backlog for one receiver streams

@@ -60,9 +60,10 @@ const NO_EXCLUSIONS: ClaimExclusions = { status: [], inbound: [] };
  * claimed and put back; a host with less than `minClaim` free counts as full, and the accounts whose events
  * went to it are left out of claims, so a slow receiver with a backlog larger than its queue never stands
  * in front of other accounts' events (claims run in due order, and without this the backlog is claimed,
- * queued or put back, first). When a claim comes back short, nothing else is due until a wake-up, a
- * put-back falls due, or one of the hosts it left out has room again: until then (or two seconds at most)
- * the planner waits instead of claiming again.
+ * queued or put back, first). When a claim that left accounts out comes back short, or one that left
+ * nobody out comes back empty, nothing else is due until a wake-up, a put-back falls due, or one of the
+ * hosts it left out has room again: until then (or two seconds at most) the planner waits instead of
+ * claiming again.
  */
 export class ClaimPlanner {
   /** "kind:accountId" → the host that account's events of that kind went to last. */
@@ -118,9 +119,12 @@ export class ClaimPlanner {
     return { size: room, excluding, fullHosts: full };
   }
 
-  /** A claim planned as `plan` took `got` events in `durationMs`. */
+  /**
+   * A claim planned as `plan` took `got` events in `durationMs`. One that left nobody out and still found
+   * some is no reason to wait: the next claim is as cheap, and picks up retries as they fall due.
+   */
   claimed(plan: ClaimPlan, got: number, durationMs: number): void {
-    if (got >= plan.size) return;
+    if (got >= plan.size || (got > 0 && plan.fullHosts.length === 0)) return;
     this.exhaustedExcept = new Set(plan.fullHosts);
     this.exhaustedUntil = this.now() + Math.max(EXHAUSTED_RECHECK_MS, EXCLUDING_CLAIM_SPACING * durationMs);
     if (plan.fullHosts.length > 0) this.excludingNotBefore = this.now() + EXCLUDING_CLAIM_SPACING * durationMs;

@@ -83,14 +83,20 @@ describe(ClaimPlanner.name, () => {
     expect(p.next(CAPACITY).size).toBe(500);
   });
 
-  it('a short claim with nobody left out means nothing is due: it waits for a wake-up even with room', () => {
+  it('an empty claim with nobody left out means nothing is due: it waits for a wake-up even with room', () => {
     const { hosts, planner: p } = planner();
     hosts.freeBy.set('fast:443', 900);
-    const plan = p.next(156);
-    p.claimed(plan, 120, 3);
+    p.claimed(p.next(156), 0, 3);
     expect(p.next(36).size).toBe(0);
     p.woken();
     expect(p.next(36).size).toBe(500);
+  });
+
+  it('a short claim with nobody left out does not wait: the next one picks up what falls due meanwhile', () => {
+    const { hosts, planner: p } = planner();
+    hosts.freeBy.set('fast:443', 900);
+    p.claimed(p.next(156), 120, 3);
+    expect(p.next(276).size).toBe(500);
   });
 
   it('a full claim says nothing about what else is due: the next one goes ahead', () => {

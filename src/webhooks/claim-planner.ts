@@ -79,6 +79,13 @@ export class ClaimPlanner {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
+  /** Receiving hosts with less than `minClaim` places free: their accounts are left out of claims. */
+  fullHostCount(): number {
+    let full = 0;
+    for (const host of this.hosts.busyHosts()) if (this.hosts.free(host) < this.limits.minClaim) full++;
+    return full;
+  }
+
   /** An event of this account and kind is going to this host. */
   routed(kind: WebhookKind, accountId: number, host: string): void {
     this.routes.set(`${kind}:${accountId}`, host);

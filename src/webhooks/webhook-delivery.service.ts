@@ -96,6 +96,14 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
       this.hosts,
     );
     this.leases = new WebhookLeases(repo, config.webhookTimeoutMs * 4, (msg, meta) => this.logger.warn({ msg, ...meta }));
+    const planner = this.planner;
+    const inFlight = () => this.inFlight;
+    registry.gauge('sms_webhook_in_flight', 'Webhook deliveries running or queued in this worker', [], function () {
+      this.set(inFlight());
+    });
+    registry.gauge('sms_webhook_hosts_full', 'Receiving hosts whose queue in this worker is full (their accounts wait until it has room)', [], function () {
+      this.set(planner.fullHostCount());
+    });
     this.attempts = registry.counter(
       'sms_webhook_attempts_total',
       'Webhook delivery attempts by outcome',

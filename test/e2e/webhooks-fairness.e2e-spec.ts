@@ -34,6 +34,12 @@ describe('Webhook delivery with one account’s receiver slow and a large backlo
     await fast.stop();
   });
 
+  const metrics = async () => (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+  const sample = (text: string, series: string) => {
+    const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+    return line === undefined ? undefined : Number(line.slice(series.length + 1));
+  };
+
   async function accountPosting(url: string): Promise<number> {
     const { accountId } = await createAccount(t.app, { test: true });
     await ds.query(`UPDATE accounts SET webhook_status_url = $2 WHERE id = $1`, [accountId, url]);
@@ -62,6 +68,10 @@ describe('Webhook delivery with one account’s receiver slow and a large backlo
     // The slow receiver takes 2 a second: most of its backlog is still to come.
     expect(slow.received.length).toBeLessThan(BACKLOG / 4);
     expect(fast.received.map((h) => h.body.n).sort()).toEqual([1, 2, 3, 4, 5]);
+    // Operators see it: one receiving host full, its 2 connections and most of its 64 places in use.
+    const busy = await metrics();
+    expect(sample(busy, 'sms_webhook_hosts_full')).toBe(1);
+    expect(sample(busy, 'sms_webhook_in_flight')).toBeGreaterThan(50);
 
     // The receiver recovers: the whole backlog arrives, each event once, and every event is settled.
     slow.setDefault({ status: 200 });
@@ -75,5 +85,7 @@ describe('Webhook delivery with one account’s receiver slow and a large backlo
     expect(new Set(numbers).size).toBe(BACKLOG);
     const [{ attempts }] = await ds.query(`SELECT count(*)::int AS attempts FROM webhook_attempts WHERE account_id = $1 AND delivered`, [patient]);
     expect(attempts).toBe(BACKLOG);
+    const idle = await metrics();
+    expect([sample(idle, 'sms_webhook_hosts_full'), sample(idle, 'sms_webhook_in_flight')]).toEqual([0, 0]);
   });
 });

@@ -118,6 +118,14 @@ describe(ClaimPlanner.name, () => {
     expect(p.next(CAPACITY).excluding.status).toEqual([7]);
   });
 
+  it('counts the full hosts for the metrics', () => {
+    const { hosts, planner: p } = planner();
+    hosts.freeBy.set('slow:443', 255);
+    hosts.freeBy.set('fast:443', 256);
+    hosts.freeBy.set('stuck:443', 0);
+    expect(p.fullHostCount()).toBe(2);
+  });
+
   it('keeps within the process-wide limit on deliveries in flight', () => {
     const { hosts, planner: p } = planner();
     hosts.freeBy.set('a:443', 900);

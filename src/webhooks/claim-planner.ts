@@ -62,8 +62,8 @@ const NO_EXCLUSIONS: ClaimExclusions = { status: [], inbound: [] };
  * in front of other accounts' events (claims run in due order, and without this the backlog is claimed,
  * queued or put back, first). When a claim that left accounts out comes back short, or one that left
  * nobody out comes back empty, nothing else is due until a wake-up, a put-back falls due, or one of the
- * hosts it left out has room again: until then (or two seconds at most) the planner waits instead of
- * claiming again.
+ * hosts it left out has room again: until then (or for two seconds, longer if such claims are slow) the
+ * planner waits instead of claiming again.
  */
 export class ClaimPlanner {
   /** "kind:accountId" → the host that account's events of that kind went to last. */

@@ -52,7 +52,8 @@ const EXCLUDING_CLAIM_SPACING = 10;
  */
 const EXHAUSTED_RECHECK_MS = 2000;
 
-const NO_EXCLUSIONS: ClaimExclusions = { status: [], inbound: [] };
+/** Shared and never written to: a claim that leaves nobody out. */
+export const NO_EXCLUSIONS: Readonly<ClaimExclusions> = { status: [], inbound: [] };
 
 /**
  * Sizes the deliverer's claims and says whose events to leave out. A claim takes no more than the least
@@ -110,20 +111,28 @@ export class ClaimPlanner {
       if (recheckIn <= 0) this.exhaustedExcept = null;
       else if (allIn(this.exhaustedExcept, full)) return wait(recheckIn);
     }
-    if (!full) return { size: room, excluding: NO_EXCLUSIONS, fullHosts: [] };
+    if (full) {
+      const notBefore = this.excludingNotBefore - this.now();
+      if (notBefore > 0) return wait(notBefore);
+    }
+    return { size: room, excluding: this.accountsOn(full), fullHosts: full ?? [] };
+  }
 
-    const excluding: ClaimExclusions = { status: [], inbound: [] };
+  /**
+   * The accounts whose events went to one of the `full` hosts, per kind. Once per claim, it also forgets
+   * the routes to idle hosts (all their places free), so the map holds only the accounts with deliveries
+   * in flight, and an account that moved to another URL is not held to its old host.
+   */
+  private accountsOn(full: string[] | undefined): ClaimExclusions {
+    const excluding: ClaimExclusions = full ? { status: [], inbound: [] } : NO_EXCLUSIONS;
     for (const [route, host] of this.routes) {
-      // An idle host has all its places free: the account may have moved to another URL since.
       if (this.hosts.free(host) === this.limits.hostCapacity) this.routes.delete(route);
-      else if (full.includes(host)) {
+      else if (full?.includes(host)) {
         const [kind, accountId] = route.split(':');
         excluding[kind as WebhookKind].push(Number(accountId));
       }
     }
-    const notBefore = this.excludingNotBefore - this.now();
-    if (notBefore > 0) return wait(notBefore);
-    return { size: room, excluding, fullHosts: full };
+    return excluding;
   }
 
   /**

@@ -5,7 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { KeysetCursor } from '../common/http/keyset';
 import type { Page } from '../common/http/pagination';
 import { indexOrderOnly, keyLookupsOnly, paged, sql } from '../database/sql';
-import type { ClaimExclusions } from './claim-planner';
+import { type ClaimExclusions, NO_EXCLUSIONS } from './claim-planner';
 
 export type WebhookKind = 'status' | 'inbound';
 
@@ -169,7 +169,7 @@ export class WebhooksRepository {
    * `excluding`: accounts whose events of that kind are left alone (their receiving host is full); the scan
    * reads past their due events, so the deliverer spaces out claims that leave accounts out.
    */
-  async claimDue(limit: number, leaseMs: number, holder: string, held: number[], excluding: ClaimExclusions = { status: [], inbound: [] }): Promise<ClaimedEvent[]> {
+  async claimDue(limit: number, leaseMs: number, holder: string, held: number[], excluding: Readonly<ClaimExclusions> = NO_EXCLUSIONS): Promise<ClaimedEvent[]> {
     return this.dataSource.transaction(async (tx) => {
       await indexOrderOnly(tx);
       // The picked ids join the events one by one (each lookup reads its own day's partition): an

@@ -1,4 +1,5 @@
 import { LogCapture } from '../support/log-capture';
+import { metricsText, sample } from '../support/metrics';
 import { createAccount, startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/wait';
 
@@ -62,11 +63,7 @@ describe('Request tracing and HTTP metrics', () => {
   });
 
   describe('GET /metrics', () => {
-    const sample = (text: string, series: string) => {
-      const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-      return line === undefined ? undefined : Number(line.slice(series.length + 1));
-    };
-    const metrics = async () => (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const metrics = () => metricsText(t.app);
 
     it('exports labelled counters at 0 before their first event: each route’s successes and latency, webhook outcomes, failed parts', async () => {
       // Nothing in this file calls list-send, configures a webhook or sends to a failing number.

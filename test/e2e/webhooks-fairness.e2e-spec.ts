@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { WebhookQueue } from '../../src/queues/webhook-queue';
+import { metricsText, sample } from '../support/metrics';
 import { createAccount, startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -34,11 +35,7 @@ describe('Webhook delivery with one account’s receiver slow and a large backlo
     await fast.stop();
   });
 
-  const metrics = async () => (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
-  const sample = (text: string, series: string) => {
-    const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-    return line === undefined ? undefined : Number(line.slice(series.length + 1));
-  };
+  const metrics = () => metricsText(t.app);
 
   async function accountPosting(url: string): Promise<number> {
     const { accountId } = await createAccount(t.app, { test: true });

@@ -118,6 +118,16 @@ describe(ClaimPlanner.name, () => {
     expect(p.next(CAPACITY).excluding.status).toEqual([7]);
   });
 
+  it('forgets the routes to idle hosts at every claim, not only while a host is full', () => {
+    const { hosts, planner: p } = planner();
+    p.routed('status', 7, 'shared:443');
+    expect(p.next(0).size).toBe(500);
+    // Later the same host is busy again with another account's events, and full.
+    p.routed('status', 9, 'shared:443');
+    hosts.freeBy.set('shared:443', 0);
+    expect(p.next(CAPACITY).excluding.status).toEqual([9]);
+  });
+
   it('counts the full hosts for the metrics', () => {
     const { hosts, planner: p } = planner();
     hosts.freeBy.set('slow:443', 255);

@@ -126,6 +126,16 @@ async function postFloor(receiver: Receiver, events: Array<{ id: number; body: s
   return elapsed;
 }
 
+/** What the settled events of both runs take on disk: every version their leases and outcomes left behind. */
+async function eventsTableSize(ds: DataSource): Promise<string> {
+  const [{ events, heap, total }] = await ds.query(
+    `SELECT (SELECT count(*)::int FROM webhook_events) AS events, sum(pg_relation_size(c.oid))::bigint AS heap, sum(pg_total_relation_size(c.oid))::bigint AS total
+       FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'webhook_events'::regclass`,
+  );
+  const mb = (bytes: string) => fmt(Number(bytes) / 1024 / 1024);
+  return `webhook_events: ${events} events in ${mb(total)} MB with indexes (heap ${mb(heap)} MB), ${Math.round(Number(total) / events)} bytes an event`;
+}
+
 /** CPU since `before` per event: this process (the product or the floor), its PostgreSQL backends, the receiver. */
 async function cpuPerEvent(ds: DataSource, receiver: Receiver, before: CpuSnapshot, events: number): Promise<{ total: number; line: string }> {
   const use = cpuBetween(before, await cpuSnapshot(ds, receiver.child.pid!));
@@ -207,6 +217,7 @@ async function main() {
       [{ open }] = await ds.query(`SELECT count(*)::int AS open FROM webhook_events WHERE state = 'pending'`);
     }
     console.log(`  every event settled ${fmt(ms(settleStart) / 1000)} s later (${open} still pending; ${receiver.counts.requests} requests at the receiver in all)`);
+    console.log(`  ${await eventsTableSize(ds)}`);
     await stopReceiver(receiver);
   } finally {
     await bench.drop();

@@ -40,6 +40,7 @@ import { PartitionInboundAndClicks1763706400000 } from './database/migrations/17
 import { PartitionMessages1763706700000 } from './database/migrations/1763706700000-PartitionMessages';
 import { PartitionWebhooks1763707200000 } from './database/migrations/1763707200000-PartitionWebhooks';
 import { MessageCounts1763707700000 } from './database/migrations/1763707700000-MessageCounts';
+import { WebhookEventsFillfactor1763708200000 } from './database/migrations/1763708200000-WebhookEventsFillfactor';
 import { ReceiptsPerCarrier1763706000000 } from './database/migrations/1763706000000-ReceiptsPerCarrier';
 
 /** In order of application. A new migration is added here as well as generated. */
@@ -87,4 +88,5 @@ export const MIGRATIONS = [
   PartitionMessages1763706700000,
   PartitionWebhooks1763707200000,
   MessageCounts1763707700000,
+  WebhookEventsFillfactor1763708200000,
 ];

@@ -48,7 +48,15 @@ export const PARTITIONED_TABLES: readonly PartitionedTable[] = [
     storage: 'fillfactor = 50',
   },
   // Days of the day-prefixed event id; an attempt lives in its event's day, so both drop together.
-  { table: 'webhook_events', key: { column: 'id', kind: 'dayPrefixedId' }, bucket: 'day', ahead: DAYS_AHEAD, retention: 'webhookRetentionDays' },
+  {
+    table: 'webhook_events',
+    key: { column: 'id', kind: 'dayPrefixedId' },
+    bucket: 'day',
+    ahead: DAYS_AHEAD,
+    retention: 'webhookRetentionDays',
+    // Half-filled pages: a claim's lease of an event finds room on the event's page (stays HOT).
+    storage: 'fillfactor = 50',
+  },
   { table: 'webhook_attempts', key: { column: 'event_id', kind: 'dayPrefixedId' }, bucket: 'day', ahead: DAYS_AHEAD, retention: 'webhookRetentionDays' },
   { table: 'link_click_buckets', key: { column: 'bucket', kind: 'timestamptz' }, bucket: 'month', ahead: MONTHS_AHEAD, retention: 'clickRetentionMonths' },
 ];

@@ -184,6 +184,22 @@ describe(PartitionMaintenanceService.name, () => {
     expect(report.dropped).toEqual(expect.arrayContaining([partitionName('webhook_events', 'day', today), partitionName('webhook_attempts', 'day', today)]));
     expect(await ds.query(`SELECT count(*)::int AS n FROM webhook_events WHERE id = $1`, [event.id])).toEqual([{ n: 0 }]);
     expect(await ds.query(`SELECT count(*)::int AS n FROM webhook_attempts WHERE event_id = $1`, [event.id])).toEqual([{ n: 0 }]);
+
+    // Every day of events is half-filled, those the migrations made and those the maintenance made just
+    // now, so a claim's lease stays on its event's page (a HOT update); attempts are only ever inserted.
+    const newDay = partitionName('webhook_events', 'day', addBuckets(today, 'day', 31 + 14));
+    expect(report.created).toContain(newDay);
+    const options: Array<{ part: string; options: string[] | null }> = await ds.query(
+      `SELECT c.relname AS part, c.reloptions AS options FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass ORDER BY 1`,
+      ['webhook_events'],
+    );
+    expect(options.map((o) => o.part)).toEqual(expect.arrayContaining([oldPartitionName('webhook_events'), newDay]));
+    expect(options.filter((o) => JSON.stringify(o.options) !== JSON.stringify(['fillfactor=50']))).toEqual([]);
+    const attemptOptions: Array<{ options: string[] | null }> = await ds.query(
+      `SELECT c.reloptions AS options FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass`,
+      ['webhook_attempts'],
+    );
+    expect(attemptOptions.every((o) => o.options === null)).toBe(true);
   });
 
   it('converts a table holding rows batch by batch while rows are inserted, updated and deleted, keeping every row and the identity', async () => {

@@ -11,12 +11,12 @@ export interface ClaimLimits {
   minClaim: number;
   /** Deliveries in flight in this process at once (all hosts). */
   maxInFlight: number;
-  /** What one host holds at once: its connections plus its queue. */
-  hostCapacity: number;
 }
 
 /** What the planner reads of the receiving hosts' queues (HostLimiter). */
 export interface HostRooms {
+  /** What one host holds at once: its connections plus its queue. */
+  readonly capacity: number;
   /** Hosts with deliveries running or queued. */
   busyHosts(): Iterable<string>;
   /** Places left for a host: connections plus queue, less what runs and waits (all of them when idle). */
@@ -83,7 +83,7 @@ export class ClaimPlanner {
   /** Receiving hosts with less than `minClaim` places free: their accounts are left out of claims. */
   fullHostCount(): number {
     let full = 0;
-    for (const host of this.hosts.busyHosts()) if (this.hosts.free(host) < this.limits.minClaim) full++;
+    for (const host of this.hosts.busyHosts()) if (this.isFull(host)) full++;
     return full;
   }
 
@@ -98,12 +98,11 @@ export class ClaimPlanner {
   }
 
   next(inFlight: number): ClaimPlan {
-    let room = Math.min(this.limits.batch, this.limits.hostCapacity, this.limits.maxInFlight - inFlight);
+    let room = Math.min(this.limits.batch, this.hosts.capacity, this.limits.maxInFlight - inFlight);
     let full: string[] | undefined;
     for (const host of this.hosts.busyHosts()) {
-      const free = this.hosts.free(host);
-      if (free < this.limits.minClaim) (full ??= []).push(host);
-      else room = Math.min(room, free);
+      if (this.isFull(host)) (full ??= []).push(host);
+      else room = Math.min(room, this.hosts.free(host));
     }
     if (room < this.limits.minClaim && inFlight > 0) return wait();
     if (this.exhaustedExcept) {
@@ -126,13 +125,17 @@ export class ClaimPlanner {
   private accountsOn(full: string[] | undefined): ClaimExclusions {
     const excluding: ClaimExclusions = full ? { status: [], inbound: [] } : NO_EXCLUSIONS;
     for (const [route, host] of this.routes) {
-      if (this.hosts.free(host) === this.limits.hostCapacity) this.routes.delete(route);
+      if (this.hosts.free(host) === this.hosts.capacity) this.routes.delete(route);
       else if (full?.includes(host)) {
         const [kind, accountId] = route.split(':');
         excluding[kind as WebhookKind].push(Number(accountId));
       }
     }
     return excluding;
+  }
+
+  private isFull(host: string): boolean {
+    return this.hosts.free(host) < this.limits.minClaim;
   }
 
   /**

@@ -38,9 +38,14 @@ export class HostLimiter implements HostRooms {
     return this.hosts.keys();
   }
 
+  /** What one host holds at once: its connections plus its queue. */
+  get capacity(): number {
+    return this.limit + this.maxQueued;
+  }
+
   /** Places left for this host: connections plus queue, less what runs and waits. */
   free(host: string): number {
     const state = this.hosts.get(host);
-    return this.limit + this.maxQueued - (state ? state.active + state.waiting.length : 0);
+    return this.capacity - (state ? state.active + state.waiting.length : 0);
   }
 }

@@ -91,7 +91,6 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
         batch: CLAIM_BATCH,
         minClaim: Math.max(1, Math.min(CLAIM_BATCH, Math.floor(hostQueue * MIN_CLAIM_SHARE_OF_HOST_QUEUE))),
         maxInFlight: MAX_IN_FLIGHT,
-        hostCapacity: config.webhookHostConcurrency + hostQueue,
       },
       this.hosts,
     );

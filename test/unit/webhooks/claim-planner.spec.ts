@@ -3,17 +3,18 @@ import { ClaimPlanner, HostRooms } from '../../../src/webhooks/claim-planner';
 /** Busy hosts and their free places, as the HostLimiter reports them. */
 class Hosts implements HostRooms {
   readonly freeBy = new Map<string, number>();
+  constructor(readonly capacity = CAPACITY) {}
   busyHosts(): Iterable<string> {
     return this.freeBy.keys();
   }
   free(host: string): number {
-    return this.freeBy.get(host) ?? CAPACITY;
+    return this.freeBy.get(host) ?? this.capacity;
   }
 }
 
 // 32 connections with a queue of 1024 behind them, as the defaults give; a host with under 256 free is full.
 const CAPACITY = 1056;
-const limits = { batch: 500, minClaim: 256, maxInFlight: 2000, hostCapacity: CAPACITY };
+const limits = { batch: 500, minClaim: 256, maxInFlight: 2000 };
 
 function planner() {
   const hosts = new Hosts();
@@ -28,8 +29,7 @@ describe(ClaimPlanner.name, () => {
   });
 
   it('never takes more than one host holds when a host holds less than a batch', () => {
-    const hosts = new Hosts();
-    const p = new ClaimPlanner({ ...limits, minClaim: 16, hostCapacity: 66 }, hosts);
+    const p = new ClaimPlanner({ ...limits, minClaim: 16 }, new Hosts(66));
     expect(p.next(0).size).toBe(66);
   });
 

@@ -275,7 +275,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     this.flushing = this.flushing
       .then(async () => {
         // If this fails the leases run out and the events are attempted again: at least once, as promised.
-        const notRecorded = await this.repo.recordOutcomes(this.leases.holder, batch);
+        const notRecorded = await this.leases.exclusive(() => this.repo.recordOutcomes(this.leases.holder, batch));
         if (notRecorded > 0) this.logger.warn({ msg: 'webhook outcomes not recorded: their leases ran out and another deliverer holds them', count: notRecorded });
         for (const o of batch) this.attempts.inc({ outcome: o.result });
         const retries = batch.filter((o) => o.result !== 'delivered' && o.result !== 'discarded' && o.nextAttemptAt).map((o) => o.nextAttemptAt!.getTime());

@@ -29,6 +29,8 @@ export class WebhookLeases {
   private readonly held = new Map<number, number>();
   private timer?: NodeJS.Timeout;
   private renewing = false;
+  /** While a renewal or outcome runs (exclusive): settles once it and every one waiting behind it have. */
+  private running?: Promise<void>;
 
   constructor(
     private readonly store: WebhookLeaseStore,
@@ -76,19 +78,44 @@ export class WebhookLeases {
     if (this.held.size === 0) this.stop();
   }
 
+  /**
+   * Runs `work` (recording outcomes) once the renewal or other work running has settled; a renewal due
+   * meanwhile waits for it. Renewals and outcomes update the same events: one at a time, neither ever waits
+   * for the other's row locks, so they cannot deadlock, whatever order their statements lock rows in.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.running ? this.running.then(work) : work();
+    const done: Promise<void> = run.then(
+      () => this.idleAfter(done),
+      () => this.idleAfter(done),
+    );
+    this.running = done;
+    return run;
+  }
+
+  private idleAfter(last: Promise<void>): void {
+    if (this.running === last) this.running = undefined;
+  }
+
   stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
   }
 
-  /** One renewal at a time; one that hangs skips the ticks meanwhile, and the events' attempts stop starting. */
+  /**
+   * One renewal at a time, taking its turn with outcomes (exclusive); one that hangs or waits skips the
+   * ticks meanwhile, and the events' attempts stop starting.
+   */
   private renew(): void {
     if (this.renewing || this.held.size === 0) return;
     this.renewing = true;
-    const sentAt = this.now();
-    const ids = this.heldIds();
-    this.store
-      .renewLeases(this.holder, ids, this.leaseMs)
+    let sentAt = 0;
+    let ids: number[] = [];
+    this.exclusive(() => {
+      sentAt = this.now();
+      ids = this.heldIds();
+      return this.store.renewLeases(this.holder, ids, this.leaseMs);
+    })
       .then((renewed) => {
         const mine = new Set(renewed);
         for (const id of ids) {

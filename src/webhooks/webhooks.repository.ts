@@ -81,9 +81,6 @@ export interface NewWebhookEvent {
   body: string;
 }
 
-/** Locks events in id order, one key lookup each (lockedInIdOrder). */
-const LOCK_EVENTS_IN_ID_ORDER = `SELECT e.id FROM unnest($1::bigint[]) AS k(id) JOIN webhook_events e ON e.id = k.id ORDER BY e.id FOR UPDATE OF e`;
-
 /** A finished event made due again; its attempts count on, so one more failure ends it (no new retries). */
 const DUE_AGAIN = `state = 'pending', next_attempt_at = now(), finished_at = NULL, locked_until = NULL, leased_by = NULL`;
 
@@ -195,20 +192,25 @@ export class WebhooksRepository {
   }
 
   /**
-   * Extends the holder's leases of these events; the ids returned are still its own. Rows are locked in
-   * id order first, as recordOutcomes locks them: two statements over the same held events that lock in
-   * their own orders deadlock, and the loser's events were sent again once their leases ran out.
+   * Extends the holder's leases of these events; the ids returned are still its own. A holder never runs
+   * this and recordOutcomes at once (WebhookLeases.exclusive): the two update the same events, and
+   * together, each locking rows in its own order, they deadlocked, and the loser's events were sent again
+   * once their leases ran out. Another holder's statements meet these rows only when one of the two lost a
+   * lease to the other; both update in ascending id order (the ids sorted, joined by key in array order),
+   * and should a plan ever lock otherwise, PostgreSQL aborts one of a deadlocked pair and its events are
+   * attempted again (at least once, as promised).
    */
   async renewLeases(holder: string, eventIds: number[], leaseMs: number): Promise<number[]> {
     if (eventIds.length === 0) return [];
-    const { rows } = await this.lockedInIdOrder(eventIds, (tx) =>
+    const ids = [...eventIds].sort((a, b) => a - b);
+    const { rows } = await this.byKey((tx) =>
       sql<{ id: string }>(
         tx,
         `UPDATE webhook_events e SET locked_until = now() + $3 * interval '1 millisecond'
            FROM unnest($2::bigint[]) AS k(id)
           WHERE e.id = k.id AND e.leased_by = $1 AND e.state = 'pending'
           RETURNING e.id`,
-        [holder, eventIds, leaseMs],
+        [holder, ids, leaseMs],
         { prepared: true },
       ),
     );
@@ -219,17 +221,18 @@ export class WebhooksRepository {
    * Every attempt logged and every event moved on, in one transaction, for the events this holder still
    * leases at the attempt count it claimed them with: an outcome whose lease another deliverer has taken
    * meanwhile is not recorded, so each attempt number is counted and logged once. Returns how many
-   * outcomes were not recorded for that reason. The events are locked in id order first (see renewLeases).
+   * outcomes were not recorded for that reason. Never run at once with renewLeases by one holder (see there).
    * Both statements go by key from the outcomes (nested loops over the primary key): planned with
-   * statistics from before a burst of events, a join of the outcomes to the locked rows became a nested
+   * statistics from before a burst of events, a join of the outcomes to the events became a nested
    * loop over every pending event of the day (0.1–0.8 s for a few hundred outcomes).
    */
-  async recordOutcomes(holder: string, outcomes: AttemptOutcome[]): Promise<number> {
-    if (outcomes.length === 0) return 0;
+  async recordOutcomes(holder: string, unordered: AttemptOutcome[]): Promise<number> {
+    if (unordered.length === 0) return 0;
+    const outcomes = [...unordered].sort((a, b) => a.event.id - b.event.id);
     const state = (o: AttemptOutcome) => (o.result === 'delivered' ? 'delivered' : o.result === 'discarded' ? 'discarded' : o.nextAttemptAt === null ? 'failed' : 'pending');
     const counted = (o: AttemptOutcome) => o.result === 'delivered' || o.result === 'failed';
     const ids = outcomes.map((o) => o.event.id);
-    const { rows } = await this.lockedInIdOrder(ids, (tx) =>
+    const { rows } = await this.byKey((tx) =>
       sql<{ recorded: number }>(
         tx,
         `WITH moved AS (
@@ -268,14 +271,10 @@ export class WebhooksRepository {
     return outcomes.length - rows[0].recorded;
   }
 
-  /**
-   * Runs `work` in a transaction that has first locked these events in id order (renewals and outcomes
-   * both do, so they never deadlock), with nested loops by key for what follows.
-   */
-  private lockedInIdOrder<T>(eventIds: number[], work: (tx: EntityManager) => Promise<T>): Promise<T> {
+  /** Runs `work` in a transaction planned with nested loops by key (keyLookupsOnly). */
+  private byKey<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(async (tx) => {
       await keyLookupsOnly(tx);
-      await sql(tx, LOCK_EVENTS_IN_ID_ORDER, [eventIds], { prepared: true });
       return work(tx);
     });
   }

@@ -97,4 +97,52 @@ describe(WebhookLeases.name, () => {
     expect(jest.getTimerCount()).toBe(0);
     expect(leases.heldIds()).toEqual([]);
   });
+
+  it('lets a renewal and outcome recording run only one at a time, each waiting for the one before', async () => {
+    let finishRecording!: () => void;
+    const recorded = leases.exclusive(() => new Promise<string>((resolve) => (finishRecording = () => resolve('recorded'))));
+    leases.claimed([1, 2], 0);
+    clock = 250;
+    jest.advanceTimersByTime(250);
+    await settle();
+    // The renewal is due, but waits for the recording running.
+    expect(store.calls).toHaveLength(0);
+    finishRecording();
+    await expect(recorded).resolves.toBe('recorded');
+    await settle();
+    expect(store.calls.map((c) => c.ids)).toEqual([[1, 2]]);
+    // Now the renewal runs: the next recording waits for it, and a recording that fails lets the next one go.
+    const order: string[] = [];
+    const failing = leases.exclusive(async () => {
+      order.push('failing');
+      throw new Error('lost connection');
+    });
+    const next = leases.exclusive(async () => void order.push('next'));
+    await settle();
+    expect(order).toEqual([]);
+    store.calls[0].answer([1, 2]);
+    await expect(failing).rejects.toThrow('lost connection');
+    await next;
+    expect(order).toEqual(['failing', 'next']);
+  });
+
+  it('sends a renewal taken after a wait with the events held when it is sent, and confirms from then', async () => {
+    let finishRecording!: () => void;
+    void leases.exclusive(() => new Promise<void>((resolve) => (finishRecording = resolve)));
+    leases.claimed([1, 2, 3], 0);
+    clock = 250;
+    jest.advanceTimersByTime(250);
+    await settle();
+    leases.release([2]);
+    clock = 400;
+    finishRecording();
+    await settle();
+    expect(store.calls.map((c) => c.ids)).toEqual([[1, 3]]);
+    store.calls[0].answer([1, 3]);
+    await settle();
+    clock = 899;
+    expect(leases.mayAttempt(1)).toBe(true);
+    clock = 900;
+    expect(leases.mayAttempt(1)).toBe(false);
+  });
 });

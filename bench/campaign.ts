@@ -57,7 +57,13 @@ export const epochNow = (): number => performance.timeOrigin + performance.now()
  * client's fetch is loaded; `send()` sends every request at once and resolves with when each was answered
  * (epochNow).
  */
-export async function startCampaignClient(setup: CampaignClientSetup): Promise<{ pid: number; send(): Promise<number[]>; stop(): void }> {
+export interface CampaignClient {
+  pid: number;
+  send(): Promise<number[]>;
+  stop(): void;
+}
+
+export async function startCampaignClient(setup: CampaignClientSetup): Promise<CampaignClient> {
   const child = fork(path.resolve(__dirname, 'campaign-client.js'), [], { stdio: 'inherit' });
   const next = () =>
     new Promise<CampaignClientReport>((resolve, reject) => {

@@ -7,7 +7,7 @@ import { DataSource } from 'typeorm';
 import { MESSAGE_STATUS, WITH_PART_STATUS } from '../src/delivery/state/message-status';
 import { explainDispatchPath } from './dispatch-plans';
 import { activityBetween, cpuBetween, cpuMicros, cpuSnapshot, insertBacklog, loadAverages, startWorkers, STATS_SETTLE_MS, tableActivity } from './dispatch-measures';
-import { campaignBodies, epochNow, loadHttpClient, postSend, startCampaignClient } from './campaign';
+import { CampaignClient, epochNow, loadHttpClient, startCampaignClient } from './campaign';
 import { parseDuration, startDispatchPeers } from './dispatch-carriers';
 import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support';
 
@@ -63,7 +63,7 @@ async function main() {
   const bench = await startBenchApp({ ...peers.appOverrides, ...(workerCount > 0 ? { appRole: 'api' as const } : {}) });
   const workers = workerCount > 0 ? await startWorkers(workerCount, { DATABASE_URL: bench.config.databaseUrl, REDIS_PREFIX: bench.config.redisPrefix, ...peers.workerEnv }) : [];
   const workerPids = workers.map((w) => w.pid!);
-  let stopClient = () => undefined as void;
+  let client: CampaignClient | undefined;
   try {
     await bench.app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(bench.app.getHttpServer().address() as AddressInfo).port}`;
@@ -78,7 +78,8 @@ async function main() {
     // Let the binds come up before the clock starts.
     await new Promise((r) => setTimeout(r, 1000));
     if (warmup > 0) {
-      await Promise.all(campaignBodies(warmup, Math.min(10_000, warmup), 30_000_000).map((body) => postSend(base, auth, body)));
+      const warming = await startCampaignClient({ base, auth, total: warmup, perRequest: Math.min(10_000, warmup), firstNumber: 30_000_000 });
+      await warming.send().finally(() => warming.stop());
       while ((await simStats()).counters.receiptsAcked < warmup) await new Promise((r) => setTimeout(r, 100));
       await peers.reset();
       // The statistics of the warm-up's last transactions reach pg_stat_user_tables late: let them land first.
@@ -87,8 +88,7 @@ async function main() {
     }
 
     // The campaign's requests go out from a client process of its own; the probe's from this one.
-    const client = await startCampaignClient({ base, auth, total, perRequest, firstNumber: 10_000_000 });
-    stopClient = client.stop;
+    client = await startCampaignClient({ base, auth, total, perRequest, firstNumber: 10_000_000 });
     await loadHttpClient(base);
     // Whatever setup dirtied (a new database, a backlog, a warm-up) is written out first, so no campaign
     // pays for another's checkpoint (and the probe below never waits for this one).
@@ -197,7 +197,7 @@ async function main() {
       for (const line of await explainDispatchPath(ds, accountId, 10_000, 1000, planFile)) console.log(line);
     }
   } finally {
-    stopClient();
+    client?.stop();
     await Promise.all(workers.map((w) => new Promise((r) => (w.once('exit', r), w.kill('SIGTERM')))));
     await bench.drop();
     peers.stop();

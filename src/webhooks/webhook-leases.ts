@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { Slots } from '../common/batching/slots';
 
 /** Where the leases live (WebhooksRepository). */
 export interface WebhookLeaseStore {
@@ -29,8 +30,8 @@ export class WebhookLeases {
   private readonly held = new Map<number, number>();
   private timer?: NodeJS.Timeout;
   private renewing = false;
-  /** While a renewal or outcome runs (exclusive): settles once it and every one waiting behind it have. */
-  private running?: Promise<void>;
+  /** One renewal or outcome recording at a time (exclusive). */
+  private readonly turn = new Slots(1);
 
   constructor(
     private readonly store: WebhookLeaseStore,
@@ -84,17 +85,7 @@ export class WebhookLeases {
    * for the other's row locks, so they cannot deadlock, whatever order their statements lock rows in.
    */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.running ? this.running.then(work) : work();
-    const done: Promise<void> = run.then(
-      () => this.idleAfter(done),
-      () => this.idleAfter(done),
-    );
-    this.running = done;
-    return run;
-  }
-
-  private idleAfter(last: Promise<void>): void {
-    if (this.running === last) this.running = undefined;
+    return this.turn.run(work);
   }
 
   stop(): void {

@@ -46,4 +46,40 @@ describe(Slots.name, () => {
     expect(third).toBe(true);
     expect(slots.capacity).toBe(1);
   });
+
+  it('runs work holding a slot: at once when one is free, else in turn, and frees it whether the work succeeds or fails', async () => {
+    const slots = new Slots(1);
+    const order: string[] = [];
+    let finishFirst!: () => void;
+    const first = slots.run(() => {
+      order.push('first started');
+      return new Promise<void>((resolve) => (finishFirst = resolve));
+    });
+    // Started in the same turn as the call.
+    expect(order).toEqual(['first started']);
+    const failing = slots.run(async () => {
+      order.push('failing started');
+      throw new Error('refused');
+    });
+    const last = slots.run(async () => void order.push('last started'));
+    await Promise.resolve();
+    expect(order).toEqual(['first started']);
+    finishFirst();
+    await first;
+    await expect(failing).rejects.toThrow('refused');
+    await last;
+    expect(order).toEqual(['first started', 'failing started', 'last started']);
+    expect(slots.tryAcquire()).toBe(true);
+    expect(slots.tryAcquire()).toBe(false);
+  });
+
+  it('frees the slot when the work throws before returning its promise', async () => {
+    const slots = new Slots(1);
+    await expect(
+      slots.run(() => {
+        throw new Error('at once');
+      }),
+    ).rejects.toThrow('at once');
+    expect(slots.tryAcquire()).toBe(true);
+  });
 });

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { Tx } from './unit-of-work';
+import { nextBulkTurn } from '../common/concurrency/bulk-turns';
 
 /** Rows per chunk written to the COPY stream: the event loop turns between chunks. */
 const ROWS_PER_CHUNK = 2000;
@@ -48,7 +49,7 @@ export async function copyRows(tx: Tx, table: string, columns: readonly string[]
   finished.catch(() => undefined);
   try {
     for (let start = 0; start < count; start += ROWS_PER_CHUNK) {
-      if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (start > 0) await nextBulkTurn();
       // PostgreSQL refused a row: the stream is done with, nothing more may be written to it.
       if (refused) break;
       const end = Math.min(count, start + ROWS_PER_CHUNK);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { arrayLiteral } from './array-literal';
 import { Tx } from './unit-of-work';
+import { nextBulkTurn } from '../common/concurrency/bulk-turns';
 
 export type Queryable = DataSource | EntityManager | Tx;
 
@@ -88,7 +89,7 @@ async function arrayLiterals(params: unknown[]): Promise<unknown[]> {
       continue;
     }
     if (sinceTurn >= ELEMENTS_PER_TURN) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextBulkTurn();
       sinceTurn = 0;
     }
     out[i] = arrayLiteral(p) ?? p;

@@ -1,3 +1,5 @@
+import { nextBulkTurn } from './bulk-turns';
+
 /** Entries handled between two turns of the event loop in mapInSlices. */
 export const SLICE = 500;
 
@@ -9,7 +11,7 @@ export const SLICE = 500;
 export async function mapInSlices<T, R>(items: readonly T[], fn: (item: T, index: number) => R, size = SLICE): Promise<R[]> {
   const out = new Array<R>(items.length);
   for (let start = 0; start < items.length; start += size) {
-    if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (start > 0) await nextBulkTurn();
     const end = Math.min(items.length, start + size);
     for (let i = start; i < end; i++) out[i] = fn(items[i], i);
   }

@@ -1,4 +1,5 @@
 import { SLICE } from '../concurrency/slices';
+import { nextBulkTurn } from '../concurrency/bulk-turns';
 
 /**
  * A response body serialized ahead of the answer (a send's, while PostgreSQL stores its rows): the
@@ -37,7 +38,7 @@ export async function serializeInSlices<T extends object>(body: T, key: keyof T 
   const pieces = [empty.slice(0, -2)];
   const buffers = [Buffer.from(pieces[0], 'utf8')];
   for (let start = 0; start < items.length; start += size) {
-    if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (start > 0) await nextBulkTurn();
     const slice = JSON.stringify(items.slice(start, start + size)).slice(1, -1);
     const piece = start > 0 ? `,${slice}` : slice;
     pieces.push(piece);

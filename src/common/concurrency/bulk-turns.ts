@@ -1,10 +1,12 @@
 /**
  * The turns of the event loop that bulk work yields between its slices (mapInSlices, copyRows,
  * serializeInSlices, a statement's large array parameters). Every slice waiting in the process queues
- * here and one slice runs per loop turn, in the order they asked. With each yielding through its own
- * setImmediate, five 10000-message requests ran a slice each in every turn, so a small request beside
- * them (a balance lookup, a health probe) waited five slices at each of its steps; now it waits one.
- * The bulk work itself runs no slower: on one thread its slices ran one after another anyway.
+ * here and one slice runs per loop turn, in the order they asked. Were each to yield through its own
+ * setImmediate, five 10000-message requests would run a slice each in every turn, and a small request
+ * beside them (a balance lookup, a health probe) would wait five slices at each of its steps, not one.
+ * The bulk work uses the same CPU, but with n jobs beside each other each waits n turns between its
+ * slices (with the I/O callbacks of those turns) instead of one, so each takes longer on its own; a
+ * job inside a transaction holds its connection and locks for that time too.
  */
 const waiting: Array<() => void> = [];
 let releasing = false;

@@ -10,6 +10,7 @@ import { activityBetween, cpuBetween, cpuMicros, cpuSnapshot, insertBacklog, loa
 import { CampaignClient, epochNow, loadHttpClient, startCampaignClient } from './campaign';
 import { parseDuration, startDispatchPeers } from './dispatch-carriers';
 import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support';
+import { reportResult } from './bench-result';
 
 /**
  * npm run bench:dispatch [-- --messages 50000 --binds 4 --window 100 --backlog 1000000 --explain --workers 2
@@ -183,6 +184,7 @@ async function main() {
     console.log(
       `  GET /v1/account during the run       p50 ${fmt(p.p50)} ms, p99 ${fmt(p.p99)} ms, max ${fmt(p.max)} ms over ${probeLatencies.length} requests (the first, the route's first in this process: ${fmt(probeLatencies[0])} ms)`,
     );
+    reportResult({ sustained: Math.round(total / peerSpan), probeP99Ms: p.p99 });
     // The histogram holds whole timer intervals: its lateness is what lies beyond the 10 ms resolution.
     const late = (ns: number) => fmt(Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS));
     console.log(

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { cpuMicros, loadAverages } from './dispatch-measures';
 import { SimulatorProcess, startSimulatorProcess } from './simulator-process';
 import { argValue, fmt, freePort, until } from './support';
+import { reportResult } from './bench-result';
 
 /**
  * npm run bench:kannel [-- --messages 50000 --no-dlr]
@@ -93,7 +94,9 @@ async function main() {
     console.log(`  all answered                         ${fmt((allAnswered - start) / 1000)} s (${refused} refused)`);
     console.log(`  first at the peer                    ${fmt((peer.first_submit_at! - start) / 1000)} s`);
     console.log(`  all at the peer                      ${fmt((peer.last_submit_at! - start) / 1000)} s (${peer.counters.submits} submit_sm accepted)`);
-    console.log(`  sustained at the peer                ${Math.round(total / ((peer.last_submit_at! - peer.first_submit_at!) / 1000))} messages/s`);
+    const sustained = Math.round(total / ((peer.last_submit_at! - peer.first_submit_at!) / 1000));
+    console.log(`  sustained at the peer                ${sustained} messages/s`);
+    reportResult({ sustained });
     if (reports) {
       console.log(
         `  every receipt acknowledged           ${fmt((receiptsAckedAt - start) / 1000)} s (${peer.counters.receiptsAcked} deliver_sm_resp at the simulator, polled every 50 ms)`,

@@ -8,6 +8,7 @@ import { LinkClicksService } from '../src/links/link-clicks.service';
 import { isPreviewHit } from '../src/links/preview-agents';
 import { argValue, benchAccount, fmt, ms, startBenchApp } from './support';
 import { cpuBetween, cpuSnapshot, loadAverages } from './dispatch-measures';
+import { reportResult } from './bench-result';
 
 /**
  * npm run bench:links [-- --clicks N] [-- --concurrency C]
@@ -149,6 +150,7 @@ async function main() {
     if (appended !== clicks) throw new Error(`the floor appended ${appended} clicks, expected ${clicks}`);
     console.log(`  appended: ${appended} clicks (every click once)`);
     console.log(`  floor rate / product rate = ${fmt(floor / product)}× (CPU per click ${fmt(productCpu.total / floorCpu.total)}×; load average ${loadAverages()})`);
+    reportResult({ ratio: floor / product });
   } finally {
     await bench.drop();
   }

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { CodeSource } from '../src/links/link-codes';
 import { ContactImportsService } from '../src/contact-imports/contact-imports.service';
 import { argValue, benchAccount, fmt, ms, startBenchApp, stats } from './support';
+import { reportResult } from './bench-result';
 import { uuid7 } from '../src/common/ids/uuid7';
 import { copyField, copyRows } from '../src/database/copy-rows';
 import { UnitOfWork } from '../src/database/unit-of-work';
@@ -122,6 +123,7 @@ async function main() {
     const cf = stats(copyFloors);
     console.log(`floor: the same 10000 rows by one COPY (how the product stores them): p50 ${fmt(cf.p50)} ms, max ${fmt(cf.max)} ms`);
     console.log(`  API p50 / COPY floor p50 = ${fmt(l.p50 / cf.p50)}×`);
+    reportResult({ post: l.p50 / f.p50, postCopy: l.p50 / cf.p50 });
 
     // List send to 50000 contacts.
     const csv = ['number,first_name', ...Array.from({ length: 50_000 }, (_, i) => `04${String(50_000_000 + i).slice(-8)},Name${i}`)].join('\n');
@@ -155,6 +157,7 @@ async function main() {
     const lcf = stats(listCopyFloors);
     console.log(`floor: the same rendered rows, the messages by one COPY (how the product stores them), 3 runs: p50 ${fmt(lcf.p50)} ms, max ${fmt(lcf.max)} ms`);
     console.log(`  list-send p50 / COPY floor p50 = ${fmt(ls.p50 / lcf.p50)}×`);
+    reportResult({ listSend: ls.p50 / lf.p50, listSendCopy: ls.p50 / lcf.p50 });
   } finally {
     await bench.drop();
   }

@@ -9,6 +9,7 @@ import { signWebhook } from '../src/webhooks/signature';
 import { argValue, benchAccount, fmt, ms, startBenchApp } from './support';
 import { cpuBetween, CpuSnapshot, cpuSnapshot, loadAverages } from './dispatch-measures';
 import { failingReceiverRun } from './webhooks-failing';
+import { reportResult } from './bench-result';
 
 /**
  * npm run bench:webhooks [-- --events 50000]
@@ -191,6 +192,7 @@ async function main() {
     const floorCpu = await cpuPerEvent(ds, receiver, cpu, total);
     console.log(`  CPU per event: ${floorCpu.line}`);
     console.log(`  run 1 / floor = ${fmt(upMs / floorMs)}× (CPU per event ${fmt(productCpu.total / floorCpu.total)}×; load average ${loadAverages()})`);
+    reportResult({ ratio: upMs / floorMs });
 
     // Run 2: receiver down for the first half of the run (as long as run 1 took), then back.
     const port = receiver.port;

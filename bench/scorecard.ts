@@ -1,0 +1,123 @@
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadAverages } from './dispatch-measures';
+import { argValue } from './support';
+import { BenchResults, figuresFromOutput, Part, PARTS, Round, roundFigures, scorecardLines } from './scorecard-aims';
+
+/**
+ * npm run bench:scorecard [-- --rounds 3] [-- --baseline DIR] [-- --only campaign,webhooks,links,send]
+ * Every hot path's aim in one command: runs the benchmarks that time a path beside its floor
+ * (bench:kannel -- --no-dlr then bench:dispatch, bench:webhooks, bench:links, bench:send -- --runs 9),
+ * one at a time, each in its own process, for several rounds, and prints each round's ratios against the
+ * aims (scorecard-aims.ts) and how many rounds met each.
+ * --baseline DIR: another checkout of this project, installed and built there (npm ci && npm run build):
+ * in every round each of its benchmarks runs beside this checkout's, the two in turn (which goes first
+ * alternates from round to round; both campaigns are divided by the same Kannel run), so a change and the
+ * code before it are compared in one sitting.
+ * Each run's whole output is kept in a folder named at the end.
+ */
+/** One benchmark run: its script under dist/bench, node's flags and its own arguments. */
+const RUNS: Record<keyof BenchResults, { script: string; node?: string[]; args?: string[] }> = {
+  kannel: { script: 'kannel.js', args: ['--no-dlr'] },
+  dispatch: { script: 'dispatch.js' },
+  webhooks: { script: 'webhooks.js' },
+  links: { script: 'links.js' },
+  send: { script: 'send.js', node: ['--expose-gc'], args: ['--runs', '9'] },
+};
+const RUN_TIMEOUT_MS = 15 * 60_000;
+
+interface Checkout {
+  name: string;
+  root: string;
+}
+
+let logDir = '';
+let runCount = 0;
+
+/** Runs one benchmark of `checkout` to its end; its figures, or undefined when it failed. */
+async function runBench(checkout: Checkout, bench: keyof BenchResults, round: number): Promise<Record<string, number> | undefined> {
+  const { script, node = [], args = [] } = RUNS[bench];
+  const tag = `${String(++runCount).padStart(2, '0')}-round${round}-${bench}-${checkout.name}`;
+  const resultFile = path.join(logDir, `${tag}.json`);
+  const logFile = path.join(logDir, `${tag}.log`);
+  const out = openSync(logFile, 'w');
+  const started = Date.now();
+  const code = await new Promise<number | null>((resolve) => {
+    const child = spawn(process.execPath, [...node, path.join(checkout.root, 'dist', 'bench', script), ...args], {
+      cwd: checkout.root,
+      env: { ...process.env, BENCH_RESULT_FILE: resultFile },
+      stdio: ['ignore', out, out],
+    });
+    const timer = setTimeout(() => child.kill('SIGTERM'), RUN_TIMEOUT_MS);
+    child.on('exit', (exitCode) => {
+      clearTimeout(timer);
+      resolve(exitCode);
+    });
+  });
+  closeSync(out);
+  const seconds = Math.round((Date.now() - started) / 1000);
+  let figures: Record<string, number> | undefined;
+  try {
+    figures = JSON.parse(readFileSync(resultFile, 'utf8')) as Record<string, number>;
+  } catch {
+    // No result file: a checkout from before the benchmarks wrote one, or a run that failed early.
+    figures = code === 0 ? figuresFromOutput(bench, readFileSync(logFile, 'utf8')) : undefined;
+  }
+  if (code !== 0 || !figures) {
+    console.log(`  round ${round} ${bench} (${checkout.name}): failed (exit ${code}) after ${seconds} s; see ${logFile}`);
+    return undefined;
+  }
+  const shown = Object.entries(figures)
+    .map(([k, v]) => `${k} ${Number.isInteger(v) ? v : v.toFixed(2)}`)
+    .join(', ');
+  console.log(`  round ${round} ${bench} (${checkout.name}): ${shown} (${seconds} s; load average ${loadAverages()})`);
+  return figures;
+}
+
+async function main() {
+  const rounds = argValue('rounds', 3);
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',') : PARTS;
+  const unknown = only.filter((p) => !PARTS.includes(p as Part));
+  if (unknown.length) throw new Error(`--only takes ${PARTS.join(', ')}; not ${unknown.join(', ')}`);
+  const parts = PARTS.filter((p) => only.includes(p));
+  const self: Checkout = { name: 'this checkout', root: path.resolve(__dirname, '..', '..') };
+  const checkouts = [self];
+  const baselineAt = process.argv.indexOf('--baseline');
+  if (baselineAt >= 0) {
+    const root = path.resolve(process.argv[baselineAt + 1] ?? '');
+    if (!existsSync(path.join(root, 'dist', 'bench', 'dispatch.js'))) throw new Error(`--baseline ${root}: no dist/bench there (npm ci && npm run build in it first)`);
+    checkouts.push({ name: 'baseline', root });
+  }
+  logDir = mkdtempSync(path.join(os.tmpdir(), 'scorecard-'));
+  console.log(`${rounds} rounds of ${parts.join(', ')}${checkouts.length > 1 ? `, each beside ${checkouts[1].root}` : ''}; load average ${loadAverages()}`);
+
+  const results: BenchResults[][] = checkouts.map(() => []);
+  for (let round = 1; round <= rounds; round++) {
+    // Which checkout goes first alternates, so neither always runs on a machine the other just warmed.
+    const order = round % 2 === 1 ? checkouts.map((_, i) => i) : checkouts.map((_, i) => i).reverse();
+    for (const i of order) results[i][round - 1] = {};
+    for (const part of parts) {
+      if (part === 'campaign') {
+        const kannel = await runBench(self, 'kannel', round);
+        for (const i of order) {
+          results[i][round - 1].kannel = kannel;
+          results[i][round - 1].dispatch = await runBench(checkouts[i], 'dispatch', round);
+        }
+      } else {
+        for (const i of order) results[i][round - 1][part] = await runBench(checkouts[i], part, round);
+      }
+    }
+  }
+
+  const figures: Round[][] = results.map((perRound) => perRound.map(roundFigures));
+  console.log('');
+  for (const line of scorecardLines(figures[0], figures[1], parts).lines) console.log(line);
+  console.log(`each run's output: ${logDir}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

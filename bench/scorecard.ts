@@ -51,6 +51,10 @@ async function runBench(checkout: Checkout, bench: keyof BenchResults, round: nu
       stdio: ['ignore', out, out],
     });
     const timer = setTimeout(() => child.kill('SIGTERM'), RUN_TIMEOUT_MS);
+    child.on('error', () => {
+      clearTimeout(timer);
+      resolve(null);
+    });
     child.on('exit', (exitCode) => {
       clearTimeout(timer);
       resolve(exitCode);
@@ -78,15 +82,18 @@ async function runBench(checkout: Checkout, bench: keyof BenchResults, round: nu
 
 async function main() {
   const rounds = argValue('rounds', 3);
-  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',') : PARTS;
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds takes a whole number of rounds, 1 or more');
+  const only = process.argv.includes('--only') ? (process.argv[process.argv.indexOf('--only') + 1] ?? '').split(',') : [...PARTS];
   const unknown = only.filter((p) => !PARTS.includes(p as Part));
-  if (unknown.length) throw new Error(`--only takes ${PARTS.join(', ')}; not ${unknown.join(', ')}`);
+  if (unknown.length) throw new Error(`--only takes some of ${PARTS.join(',')}; not '${unknown.join(',')}'`);
   const parts = PARTS.filter((p) => only.includes(p));
   const self: Checkout = { name: 'this checkout', root: path.resolve(__dirname, '..', '..') };
   const checkouts = [self];
   const baselineAt = process.argv.indexOf('--baseline');
   if (baselineAt >= 0) {
-    const root = path.resolve(process.argv[baselineAt + 1] ?? '');
+    const dir = process.argv[baselineAt + 1];
+    if (!dir || dir.startsWith('--')) throw new Error('--baseline takes the folder of another checkout');
+    const root = path.resolve(dir);
     if (!existsSync(path.join(root, 'dist', 'bench', 'dispatch.js'))) throw new Error(`--baseline ${root}: no dist/bench there (npm ci && npm run build in it first)`);
     checkouts.push({ name: 'baseline', root });
   }

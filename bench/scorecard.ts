@@ -39,7 +39,7 @@ let runCount = 0;
 /** Runs one benchmark of `checkout` to its end; its figures, or undefined when it failed. */
 async function runBench(checkout: Checkout, bench: keyof BenchResults, round: number): Promise<Record<string, number> | undefined> {
   const { script, node = [], args = [] } = RUNS[bench];
-  const tag = `${String(++runCount).padStart(2, '0')}-round${round}-${bench}-${checkout.name}`;
+  const tag = `${String(++runCount).padStart(2, '0')}-round${round}-${bench}-${checkout.name.replace(/\s+/g, '-')}`;
   const resultFile = path.join(logDir, `${tag}.json`);
   const logFile = path.join(logDir, `${tag}.log`);
   const out = openSync(logFile, 'w');

@@ -25,8 +25,12 @@ export const AIMS: readonly Aim[] = [
   { key: 'listSend', part: 'send', label: 'list-send p50 ÷ set-based insert floor', direction: 'atMost', bound: 2, unit: '×' },
 ];
 
-/** Printed beside the aims, judged by none: the same paths against their COPY floors. */
+/**
+ * Printed beside the aims, judged by none: webhooks against the floor that also stores every event and logs
+ * every attempt, and the sends against their COPY floors.
+ */
 export const ALSO_SHOWN: ReadonlyArray<{ key: string; part: Part; label: string }> = [
+  { key: 'webhooksDurable', part: 'webhooks', label: 'status webhooks ÷ durable floor (with the database)' },
   { key: 'postCopy', part: 'send', label: 'POST /v1/messages p50 ÷ COPY floor' },
   { key: 'listSendCopy', part: 'send', label: 'list-send p50 ÷ COPY floor' },
 ];
@@ -53,7 +57,10 @@ const PRINTED: Record<keyof BenchResults, Array<[string, RegExp]>> = {
     ['sustained', /sustained at the peer\s+(\d+) messages\/s/],
     ['probeP99Ms', /GET \/v1\/account during the run\s+p50 [\d.]+ ms, p99 ([\d.]+) ms/],
   ],
-  webhooks: [['ratio', /run 1 \/ floor = ([\d.]+)×/]],
+  webhooks: [
+    ['ratio', /run 1 \/ floor = ([\d.]+)×/],
+    ['durableRatio', /run 1 \/ durable floor = ([\d.]+)×/],
+  ],
   links: [['ratio', /floor rate \/ product rate = ([\d.]+)×/]],
   send: [
     ['post', /API p50 \/ floor p50 = ([\d.]+)×/],
@@ -78,6 +85,7 @@ export function roundFigures(results: BenchResults): Round {
   if (kannel?.sustained && dispatch?.sustained !== undefined) round.campaign = dispatch.sustained / kannel.sustained;
   if (dispatch?.probeP99Ms !== undefined) round.probeP99Ms = dispatch.probeP99Ms;
   if (webhooks?.ratio !== undefined) round.webhooks = webhooks.ratio;
+  if (webhooks?.durableRatio !== undefined) round.webhooksDurable = webhooks.durableRatio;
   if (links?.ratio !== undefined) round.links = links.ratio;
   for (const key of ['post', 'postCopy', 'listSend', 'listSendCopy']) if (send?.[key] !== undefined) round[key] = send[key];
   return round;

@@ -2,6 +2,7 @@ import { ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
 import { Pool } from 'undici';
+import { keyLookupsOnly, sql } from '../src/database/sql';
 import { UnitOfWork } from '../src/database/unit-of-work';
 import type { PartStatusChange } from '../src/webhooks/webhook-events.service';
 import { WebhookEventsService } from '../src/webhooks/webhook-events.service';
@@ -20,6 +21,8 @@ import { reportResult } from './bench-result';
  *    requests in flight as the deliverer has per host (WEBHOOK_HOST_CONCURRENCY); no database. Prints the ratio.
  * 2. Repeats with the receiver down for the first half of the run, then up: reports that every event
  *    arrived once it came back.
+ * 3. The durable floor (durableFloor): the floor's POSTs plus the least database work that keeps every
+ *    event and logs every attempt, and run 1's time over it.
  * With --failing, instead: a receiver that always fails, slowly (bench/webhooks-failing.ts): attempts per
  * event, repeated attempt numbers and retry gaps.
  */
@@ -102,21 +105,7 @@ async function postFloor(receiver: Receiver, events: Array<{ id: number; body: s
   const worker = async () => {
     while (next < events.length) {
       const { id, body } = events[next++];
-      const timestamp = String(Math.floor(Date.now() / 1000));
-      const res = await pool.request({
-        path: '/status',
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'sms-api-webhooks/1',
-          'x-mm-event-id': String(id),
-          'x-mm-timestamp': timestamp,
-          'x-mm-signature': signWebhook(secret, timestamp, body),
-        },
-        body,
-      });
-      await res.body.dump();
-      if (res.statusCode !== 200) throw new Error(`floor: the receiver answered ${res.statusCode}`);
+      await postSigned(pool, id, body, secret);
     }
   };
   const start = process.hrtime.bigint();
@@ -125,6 +114,97 @@ async function postFloor(receiver: Receiver, events: Array<{ id: number; body: s
   const elapsed = ms(start);
   await pool.close();
   return elapsed;
+}
+
+/** One POST as the deliverer makes it (headers, signature); its time in ms. */
+async function postSigned(pool: Pool, id: number, body: string, secret: string): Promise<number> {
+  const started = performance.now();
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const res = await pool.request({
+    path: '/status',
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'sms-api-webhooks/1',
+      'x-mm-event-id': String(id),
+      'x-mm-timestamp': timestamp,
+      'x-mm-signature': signWebhook(secret, timestamp, body),
+    },
+    body,
+  });
+  await res.body.dump();
+  if (res.statusCode !== 200) throw new Error(`floor: the receiver answered ${res.statusCode}`);
+  return performance.now() - started;
+}
+
+/** Outcomes a durable floor records per statement pair, as the deliverer's group commit does at most. */
+const DURABLE_FLOOR_BATCH = 500;
+
+/**
+ * The durable floor: the least a deliverer that keeps every event and logs every attempt does beside the
+ * floor's POSTs. The same bodies are stored as pending events by one INSERT (due never, so the product's
+ * deliverer leaves them alone), POSTed as the floor posts them, and each DURABLE_FLOOR_BATCH outcomes are
+ * recorded by one UPDATE of their events and one INSERT of their attempts, batch after batch. It takes no
+ * claims or leases and needs no retries: what the product adds to this is the cost of its guarantees
+ * (each event leased to one deliverer, attempted in order, retried) and of its own code.
+ */
+async function durableFloor(
+  ds: DataSource,
+  receiver: Receiver,
+  accountId: number,
+  url: string,
+  bodies: string[],
+  secret: string,
+  connections: number,
+): Promise<{ ms: number; storedMs: number }> {
+  await resetReceiver(receiver);
+  const pool = new Pool(`http://127.0.0.1:${receiver.port}`, { connections, keepAliveTimeout: 10_000 });
+  const start = process.hrtime.bigint();
+  // Through the product's statement helper, which writes large array parameters as the product does.
+  const { rows: stored } = await sql<{ id: string }>(
+    ds,
+    `INSERT INTO webhook_events (account_id, kind, body, next_attempt_at) SELECT $1, 'status', b, 'infinity' FROM unnest($2::text[]) AS b RETURNING id`,
+    [accountId, bodies],
+  );
+  const storedMs = ms(start);
+  let outcomes: Array<{ id: number; ms: number }> = [];
+  let recording = Promise.resolve();
+  const record = () => {
+    const batch = outcomes;
+    outcomes = [];
+    recording = recording.then(() =>
+      ds.transaction(async (tx) => {
+        await keyLookupsOnly(tx);
+        const ids = batch.map((o) => o.id);
+        await tx.query(`UPDATE webhook_events e SET state = 'delivered', attempts = 1, finished_at = now() FROM unnest($1::bigint[]) AS k(id) WHERE e.id = k.id`, [ids]);
+        await tx.query(
+          `INSERT INTO webhook_attempts (event_id, account_id, kind, url, attempt, response_status, error, duration_ms, delivered)
+           SELECT k.id, $2, 'status', $3, 1, 200, '', k.ms, true FROM unnest($1::bigint[], $4::int[]) AS k(id, ms)`,
+          [ids, accountId, url, batch.map((o) => Math.round(o.ms))],
+        );
+      }),
+    );
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < stored.length) {
+      const id = Number(stored[next].id);
+      const body = bodies[next++];
+      const took = await postSigned(pool, id, body, secret);
+      // Pushed after the await: a batch taken by record() meanwhile is a new array, never grown later.
+      outcomes.push({ id, ms: took });
+      if (outcomes.length >= DURABLE_FLOOR_BATCH) record();
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, worker));
+  if (outcomes.length) record();
+  await recording;
+  while (receiver.counts.distinct < bodies.length) await new Promise((r) => setTimeout(r, 50));
+  const elapsed = ms(start);
+  await pool.close();
+  const [{ delivered }] = await ds.query(`SELECT count(*)::int AS delivered FROM webhook_attempts WHERE event_id = ANY($1::bigint[])`, [stored.map((e) => e.id)]);
+  if (delivered !== bodies.length) throw new Error(`durable floor: ${delivered} attempts logged for ${bodies.length} events`);
+  return { ms: elapsed, storedMs };
 }
 
 /** What the settled events of both runs take on disk: every version their leases and outcomes left behind. */
@@ -220,6 +300,25 @@ async function main() {
     }
     console.log(`  every event settled ${fmt(ms(settleStart) / 1000)} s later (${open} still pending; ${receiver.counts.requests} requests at the receiver in all)`);
     console.log(`  ${await eventsTableSize(ds)}`);
+
+    // The durable floor, last: its events are not among those counted above.
+    cpu = await cpuSnapshot(ds, receiver.child.pid!);
+    const durable = await durableFloor(
+      ds,
+      receiver,
+      accountId,
+      `http://127.0.0.1:${receiver.port}/status`,
+      stored.map((e) => e.body),
+      'whsec_bench',
+      connections,
+    );
+    console.log(
+      `durable floor: the same ${total} bodies stored as pending events by one INSERT, POSTed as the floor posts them, each ${DURABLE_FLOOR_BATCH} outcomes recorded by one UPDATE and one INSERT of attempts (no claims, leases or retries): ${fmt(durable.ms / 1000)} s = ${Math.round(total / (durable.ms / 1000))} per second (storing the events took ${fmt(durable.storedMs / 1000)} s of it)`,
+    );
+    const durableCpu = await cpuPerEvent(ds, receiver, cpu, total);
+    console.log(`  CPU per event: ${durableCpu.line}`);
+    console.log(`  run 1 / durable floor = ${fmt(upMs / durable.ms)}× (CPU per event ${fmt(productCpu.total / durableCpu.total)}×; load average ${loadAverages()})`);
+    reportResult({ durableRatio: upMs / durable.ms });
     await stopReceiver(receiver);
   } finally {
     await bench.drop();

@@ -9,11 +9,11 @@ describe('bench:scorecard aims', () => {
       roundFigures({
         kannel: { sustained: 14000 },
         dispatch: { sustained: 15400, probeP99Ms: 163.1 },
-        webhooks: { ratio: 2.89 },
+        webhooks: { ratio: 2.89, durableRatio: 1.91 },
         links: { ratio: 1.7 },
         send: { post: 1.37, postCopy: 1.58, listSend: 1.06, listSendCopy: 1.37 },
       }),
-    ).toEqual({ campaign: 1.1, probeP99Ms: 163.1, webhooks: 2.89, links: 1.7, post: 1.37, postCopy: 1.58, listSend: 1.06, listSendCopy: 1.37 });
+    ).toEqual({ campaign: 1.1, probeP99Ms: 163.1, webhooks: 2.89, webhooksDurable: 1.91, links: 1.7, post: 1.37, postCopy: 1.58, listSend: 1.06, listSendCopy: 1.37 });
     // A failed Kannel run leaves the campaign's ratio out rather than dividing by nothing.
     expect(roundFigures({ dispatch: { sustained: 15400, probeP99Ms: 90 } })).toEqual({ probeP99Ms: 90 });
   });
@@ -41,6 +41,16 @@ describe('bench:scorecard aims', () => {
         ].join('\n'),
       ),
     ).toEqual({ sustained: 13687, probeP99Ms: 163.1 });
+    expect(
+      figuresFromOutput(
+        'webhooks',
+        [
+          '  run 1 / floor = 2.89× (CPU per event 3.74×; load average 1.35, 1.24, 0.85)',
+          '  run 1 / durable floor = 1.91× (CPU per event 2.13×; load average 2.18, 1.80, 2.14)',
+        ].join('\n'),
+      ),
+    ).toEqual({ ratio: 2.89, durableRatio: 1.91 });
+    // A checkout from before the durable floor: the plain floor's ratio alone.
     expect(figuresFromOutput('webhooks', '  run 1 / floor = 2.89× (CPU per event 3.74×; load average 1.35, 1.24, 0.85)')).toEqual({ ratio: 2.89 });
     expect(figuresFromOutput('links', '  floor rate / product rate = 1.70× (CPU per click 1.65×; load average 1.68, 1.32, 0.89)')).toEqual({ ratio: 1.7 });
     expect(
@@ -56,7 +66,7 @@ describe('bench:scorecard aims', () => {
     const met = scorecardLines([passing, passing, passing]);
     expect(met.allMet).toBe(true);
     expect(met.lines.at(-1)).toBe('every aim met in all 3 rounds');
-    expect(met.lines.find((l) => l.startsWith('status webhooks'))).toMatch(/ 1\.90× +1\.90× +1\.90× +3\/3$/);
+    expect(met.lines.find((l) => l.startsWith('status webhooks ÷ undici'))).toMatch(/ 1\.90× +1\.90× +1\.90× +3\/3$/);
 
     const oneMiss = scorecardLines([passing, { ...passing, campaign: 0.95 }, passing]);
     expect(oneMiss.allMet).toBe(false);
@@ -84,7 +94,7 @@ describe('bench:scorecard aims', () => {
     const { lines, allMet } = scorecardLines([passing], [{ ...passing, webhooks: 3.2 }]);
     expect(allMet).toBe(true);
     expect(lines[0]).toContain('baseline, same rounds');
-    const webhooks = lines.find((l) => l.startsWith('status webhooks'))!;
+    const webhooks = lines.find((l) => l.startsWith('status webhooks ÷ undici'))!;
     expect(webhooks).toMatch(/1\.90× +1\/1 +3\.20×! +0\/1$/);
   });
 });

@@ -91,10 +91,19 @@ export function roundFigures(results: BenchResults): Round {
   return round;
 }
 
-/** A missing or non-finite figure meets no aim. */
+/**
+ * A missing or non-finite figure meets no aim. A figure is judged as the scorecard shows it (a ratio to two
+ * decimals, milliseconds whole): a baseline's figures read from printed lines come rounded, and both
+ * checkouts are judged alike.
+ */
 export function meets(aim: Aim, value: number | undefined): boolean {
   if (value === undefined || !Number.isFinite(value)) return false;
-  return aim.direction === 'atLeast' ? value >= aim.bound : value <= aim.bound;
+  const shown = asShown(value, aim.unit);
+  return aim.direction === 'atLeast' ? shown >= aim.bound : shown <= aim.bound;
+}
+
+function asShown(value: number, unit: string): number {
+  return unit === ' ms' ? Math.round(value) : Math.round(value * 100) / 100;
 }
 
 function show(value: number | undefined, unit: string): string {
@@ -111,8 +120,11 @@ export function scorecardLines(rounds: Round[], baseline?: Round[], parts: reado
   const aims = AIMS.filter((a) => parts.includes(a.part));
   const alsoShown = ALSO_SHOWN.filter((a) => parts.includes(a.part));
   const width = Math.max(...AIMS.map((a) => a.label.length + 8), ...ALSO_SHOWN.map((a) => a.label.length));
-  const cells = (values: Array<number | undefined>, aim?: Aim) => values.map((v) => (show(v, aim?.unit ?? '×') + (aim && !meets(aim, v) ? '!' : ' ')).padStart(10)).join('');
-  const lines = [`${'aim'.padEnd(width)}  ${'this checkout, round by round'.padEnd(10 * rounds.length)}  met${baseline ? '      baseline, same rounds' : ''}`];
+  const thisHeading = 'this checkout, round by round';
+  // Cells are 10 wide; with one or two rounds the headings are wider than their columns.
+  const cellWidth = Math.max(10, Math.ceil(thisHeading.length / Math.max(1, rounds.length)));
+  const cells = (values: Array<number | undefined>, aim?: Aim) => values.map((v) => (show(v, aim?.unit ?? '×') + (aim && !meets(aim, v) ? '!' : ' ')).padStart(cellWidth)).join('');
+  const lines = [`${'aim'.padEnd(width)}  ${thisHeading.padEnd(cellWidth * rounds.length)}  met${baseline ? `  baseline, same rounds` : ''}`];
   let allMet = rounds.length > 0;
   for (const aim of aims) {
     const values = rounds.map((r) => r[aim.key]);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { loadAverages } from './dispatch-measures';
 import { argValue } from './support';
 import { BenchResults, figuresFromOutput, Part, PARTS, Round, roundFigures, scorecardLines } from './scorecard-aims';
+import { roundSchedule } from './scorecard-schedule';
 
 /**
  * npm run bench:scorecard [-- --rounds 3] [-- --baseline DIR] [-- --only campaign,webhooks,links,send]
@@ -35,6 +36,8 @@ interface Checkout {
 
 let logDir = '';
 let runCount = 0;
+/** Stops the benchmark running now with its whole process group (none between runs). */
+let stopRunning: ((signal: NodeJS.Signals) => void) | undefined;
 
 /** Runs one benchmark of `checkout` to its end; its figures, or undefined when it failed. */
 async function runBench(checkout: Checkout, bench: keyof BenchResults, round: number): Promise<Record<string, number> | undefined> {
@@ -44,19 +47,37 @@ async function runBench(checkout: Checkout, bench: keyof BenchResults, round: nu
   const logFile = path.join(logDir, `${tag}.log`);
   const out = openSync(logFile, 'w');
   const started = Date.now();
+  let timedOut = false;
   const code = await new Promise<number | null>((resolve) => {
+    // Its own process group: a benchmark that runs past the limit is stopped with every process it started
+    // (receiver, simulators, Kannel, workers), which would otherwise stay and weigh on the runs after it.
     const child = spawn(process.execPath, [...node, path.join(checkout.root, 'dist', 'bench', script), ...args], {
       cwd: checkout.root,
       env: { ...process.env, BENCH_RESULT_FILE: resultFile },
       stdio: ['ignore', out, out],
+      detached: true,
     });
-    const timer = setTimeout(() => child.kill('SIGTERM'), RUN_TIMEOUT_MS);
+    const stopGroup = (signal: NodeJS.Signals) => {
+      try {
+        process.kill(-child.pid!, signal);
+      } catch {
+        // The group is gone already.
+      }
+    };
+    stopRunning = stopGroup;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stopGroup('SIGTERM');
+      setTimeout(() => stopGroup('SIGKILL'), 10_000).unref();
+    }, RUN_TIMEOUT_MS);
     child.on('error', () => {
       clearTimeout(timer);
+      stopRunning = undefined;
       resolve(null);
     });
     child.on('exit', (exitCode) => {
       clearTimeout(timer);
+      stopRunning = undefined;
       resolve(exitCode);
     });
   });
@@ -70,7 +91,8 @@ async function runBench(checkout: Checkout, bench: keyof BenchResults, round: nu
     figures = code === 0 ? figuresFromOutput(bench, readFileSync(logFile, 'utf8')) : undefined;
   }
   if (code !== 0 || !figures) {
-    console.log(`  round ${round} ${bench} (${checkout.name}): failed (exit ${code}) after ${seconds} s; see ${logFile}`);
+    const why = timedOut ? `stopped after ${RUN_TIMEOUT_MS / 60_000} min` : `exit ${code}`;
+    console.log(`  round ${round} ${bench} (${checkout.name}): failed (${why}) after ${seconds} s; see ${logFile}`);
     return undefined;
   }
   const shown = Object.entries(figures)
@@ -102,19 +124,12 @@ async function main() {
 
   const results: BenchResults[][] = checkouts.map(() => []);
   for (let round = 1; round <= rounds; round++) {
-    // Which checkout goes first alternates, so neither always runs on a machine the other just warmed.
-    const order = round % 2 === 1 ? checkouts.map((_, i) => i) : checkouts.map((_, i) => i).reverse();
-    for (const i of order) results[i][round - 1] = {};
-    for (const part of parts) {
-      if (part === 'campaign') {
-        const kannel = await runBench(self, 'kannel', round);
-        for (const i of order) {
-          results[i][round - 1].kannel = kannel;
-          results[i][round - 1].dispatch = await runBench(checkouts[i], 'dispatch', round);
-        }
-      } else {
-        for (const i of order) results[i][round - 1][part] = await runBench(checkouts[i], part, round);
-      }
+    for (const perCheckout of results) perCheckout[round - 1] = {};
+    for (const step of roundSchedule(round, checkouts.length, parts)) {
+      const figures = await runBench(checkouts[step.checkout], step.bench, round);
+      // Kannel's run is the reference of every checkout's campaign in this round.
+      if (step.bench === 'kannel') for (const perCheckout of results) perCheckout[round - 1].kannel = figures;
+      else results[step.checkout][round - 1][step.bench] = figures;
     }
   }
 
@@ -122,6 +137,14 @@ async function main() {
   console.log('');
   for (const line of scorecardLines(figures[0], figures[1], parts).lines) console.log(line);
   console.log(`each run's output: ${logDir}`);
+}
+
+// A benchmark runs in its own process group, out of reach of a Ctrl-C at the terminal: stopped with us.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    stopRunning?.('SIGTERM');
+    process.exit(130);
+  });
 }
 
 main().catch((err) => {

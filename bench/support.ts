@@ -9,6 +9,7 @@ import { AppConfig, loadConfig } from '../src/config/app-config';
 import { prepareDatabase } from '../src/database/prepare-database';
 import { MIGRATIONS } from '../src/migrations';
 import { percentile } from './soak-stats';
+import { deleteRedisKeys } from '../test/support/test-env';
 
 /** A benchmark's own database (dropped afterwards) and the real app on it. */
 export async function startBenchApp(overrides: Partial<AppConfig> = {}): Promise<{ app: NestFastifyApplication; config: AppConfig; drop: () => Promise<void> }> {
@@ -33,7 +34,7 @@ export async function openBenchApp(databaseUrl: URL, overrides: Partial<AppConfi
   const config = loadConfig(process.env, {
     databaseUrl: databaseUrl.toString(),
     logLevel: 'silent',
-    redisPrefix: `smsbench:${databaseUrl.pathname.slice(1)}`,
+    redisPrefix: benchRedisPrefix(databaseUrl),
     sendingBrakeAllowance: 100_000_000,
     ...overrides,
   });
@@ -41,7 +42,15 @@ export async function openBenchApp(databaseUrl: URL, overrides: Partial<AppConfi
   return { app: await createApp(config), config };
 }
 
-/** Drops a benchmark's own database (named by `databaseUrl`'s path), connecting to `postgres` to do it. */
+/** The Redis prefix of a benchmark's app: its own, named after its database. */
+function benchRedisPrefix(databaseUrl: URL): string {
+  return `smsbench:${databaseUrl.pathname.slice(1)}`;
+}
+
+/**
+ * Drops a benchmark's own database (named by `databaseUrl`'s path), connecting to `postgres` to do it, and
+ * its Redis keys (its queues' keys would otherwise stay behind, a few for every run).
+ */
 export async function dropBenchDatabase(databaseUrl: URL): Promise<void> {
   const name = decodeURIComponent(databaseUrl.pathname.replace(/^\//, ''));
   const admin = new URL(databaseUrl.toString());
@@ -53,6 +62,7 @@ export async function dropBenchDatabase(databaseUrl: URL): Promise<void> {
   } finally {
     await client.end();
   }
+  await deleteRedisKeys(loadConfig(process.env).redisUrl, benchRedisPrefix(databaseUrl));
 }
 
 export async function benchAccount(app: NestFastifyApplication, options: { credits?: number; test?: boolean; senders?: string[] } = {}) {

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Page } from '../common/http/pagination';
 import { keyLookupsOnly, paged, sql } from '../database/sql';
-import { copyField, copyRows } from '../database/copy-rows';
+import { copyChunks, copyField, ROWS_PER_CHUNK } from '../database/copy-rows';
 import type { MessageStatus } from './message.entity';
 import { MESSAGE_STATUS, WITH_PART_STATUS } from '../delivery/state/message-status';
 import type { HistoryPosition } from './history-cursor';
@@ -83,40 +83,54 @@ export class MessagesRepository {
    * PostgreSQL stores the last rows (not run when there are none).
    */
   async insertMany(accountId: number, sendId: number, isTest: boolean, rows: NewMessage[], tx: Tx, whileStoring?: () => Promise<void>): Promise<void> {
-    if (rows.length === 0) return;
-    // Each row's foreign-key check finds its send by key: on a small, analysed `sends` (a hundred sends)
-    // PostgreSQL's own plan for that check is a sequential scan, run once per message inserted.
-    await keyLookupsOnly(tx);
+    let at = 0;
+    await this.insertSlices(accountId, sendId, isTest, () => (at < rows.length ? rows.slice(at, (at += ROWS_PER_CHUNK)) : null), tx, whileStoring);
+  }
+
+  /**
+   * insertMany for messages made a slice at a time: `nextSlice()` is asked for the next slice while
+   * PostgreSQL stores the ones before (copyChunks), until it answers null. Returns every row stored, in order.
+   */
+  async insertSlices(accountId: number, sendId: number, isTest: boolean, nextSlice: () => NewMessage[] | null, tx: Tx, whileStoring?: () => Promise<void>): Promise<NewMessage[]> {
+    const stored: NewMessage[] = [];
     const test = copyField(isTest);
-    await copyRows(
+    const fields = (r: NewMessage) => [
+      r.id,
+      String(accountId),
+      String(sendId),
+      copyField(r.to),
+      copyField(r.sender),
+      r.senderType,
+      copyField(r.body),
+      copyField(r.customRef),
+      r.status,
+      r.encoding,
+      String(r.parts),
+      String(r.cost),
+      test,
+      r.scheduledFor ? r.scheduledFor.toISOString() : '\\N',
+      r.dispatchAt.toISOString(),
+    ];
+    await copyChunks(
       tx,
       'messages',
       MESSAGE_COPY_COLUMNS,
-      rows.length,
-      (i) => {
-        const r = rows[i];
-        return [
-          r.id,
-          String(accountId),
-          String(sendId),
-          copyField(r.to),
-          copyField(r.sender),
-          r.senderType,
-          copyField(r.body),
-          copyField(r.customRef),
-          r.status,
-          r.encoding,
-          String(r.parts),
-          String(r.cost),
-          test,
-          r.scheduledFor ? r.scheduledFor.toISOString() : '\\N',
-          r.dispatchAt.toISOString(),
-        ];
+      () => {
+        const slice = nextSlice();
+        if (slice === null) return null;
+        for (const r of slice) stored.push(r);
+        return slice.map(fields);
       },
-      whileStoring,
+      {
+        whileStoring,
+        // Each row's foreign-key check finds its send by key: on a small, analysed `sends` (a hundred sends)
+        // PostgreSQL's own plan for that check is a sequential scan, run once per message inserted.
+        beforeCopy: () => keyLookupsOnly(tx),
+      },
     );
-    let [first, last] = [rows[0].id, rows[0].id];
-    for (const r of rows) {
+    if (stored.length === 0) return stored;
+    let [first, last] = [stored[0].id, stored[0].id];
+    for (const r of stored) {
       if (r.id < first) first = r.id;
       if (r.id > last) last = r.id;
     }
@@ -128,6 +142,7 @@ export class MessagesRepository {
         WHERE id = $1`,
       [sendId, first, last],
     );
+    return stored;
   }
 
   async findById(accountId: number, messageId: string): Promise<MessageRow | null> {

@@ -17,17 +17,31 @@ import { MessagesRepository, NewMessage } from './messages.repository';
 import { SendAlreadySubmitted } from './send-requester';
 import { NewSend, SendsRepository } from './sends.repository';
 
-/** A send ready to store: its row, its priced messages, and who pays. */
-export interface PricedSend {
-  send: NewSend;
-  messages: NewMessage[];
+/** The counts a send row keeps of its messages. */
+export type SendTotals = Pick<NewSend, 'messageCount' | 'totalCost' | 'blockedCount'>;
+
+/**
+ * A send's messages made a slice at a time, each while PostgreSQL stores the slices before (BatchRows):
+ * the send's counts are known once the last is made.
+ */
+export interface StreamedMessages {
+  /** The next slice's messages ([] when it has none), null once every one is made. */
+  nextSlice(): NewMessage[] | null;
+  /** The send's counts, once nextSlice() has answered null. */
+  totals(): SendTotals;
+}
+
+interface PricedSendCommon {
   /** Test accounts are priced but never charged (supplement: Test accounts). */
   isTest: boolean;
   /** Ledger reason of the debit. */
   debitReason: string;
-  /** Short and opt-out links of the messages, stored with them. */
+  /** Short and opt-out links of the messages, stored before them (so only with messages made up front). */
   links?: LinkBatch;
 }
+
+/** A send ready to store: its row and its priced messages, made up front or while they are stored, and who pays. */
+export type PricedSend = PricedSendCommon & ({ send: NewSend; messages: NewMessage[] } | { send: Omit<NewSend, keyof SendTotals>; messages: StreamedMessages; links?: undefined });
 
 export interface PersistOptions<R> {
   claim?: IdempotencyClaim;
@@ -63,7 +77,9 @@ export class SendWriter {
   ) {}
 
   async persist<R>(priced: PricedSend, options: PersistOptions<R>): Promise<R> {
-    const { send, messages } = priced;
+    const streamed = Array.isArray(priced.messages) ? undefined : priced.messages;
+    // Streamed messages' counts are written once they are all stored (setTotals).
+    const send: NewSend = streamed ? { ...priced.send, messageCount: 0, totalCost: 0, blockedCount: 0 } : (priced.send as NewSend);
     try {
       return await this.uow.run(async (tx) => {
         if (options.claim) await this.idempotency.claim(options.claim, tx);
@@ -75,7 +91,19 @@ export class SendWriter {
         // refusal below throws it away with them.
         let building: Promise<R> | undefined;
         const build = () => (building ??= Promise.resolve(options.respond(sendId)));
-        await this.messages.insertMany(send.accountId, sendId, priced.isTest, messages, tx, async () => void (await build()));
+        const whileStoring = async () => void (await build());
+        let messages: NewMessage[];
+        let totals: SendTotals = send;
+        if (streamed) {
+          messages = await this.messages.insertSlices(send.accountId, sendId, priced.isTest, () => streamed.nextSlice(), tx, whileStoring);
+          totals = streamed.totals();
+          // Made once: messages made before this call (an earlier persist of the same send) are not here to store.
+          if (totals.messageCount !== messages.length) throw new Error(`streamed send: ${totals.messageCount} messages counted, ${messages.length} stored`);
+          await this.sends.setTotals(sendId, totals, tx);
+        } else {
+          messages = priced.messages as NewMessage[];
+          await this.messages.insertMany(send.accountId, sendId, priced.isTest, messages, tx, whileStoring);
+        }
         const response = await build();
         // The rows every send of the account (or key) updates are taken last, so each is locked only from
         // here to the commit: concurrent sends of one account insert their messages side by side instead
@@ -85,8 +113,8 @@ export class SendWriter {
         await this.dailyCap.take(send.apiKeyId, messages.length, tx);
         // The spending brake: a live account's messages counted against its own history (one UPDATE).
         if (!priced.isTest && messages.length > 0) await this.brake.admit(send.accountId, messages.length, tx);
-        if (!priced.isTest && send.totalCost > 0) {
-          const debited = await this.credits.debit(send.accountId, send.totalCost, priced.debitReason, `send:${sendId}`, tx);
+        if (!priced.isTest && totals.totalCost > 0) {
+          const debited = await this.credits.debit(send.accountId, totals.totalCost, priced.debitReason, `send:${sendId}`, tx);
           if (!debited) throw await options.insufficientCredits(tx);
           // Took the balance below auto-recharge's or the warning's threshold: handled once, after the commit.
           if (debited.crossings.length) tx.afterCommit(() => void this.balance.crossed(debited.crossings));

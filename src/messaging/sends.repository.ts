@@ -65,6 +65,16 @@ export class SendsRepository {
     return rows[0] ? Number(rows[0].id) : null;
   }
 
+  /** A send's counts, written once its messages are stored (a send whose messages were made while they were). */
+  async setTotals(sendId: number, totals: Pick<NewSend, 'messageCount' | 'totalCost' | 'blockedCount'>, tx: Tx): Promise<void> {
+    await sql(tx, `UPDATE sends SET message_count = $2, total_cost = $3, blocked_count = $4 WHERE id = $1`, [
+      sendId,
+      totals.messageCount,
+      totals.totalCost,
+      totals.blockedCount ?? 0,
+    ]);
+  }
+
   /** The send an account stored under a compose form's key, if any. */
   async findByFormKey(accountId: number, formKey: string, tx: Tx): Promise<number | null> {
     const { rows } = await sql<{ id: number }>(tx, `SELECT id FROM sends WHERE account_id = $1 AND form_key = $2`, [accountId, formKey]);

@@ -131,6 +131,49 @@ describe('POST /v1/messages', () => {
     ]);
   });
 
+  it('keeps a batch of several slices whole: its messages in request order, the send’s counts, and the charge', async () => {
+    const big = await createAccount(t.app, { credits: 5000, senders: ['Brand'] });
+    await t.api.post('/v1/unsubscribes', { auth: big.auth, body: { number: '0412999000' } });
+    // 1300 entries (the messages are made 500 at a time while the ones before are stored): every seventh
+    // to the unsubscribed number, every eleventh invalid, every thirteenth two parts.
+    const messages = Array.from({ length: 1300 }, (_, i) => ({
+      to: i % 7 === 0 ? '0412999000' : i % 11 === 0 ? '02' : `0412${String(100000 + i)}`,
+      message: i % 13 === 0 ? `Long ${i} ${'a'.repeat(160)}` : `Hello ${i}`,
+      sender: 'Brand',
+      custom_ref: `ref-${i}`,
+    }));
+    const res = await send({ messages }, big);
+    expect(res.status).toBe(200);
+    const results = res.body.results as Array<{ status: string; cost?: number; message_id?: string; custom_ref?: string }>;
+    const sent = results.filter((r) => r.status === 'success');
+    const blocked = results.filter((r) => r.status === 'blocked').length;
+    const cost = sent.reduce((sum, r) => sum + r.cost!, 0);
+    expect([sent.length, blocked, results.length - sent.length - blocked]).toEqual([1012, 186, 102]);
+    expect(res.body.total_cost).toBe(cost);
+
+    const db = t.app.get(DataSource);
+    const [row] = await db.query(`SELECT message_count, total_cost, blocked_count FROM sends WHERE id = $1`, [res.body.send_id]);
+    expect(row).toEqual({ message_count: 1012, total_cost: cost * 100, blocked_count: 186 });
+    const stored = (await db.query(`SELECT id, custom_ref FROM messages WHERE send_id = $1 ORDER BY seq`, [res.body.send_id])) as Array<{ id: string; custom_ref: string }>;
+    expect(stored).toEqual(sent.map((r) => ({ id: r.message_id, custom_ref: r.custom_ref })));
+    expect(await balance(big)).toBe(5000 - cost);
+  });
+
+  it('keeps the counts of a batch none of whose entries became a message, and charges nothing', async () => {
+    await t.api.post('/v1/unsubscribes', { auth: acct.auth, body: { number: '0412999001' } });
+    const res = await send({
+      messages: [
+        { to: '0412999001', message: 'Hi', sender: 'Brand' },
+        { to: '02', message: 'Hi', sender: 'Brand' },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.results.map((r: { status: string }) => r.status)).toEqual(['blocked', 'error']);
+    const [row] = await t.app.get(DataSource).query(`SELECT message_count, total_cost, blocked_count FROM sends WHERE id = $1`, [res.body.send_id]);
+    expect(row).toEqual({ message_count: 0, total_cost: 0, blocked_count: 1 });
+    expect(await balance()).toBe(100);
+  });
+
   it('answers 500 Failed to process messages when storing fails, with nothing stored or charged', async () => {
     const restore = await failInsertsFor(t.app.get(DataSource), 'messages', acct.accountId);
     try {

@@ -32,7 +32,7 @@ type Match = CancelMatch;
  * (scheduled or pending, not yet dispatched).
  */
 export class FakeMessagesRepository
-  implements Pick<MessagesRepository, 'insertMany' | 'statusOf' | 'sendExists'>, Pick<UnclaimedCancellation, 'cancelScheduled' | 'cancelUnsentToRecipient'>
+  implements Pick<MessagesRepository, 'insertMany' | 'insertSlices' | 'statusOf' | 'sendExists'>, Pick<UnclaimedCancellation, 'cancelScheduled' | 'cancelUnsentToRecipient'>
 {
   readonly messages: StoredMessage[] = [];
   /** Each insertMany call as made. */
@@ -68,8 +68,21 @@ export class FakeMessagesRepository
   }
 
   async insertMany(accountId: number, sendId: number, isTest: boolean, rows: NewMessage[], tx: Tx, whileStoring?: () => Promise<void>): Promise<void> {
-    const open = openTx('MessagesRepository.insertMany', tx);
     this.journal.record('messages.insertMany');
+    await this.store(accountId, sendId, isTest, rows, tx, whileStoring);
+  }
+
+  /** As the repository: every slice asked for in turn, stored as one insert, in order. */
+  async insertSlices(accountId: number, sendId: number, isTest: boolean, nextSlice: () => NewMessage[] | null, tx: Tx, whileStoring?: () => Promise<void>): Promise<NewMessage[]> {
+    this.journal.record('messages.insertSlices');
+    const rows: NewMessage[] = [];
+    for (let slice = nextSlice(); slice !== null; slice = nextSlice()) rows.push(...slice);
+    await this.store(accountId, sendId, isTest, rows, tx, whileStoring);
+    return rows;
+  }
+
+  private async store(accountId: number, sendId: number, isTest: boolean, rows: NewMessage[], tx: Tx, whileStoring?: () => Promise<void>): Promise<void> {
+    const open = openTx('MessagesRepository.insertMany', tx);
     if (this.insertFailure !== undefined) throw this.insertFailure;
     this.inserts.push({ accountId, sendId, isTest, rows });
     const added = rows.map((r) =>

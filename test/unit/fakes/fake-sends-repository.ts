@@ -4,7 +4,7 @@ import { openTx } from './fake-unit-of-work';
 import { Journal } from './journal';
 
 /** SendsRepository's inserts: numbers send rows from `firstId`, inside the open transaction; a form key is unique per account. */
-export class FakeSendsRepository implements Pick<SendsRepository, 'insert' | 'insertUnlessFormKeyUsed' | 'findByFormKey'> {
+export class FakeSendsRepository implements Pick<SendsRepository, 'insert' | 'insertUnlessFormKeyUsed' | 'findByFormKey' | 'setTotals'> {
   readonly rows: Array<NewSend & { id: number }> = [];
   private nextId: number;
 
@@ -29,6 +29,14 @@ export class FakeSendsRepository implements Pick<SendsRepository, 'insert' | 'in
     this.rows.push(row);
     open.onRollback(() => this.rows.splice(this.rows.indexOf(row), 1));
     return row.id;
+  }
+
+  async setTotals(sendId: number, totals: Pick<NewSend, 'messageCount' | 'totalCost' | 'blockedCount'>, tx: Tx): Promise<void> {
+    openTx('SendsRepository.setTotals', tx);
+    this.journal.record('sends.setTotals');
+    const row = this.rows.find((r) => r.id === sendId);
+    if (!row) throw new Error(`no send ${sendId}`);
+    Object.assign(row, { messageCount: totals.messageCount, totalCost: totals.totalCost, blockedCount: totals.blockedCount ?? 0 });
   }
 
   async findByFormKey(accountId: number, formKey: string, tx: Tx): Promise<number | null> {

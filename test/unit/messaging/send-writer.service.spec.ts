@@ -6,7 +6,7 @@ import type { TableStatistics } from '../../../src/database/table-statistics';
 import type { Tx, UnitOfWork } from '../../../src/database/unit-of-work';
 import { IdempotencyClaim, IdempotencyKeyTaken, IdempotencyService } from '../../../src/idempotency/idempotency.service';
 import type { MessagesRepository, NewMessage } from '../../../src/messaging/messages.repository';
-import { PersistOptions, PricedSend, SendWriter } from '../../../src/messaging/send-writer.service';
+import { PersistOptions, PricedSend, SendWriter, StreamedMessages } from '../../../src/messaging/send-writer.service';
 import type { SendsRepository } from '../../../src/messaging/sends.repository';
 import { SendAlreadySubmitted } from '../../../src/messaging/send-requester';
 import type { LinkBatch } from '../../../src/links/link-rewriter';
@@ -43,7 +43,10 @@ function aMessage(id: string, cost: number, dispatchAt = NOW): NewMessage {
   };
 }
 
-function aPricedSend(overrides: Partial<PricedSend> = {}, messages = [aMessage('m-1', 100), aMessage('m-2', 200, LATER)]): PricedSend {
+/** A send whose messages are made before it is stored. */
+type UpFront = Extract<PricedSend, { messages: NewMessage[] }>;
+
+function aPricedSend(overrides: Partial<UpFront> = {}, messages = [aMessage('m-1', 100), aMessage('m-2', 200, LATER)]): UpFront {
   const totalCost = messages.reduce((sum, m) => sum + m.cost, 0);
   return {
     send: { accountId: 1, apiKeyId: 7, kind: 'batch', ignoreUnsubscribes: false, messageCount: messages.length, totalCost },
@@ -53,6 +56,25 @@ function aPricedSend(overrides: Partial<PricedSend> = {}, messages = [aMessage('
     ...overrides,
   };
 }
+
+/** Messages made a slice at a time, each slice noted in the journal as it is made; blocked entries counted. */
+function streamed(journal: Journal, slices: NewMessage[][], blockedCount = 0): StreamedMessages {
+  let next = 0;
+  return {
+    nextSlice: () => {
+      if (next >= slices.length) return null;
+      journal.record(`slice ${next + 1} made`);
+      return slices[next++];
+    },
+    totals: () => {
+      if (next < slices.length) throw new Error('totals asked for before every slice was made');
+      const rows = slices.flat();
+      return { messageCount: rows.length, totalCost: rows.reduce((sum, m) => sum + m.cost, 0), blockedCount };
+    },
+  };
+}
+
+const UNCOUNTED_SEND = { accountId: 1, apiKeyId: 7, kind: 'batch' as const, ignoreUnsubscribes: false };
 
 /** The link store as the writer sees it: records each call and the transaction it ran in. */
 class FakeLinkStore {
@@ -150,6 +172,77 @@ describe(SendWriter.name, () => {
       'dispatch.sendCommitted',
     ]);
     expect(links.stored).toEqual([{ accountId: 1, sendId: 501, codes: ['aaaaaaa'], tx: uow.onlyTransaction }]);
+  });
+
+  it('stores streamed messages as they are made, then writes the send’s counts, charges them, and answers once every slice is made', async () => {
+    const { writer, journal, sends, messages, credits, dispatch } = setup(1_000);
+    const [a, b, c] = [aMessage('m-1', 100), aMessage('m-2', 200, LATER), aMessage('m-3', 100)];
+
+    const response = await writer.persist(
+      { send: UNCOUNTED_SEND, messages: streamed(journal, [[a, b], [], [c]], 2), isTest: false, debitReason: 'send' },
+      options({ respond: async (sendId) => (journal.record('respond'), { send_id: sendId, text: 'x' }) }),
+    );
+
+    expect(journal.entries).toEqual([
+      'begin tx1',
+      'idempotency.claim',
+      'sends.insert',
+      'messages.insertSlices',
+      'slice 1 made',
+      'slice 2 made',
+      'slice 3 made',
+      'respond',
+      'sends.setTotals',
+      'brake.admit',
+      'credits.debit',
+      'idempotency.complete',
+      'commit tx1',
+      'dispatch.sendCommitted',
+    ]);
+    expect(response).toEqual({ send_id: 501, text: 'x' });
+    expect(sends.rows).toEqual([{ ...UNCOUNTED_SEND, id: 501, messageCount: 3, totalCost: 400, blockedCount: 2 }]);
+    expect(messages.inserts).toEqual([{ accountId: 1, sendId: 501, isTest: false, rows: [a, b, c] }]);
+    expect(credits.balanceOf(1)).toBe(600);
+    expect(dispatch.enqueued).toEqual([{ sendId: 501, dueTimes: [NOW, LATER, NOW] }]);
+  });
+
+  it('keeps the counts of a streamed send none of whose entries became a message, and charges nothing', async () => {
+    const { writer, journal, sends, messages } = setup(1_000);
+
+    await writer.persist({ send: UNCOUNTED_SEND, messages: streamed(journal, [[], []], 2), isTest: false, debitReason: 'send' }, options());
+
+    expect(sends.rows).toEqual([{ ...UNCOUNTED_SEND, id: 501, messageCount: 0, totalCost: 0, blockedCount: 2 }]);
+    expect(messages.messages).toEqual([]);
+    expect(journal.entries).not.toContain('credits.debit');
+    expect(journal.entries).not.toContain('dispatch.sendCommitted');
+  });
+
+  it('refuses to store streamed messages made before it was called, keeping nothing', async () => {
+    const { writer, journal, sends, credits } = setup(1_000);
+    const made = streamed(journal, [[aMessage('m-1', 100)]]);
+    while (made.nextSlice() !== null);
+
+    await expect(writer.persist({ send: UNCOUNTED_SEND, messages: made, isTest: false, debitReason: 'send' }, options())).rejects.toMatchObject({
+      condition: 'failedToProcessMessages',
+      kind: 'internal',
+      cause: new Error('streamed send: 1 messages counted, 0 stored'),
+    });
+
+    expect([sends.rows, credits.balanceOf(1)]).toEqual([[], 1_000]);
+  });
+
+  it('keeps nothing of a streamed send the account cannot pay for', async () => {
+    const { writer, journal, sends, messages, credits } = setup(299);
+    const refusal = failure('insufficientCredits');
+
+    await expect(
+      writer.persist(
+        { send: UNCOUNTED_SEND, messages: streamed(journal, [[aMessage('m-1', 100)], [aMessage('m-2', 200)]]), isTest: false, debitReason: 'send' },
+        options({ insufficientCredits: async () => refusal }),
+      ),
+    ).rejects.toBe(refusal);
+
+    expect([sends.rows, messages.messages, credits.balanceOf(1)]).toEqual([[], [], 299]);
   });
 
   it('returns the response built from the new send id and stores exactly its JSON bytes with status 200', async () => {

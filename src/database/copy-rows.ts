@@ -65,11 +65,11 @@ export interface CopyHooks {
  * none run no statement. Returns how many rows were copied; failures as for copyRows.
  */
 export async function copyChunks(tx: Tx, table: string, columns: readonly string[], nextChunk: () => string[][] | null, hooks: CopyHooks = {}): Promise<number> {
-  const runner = tx.manager.queryRunner;
-  if (!runner) throw new Error('copyRows needs a transaction');
   let copy: { stream: ReturnType<typeof copyFrom>; finished: Promise<void> } | undefined;
   let refused = false;
   const open = async () => {
+    const runner = tx.manager.queryRunner;
+    if (!runner) throw new Error('a COPY needs a transaction');
     await hooks.beforeCopy?.();
     const client = (await runner.connect()) as Client;
     const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));

@@ -78,7 +78,7 @@ export class MessagesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * All of a send's messages, in the given order, by one COPY (copyRows), then the send's last message in
+   * All of a send's messages, in the given order, by one COPY in chunks (insertSlices), then the send's last message in
    * dispatch order (where its dispatch watermark stops). `whileStoring`: the caller's work to run while
    * PostgreSQL stores the last rows (not run when there are none).
    */

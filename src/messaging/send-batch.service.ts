@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccountsService } from '../accounts/accounts.service';
+import type { Account } from '../accounts/account.entity';
 import { mapInSlices } from '../common/concurrency/slices';
 import { ErrorText, failure } from '../common/errors/error-catalogue';
 import { SerializedJson, serializeInSlices } from '../common/http/serialized-json';
@@ -31,9 +32,23 @@ export interface SendBatchCommand {
 }
 
 /**
- * POST /v1/messages: checks each message on its own, personalises from contacts, prices by parts, then
- * debits the whole batch and stores every message in one transaction (one statement for the rows).
+ * POST /v1/messages: checks each message on its own, personalises from contacts, prices by parts, and
+ * stores every message (one COPY for the rows) and debits the whole batch in one transaction.
  */
+/** A batch's entries checked, with what composing each needs (SendBatchService.prepareEntries). */
+interface PreparedEntries {
+  account: Account;
+  now: Date;
+  /** Each entry checked, or its error result. */
+  entries: Array<CheckedEntry | ComposedEntry>;
+  /** The unsubscribed numbers among the checked entries' (none asked for with ignore_unsubscribes). */
+  unsubscribed: Promise<Set<string>>;
+  /** Entry i rendered, counted and priced (an entry that failed its checks stays as it is); not yet blocked. */
+  composeAt: (index: number) => ComposedEntry;
+  /** Some template holds {optout}, so some message may hold a link. */
+  mayHaveLinks: boolean;
+}
+
 @Injectable()
 export class SendBatchService {
   constructor(
@@ -65,7 +80,7 @@ export class SendBatchService {
     claim: IdempotencyClaim | undefined,
     answer: (result: SendBatchResult) => R | Promise<R>,
   ): Promise<R> {
-    const checked = await this.check(caller.accountId, command);
+    const checked = await this.prepareEntries(caller.accountId, command);
     const { account, now } = checked;
     const ignoreUnsubscribes = command.ignoreUnsubscribes ?? false;
     const send = {
@@ -114,7 +129,7 @@ export class SendBatchService {
    * dashboard's preview).
    */
   async preview(accountId: number, command: SendBatchCommand): Promise<{ composed: ComposedEntry[]; partRate: number }> {
-    const checked = await this.check(accountId, command);
+    const checked = await this.prepareEntries(accountId, command);
     return { composed: await this.composeAll(accountId, checked, command), partRate: checked.account.partRate };
   }
 
@@ -122,7 +137,7 @@ export class SendBatchService {
    * Each entry checked, the unsubscribed numbers among them asked for, and the contacts' fields their
    * templates need fetched: what composing an entry needs (`composeAt`).
    */
-  private async check(accountId: number, command: SendBatchCommand) {
+  private async prepareEntries(accountId: number, command: SendBatchCommand): Promise<PreparedEntries> {
     const [account, senders] = await Promise.all([this.accounts.get(accountId), this.senders.active(accountId)]);
     if (senders.size === 0) throw failure('noAllowedSenders');
     const now = this.clock.now();
@@ -149,7 +164,6 @@ export class SendBatchService {
       if (template.hasOptout) mayHaveLinks = true;
     }
     const contacts = needFields.size ? await this.contacts.fieldsForNumbers(accountId, [...needFields]) : new Map<string, ContactFields>();
-    /** Entry i rendered, counted and priced (an entry that failed its checks stays as it is); not yet blocked. */
     const composeAt = (i: number): ComposedEntry => {
       const entry = entries[i];
       if ('ok' in entry) return entry;
@@ -159,7 +173,7 @@ export class SendBatchService {
   }
 
   /** Every entry composed (in slices), unsubscribed numbers blocked, quiet hours kept when asked. */
-  private async composeAll(accountId: number, checked: Awaited<ReturnType<SendBatchService['check']>>, command: SendBatchCommand): Promise<ComposedEntry[]> {
+  private async composeAll(accountId: number, checked: PreparedEntries, command: SendBatchCommand): Promise<ComposedEntry[]> {
     const composed = await mapInSlices(checked.entries, (_, i) => checked.composeAt(i));
     const unsubscribed = await checked.unsubscribed;
     composed.forEach((entry, i) => (composed[i] = blockIfUnsubscribed(entry, unsubscribed)));

@@ -15,10 +15,9 @@ import { DispatchQueue } from '../queues/dispatch-queue';
 import { BrakeTripped, SendingBrakeService } from '../sending-brake/sending-brake.service';
 import { MessagesRepository, NewMessage } from './messages.repository';
 import { SendAlreadySubmitted } from './send-requester';
-import { NewSend, SendsRepository } from './sends.repository';
+import { NewSend, SendsRepository, SendTotals } from './sends.repository';
 
-/** The counts a send row keeps of its messages. */
-export type SendTotals = Pick<NewSend, 'messageCount' | 'totalCost' | 'blockedCount'>;
+export type { SendTotals } from './sends.repository';
 
 /**
  * A send's messages made a slice at a time, each while PostgreSQL stores the slices before (BatchRows):
@@ -77,9 +76,8 @@ export class SendWriter {
   ) {}
 
   async persist<R>(priced: PricedSend, options: PersistOptions<R>): Promise<R> {
-    const streamed = Array.isArray(priced.messages) ? undefined : priced.messages;
-    // Streamed messages' counts are written once they are all stored (setTotals).
-    const send: NewSend = streamed ? { ...priced.send, messageCount: 0, totalCost: 0, blockedCount: 0 } : (priced.send as NewSend);
+    // Streamed messages' counts are written once they are all stored (storeMessages).
+    const send: NewSend = Array.isArray(priced.messages) ? (priced.send as NewSend) : { ...priced.send, messageCount: 0, totalCost: 0, blockedCount: 0 };
     try {
       return await this.uow.run(async (tx) => {
         if (options.claim) await this.idempotency.claim(options.claim, tx);
@@ -91,19 +89,7 @@ export class SendWriter {
         // refusal below throws it away with them.
         let building: Promise<R> | undefined;
         const build = () => (building ??= Promise.resolve(options.respond(sendId)));
-        const whileStoring = async () => void (await build());
-        let messages: NewMessage[];
-        let totals: SendTotals = send;
-        if (streamed) {
-          messages = await this.messages.insertSlices(send.accountId, sendId, priced.isTest, () => streamed.nextSlice(), tx, whileStoring);
-          totals = streamed.totals();
-          // Made once: messages made before this call (an earlier persist of the same send) are not here to store.
-          if (totals.messageCount !== messages.length) throw new Error(`streamed send: ${totals.messageCount} messages counted, ${messages.length} stored`);
-          await this.sends.setTotals(sendId, totals, tx);
-        } else {
-          messages = priced.messages as NewMessage[];
-          await this.messages.insertMany(send.accountId, sendId, priced.isTest, messages, tx, whileStoring);
-        }
+        const { messages, totals } = await this.storeMessages(priced, send, sendId, tx, async () => void (await build()));
         const response = await build();
         // The rows every send of the account (or key) updates are taken last, so each is locked only from
         // here to the commit: concurrent sends of one account insert their messages side by side instead
@@ -139,5 +125,29 @@ export class SendWriter {
       if (err instanceof DomainError || err instanceof IdempotencyKeyTaken || err instanceof SendAlreadySubmitted || classifyDependencyFailure(err)) throw err;
       throw failureBecause(err, options.failure);
     }
+  }
+
+  /**
+   * The send's messages stored, and its counts: as priced, or, for streamed messages, counted as they
+   * were made and written to the send row once they are stored.
+   */
+  private async storeMessages(
+    priced: PricedSend,
+    send: NewSend,
+    sendId: number,
+    tx: Tx,
+    whileStoring: () => Promise<void>,
+  ): Promise<{ messages: NewMessage[]; totals: SendTotals }> {
+    if (Array.isArray(priced.messages)) {
+      await this.messages.insertMany(send.accountId, sendId, priced.isTest, priced.messages, tx, whileStoring);
+      return { messages: priced.messages, totals: send };
+    }
+    const streamed = priced.messages;
+    const messages = await this.messages.insertSlices(send.accountId, sendId, priced.isTest, () => streamed.nextSlice(), tx, whileStoring);
+    const totals = streamed.totals();
+    // StreamedMessages can be used once: reused, it would store nothing while its totals count every message.
+    if (totals.messageCount !== messages.length) throw new Error(`streamed send: ${totals.messageCount} messages counted, ${messages.length} stored`);
+    await this.sends.setTotals(send.accountId, sendId, totals, tx);
+    return { messages, totals };
   }
 }

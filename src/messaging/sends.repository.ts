@@ -25,6 +25,9 @@ export interface NewSend {
   formKey?: string | null;
 }
 
+/** The counts a send row keeps of its messages. */
+export type SendTotals = Pick<NewSend, 'messageCount' | 'totalCost' | 'blockedCount'>;
+
 @Injectable()
 export class SendsRepository {
   async insert(send: NewSend, tx: Tx): Promise<number> {
@@ -66,8 +69,9 @@ export class SendsRepository {
   }
 
   /** A send's counts, written once its messages are stored (a send whose messages were made while they were). */
-  async setTotals(sendId: number, totals: Pick<NewSend, 'messageCount' | 'totalCost' | 'blockedCount'>, tx: Tx): Promise<void> {
-    await sql(tx, `UPDATE sends SET message_count = $2, total_cost = $3, blocked_count = $4 WHERE id = $1`, [
+  async setTotals(accountId: number, sendId: number, totals: SendTotals, tx: Tx): Promise<void> {
+    await sql(tx, `UPDATE sends SET message_count = $3, total_cost = $4, blocked_count = $5 WHERE account_id = $1 AND id = $2`, [
+      accountId,
       sendId,
       totals.messageCount,
       totals.totalCost,

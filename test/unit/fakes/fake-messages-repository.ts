@@ -72,7 +72,10 @@ export class FakeMessagesRepository
     await this.store(accountId, sendId, isTest, rows, tx, whileStoring);
   }
 
-  /** As the repository: every slice asked for in turn, stored as one insert, in order. */
+  /**
+   * As the repository: every slice asked for in turn, stored as one insert, in order (every slice is made
+   * before a failure set by failInsertsWith is thrown; the repository stops at the slice refused).
+   */
   async insertSlices(accountId: number, sendId: number, isTest: boolean, nextSlice: () => NewMessage[] | null, tx: Tx, whileStoring?: () => Promise<void>): Promise<NewMessage[]> {
     this.journal.record('messages.insertSlices');
     const rows: NewMessage[] = [];

@@ -12,7 +12,8 @@ export type StoredSend = Omit<PricedSend, 'send' | 'messages'> & { send: NewSend
  * operation's insufficient-credits error inside a transaction (`payTx`) and throws it.
  */
 export class FakeSendWriter implements Pick<SendWriter, 'persist'> {
-  readonly calls: Array<{ priced: StoredSend; options: PersistOptions<unknown> }> = [];
+  /** Each call, its send as it would be stored; `streamed`: its messages were handed over to be made while stored. */
+  readonly calls: Array<{ priced: StoredSend; streamed: boolean; options: PersistOptions<unknown> }> = [];
   /** The transaction the insufficient-credits error was built in, once it has been. */
   payTx?: FakeTx;
   private refuse?: { meanwhile?: () => void };
@@ -26,7 +27,7 @@ export class FakeSendWriter implements Pick<SendWriter, 'persist'> {
   }
 
   async persist<R>(priced: PricedSend, options: PersistOptions<R>): Promise<R> {
-    this.calls.push({ priced: stored(priced), options: options as PersistOptions<unknown> });
+    this.calls.push({ priced: stored(priced), streamed: !Array.isArray(priced.messages), options: options as PersistOptions<unknown> });
     if (this.refuse) {
       this.refuse.meanwhile?.();
       this.payTx = new FakeTx('debit');
@@ -36,7 +37,7 @@ export class FakeSendWriter implements Pick<SendWriter, 'persist'> {
   }
 
   /** The one persist call the test expected. */
-  get only(): { priced: StoredSend; options: PersistOptions<unknown> } {
+  get only(): { priced: StoredSend; streamed: boolean; options: PersistOptions<unknown> } {
     if (this.calls.length !== 1) throw new Error(`expected exactly one persist call, saw ${this.calls.length}`);
     return this.calls[0];
   }

@@ -31,11 +31,11 @@ export class FakeSendsRepository implements Pick<SendsRepository, 'insert' | 'in
     return row.id;
   }
 
-  async setTotals(sendId: number, totals: Pick<NewSend, 'messageCount' | 'totalCost' | 'blockedCount'>, tx: Tx): Promise<void> {
+  async setTotals(accountId: number, sendId: number, totals: Pick<NewSend, 'messageCount' | 'totalCost' | 'blockedCount'>, tx: Tx): Promise<void> {
     openTx('SendsRepository.setTotals', tx);
     this.journal.record('sends.setTotals');
-    const row = this.rows.find((r) => r.id === sendId);
-    if (!row) throw new Error(`no send ${sendId}`);
+    const row = this.rows.find((r) => r.accountId === accountId && r.id === sendId);
+    if (!row) throw new Error(`account ${accountId} has no send ${sendId}`);
     Object.assign(row, { messageCount: totals.messageCount, totalCost: totals.totalCost, blockedCount: totals.blockedCount ?? 0 });
   }
 

@@ -326,6 +326,38 @@ describe(SendBatchService.name, () => {
       expect(options.failure).toBe('failedToProcessMessages');
     });
 
+    it('hands over a batch whose messages can hold no links to be made while they are stored', async () => {
+      const { service, writer } = setup({ unsubscribed: [BOB] });
+
+      await service.send(caller, batch([to(ANN, 'Hello {first_name}'), to(BOB), { to: 'nonsense', message: 'x', sender: 'Acme' }]));
+
+      expect(writer.only.streamed).toBe(true);
+      expect(writer.only.priced.links).toBeUndefined();
+      expect(writer.only.priced.messages.map((m) => m.to)).toEqual([ANN]);
+      expect(writer.only.priced.send).toMatchObject({ messageCount: 1, totalCost: 100, blockedCount: 1 });
+    });
+
+    it.each([
+      ['{optout} from an alphanumeric sender', [to(ANN, 'Sale{optout}'), to(BOB)], {}],
+      ['shorten_urls', [to(ANN, 'See https://shop.example/a'), to(BOB)], { shortenUrls: true }],
+    ])('makes every message of a batch with links (%s) before handing it over, with its links', async (_, messages, options) => {
+      const { service, writer } = setup();
+
+      await service.send(caller, batch(messages, options));
+
+      expect(writer.only.streamed).toBe(false);
+      expect(writer.only.priced.links!.drafts).toEqual([expect.objectContaining({ messageId: writer.only.priced.messages[0].id })]);
+    });
+
+    it('makes every message of a batch that keeps quiet hours before handing it over', async () => {
+      const { service, writer } = setup({ quietHours: new FakeQuietHours(new Date('2030-01-15T21:00:00Z')) });
+
+      await service.send(caller, batch([to(ANN)], { respectQuietHours: true }));
+
+      expect(writer.only.streamed).toBe(false);
+      expect(writer.only.priced.messages[0]).toMatchObject({ status: 'scheduled' });
+    });
+
     it('builds its answer from the send id the writer stored', async () => {
       const { service, writer } = setup({ writer: new FakeSendWriter(8812) });
 

@@ -96,6 +96,8 @@ function setup(balance = 10_000) {
   const dispatch = new FakeDispatchQueue(journal);
   const links = new FakeLinkStore(journal);
   const grown: string[] = [];
+  /** The message counts the daily cap and the brake were asked to take. */
+  const counted = { cap: [] as number[], brake: [] as number[] };
   const writer = new SendWriter(
     uow as unknown as UnitOfWork,
     sends as unknown as SendsRepository,
@@ -106,10 +108,10 @@ function setup(balance = 10_000) {
     { crossed: () => Promise.resolve() } as unknown as BalanceQueue,
     links as unknown as LinkStore,
     { grew: (table: string, rows: number) => grown.push(`${table} +${rows}`) } as unknown as TableStatistics,
-    { admit: async () => void journal.record('brake.admit') } as unknown as SendingBrakeService,
-    { take: () => Promise.resolve() } as unknown as DailyMessageCap,
+    { admit: async (_accountId: number, count: number) => void (journal.record('brake.admit'), counted.brake.push(count)) } as unknown as SendingBrakeService,
+    { take: async (_apiKeyId: number | null, count: number) => void counted.cap.push(count) } as unknown as DailyMessageCap,
   );
-  return { grown, journal, uow, sends, messages, credits, idempotency, dispatch, writer, links };
+  return { grown, journal, uow, sends, messages, credits, idempotency, dispatch, writer, links, counted };
 }
 
 function options(overrides: Partial<PersistOptions<{ send_id: number; text: string }>> = {}): PersistOptions<{ send_id: number; text: string }> {
@@ -175,7 +177,7 @@ describe(SendWriter.name, () => {
   });
 
   it('stores streamed messages as they are made, then writes the send’s counts, charges them, and answers once every slice is made', async () => {
-    const { writer, journal, sends, messages, credits, dispatch } = setup(1_000);
+    const { writer, journal, sends, messages, credits, dispatch, counted } = setup(1_000);
     const [a, b, c] = [aMessage('m-1', 100), aMessage('m-2', 200, LATER), aMessage('m-3', 100)];
 
     const response = await writer.persist(
@@ -203,6 +205,7 @@ describe(SendWriter.name, () => {
     expect(sends.rows).toEqual([{ ...UNCOUNTED_SEND, id: 501, messageCount: 3, totalCost: 400, blockedCount: 2 }]);
     expect(messages.inserts).toEqual([{ accountId: 1, sendId: 501, isTest: false, rows: [a, b, c] }]);
     expect(credits.balanceOf(1)).toBe(600);
+    expect(counted).toEqual({ cap: [3], brake: [3] });
     expect(dispatch.enqueued).toEqual([{ sendId: 501, dueTimes: [NOW, LATER, NOW] }]);
   });
 
@@ -229,6 +232,43 @@ describe(SendWriter.name, () => {
     });
 
     expect([sends.rows, credits.balanceOf(1)]).toEqual([[], 1_000]);
+  });
+
+  it('stores a streamed send of a test account with its counts, and neither brakes nor charges it', async () => {
+    const { writer, journal, sends, credits } = setup(0);
+
+    await writer.persist({ send: UNCOUNTED_SEND, messages: streamed(journal, [[aMessage('m-1', 100)]]), isTest: true, debitReason: 'send' }, options());
+
+    expect(sends.rows).toEqual([{ ...UNCOUNTED_SEND, id: 501, messageCount: 1, totalCost: 100, blockedCount: 0 }]);
+    expect(journal.entries).not.toContain('brake.admit');
+    expect(credits.ledger).toEqual([]);
+  });
+
+  it('makes no message of a streamed send whose form key was used already', async () => {
+    const { writer, journal } = setup(1_000);
+    const formSend = { ...UNCOUNTED_SEND, apiKeyId: null, formKey: '0190aaaa-0000-7000-8000-000000000000' };
+    await writer.persist({ send: formSend, messages: streamed(journal, [[aMessage('m-1', 100)]]), isTest: false, debitReason: 'send' }, options({ claim: undefined }));
+    const made = journal.entries.filter((e) => e.startsWith('slice')).length;
+
+    await expect(
+      writer.persist({ send: formSend, messages: streamed(journal, [[aMessage('m-2', 100)]]), isTest: false, debitReason: 'send' }, options({ claim: undefined })),
+    ).rejects.toEqual(new SendAlreadySubmitted(501));
+
+    expect(journal.entries.filter((e) => e.startsWith('slice')).length).toBe(made);
+  });
+
+  it('keeps nothing of a streamed send whose messages PostgreSQL refuses, and writes no counts', async () => {
+    const { writer, journal, sends, messages, credits } = setup(1_000);
+    messages.failInsertsWith(new Error('refused'));
+
+    await expect(
+      writer.persist({ send: UNCOUNTED_SEND, messages: streamed(journal, [[aMessage('m-1', 100)]]), isTest: false, debitReason: 'send' }, options()),
+    ).rejects.toMatchObject({
+      condition: 'failedToProcessMessages',
+    });
+
+    expect(journal.entries).not.toContain('sends.setTotals');
+    expect([sends.rows, messages.messages, credits.balanceOf(1)]).toEqual([[], [], 1_000]);
   });
 
   it('keeps nothing of a streamed send the account cannot pay for', async () => {

@@ -3,7 +3,8 @@ import { SLICE } from '../common/concurrency/slices';
 import { uuid7 } from '../common/ids/uuid7';
 import type { ComposedEntry } from './message-rules';
 import type { NewMessage } from './messages.repository';
-import type { SendTotals, StreamedMessages } from './send-writer.service';
+import type { StreamedMessages } from './send-writer.service';
+import type { SendTotals } from './sends.repository';
 
 type SendableEntry = Extract<ComposedEntry, { ok: true }>;
 

@@ -31,10 +31,6 @@ export interface SendBatchCommand {
   respectQuietHours?: boolean;
 }
 
-/**
- * POST /v1/messages: checks each message on its own, personalises from contacts, prices by parts, and
- * stores every message (one COPY for the rows) and debits the whole batch in one transaction.
- */
 /** A batch's entries checked, with what composing each needs (SendBatchService.prepareEntries). */
 interface PreparedEntries {
   account: Account;
@@ -49,6 +45,10 @@ interface PreparedEntries {
   mayHaveLinks: boolean;
 }
 
+/**
+ * POST /v1/messages: checks each message on its own, personalises from contacts, prices by parts, and
+ * stores every message (one COPY for the rows) and debits the whole batch in one transaction.
+ */
 @Injectable()
 export class SendBatchService {
   constructor(

@@ -17,8 +17,6 @@ import { MessagesRepository, NewMessage } from './messages.repository';
 import { SendAlreadySubmitted } from './send-requester';
 import { NewSend, SendsRepository, SendTotals } from './sends.repository';
 
-export type { SendTotals } from './sends.repository';
-
 /**
  * A send's messages made a slice at a time, each while PostgreSQL stores the slices before (BatchRows):
  * the send's counts are known once the last is made.

@@ -181,11 +181,14 @@ describe('PostgreSQL failover (pg_auto_failover, primary killed)', () => {
   });
 });
 
-/** Whether a worker still runs, and what it last wrote (a worker silent since the kill explains its batch taken back). */
+/**
+ * Whether a worker still runs, and its last lines of stdout and stderr (a crash's stack is among them): a
+ * worker silent since the kill explains its batch taken back.
+ */
 function workerState(service: RunningService): string {
-  const { name, child, unparsed, tail } = service.process;
-  const state = child.exitCode === null && child.signalCode === null ? 'running' : `exited (${child.exitCode ?? child.signalCode})`;
-  return [`  ${name}: ${state}; stderr and other lines: ${JSON.stringify(unparsed.slice(0, 20))}`, ...tail.slice(-8).map((l) => `    ${l.slice(0, 300)}`)].join('\n');
+  const { name, child, tail } = service.process;
+  const state = service.process.running ? 'running' : `exited (${child.exitCode ?? child.signalCode})`;
+  return [`  ${name}: ${state}; its last lines:`, ...tail.slice(-20).map((l) => `    ${l.slice(0, 300)}`)].join('\n');
 }
 
 function warnings(service: RunningService): Record<string, number> {

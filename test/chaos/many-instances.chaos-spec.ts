@@ -145,7 +145,7 @@ describe('Many instances on one PostgreSQL and one Redis', () => {
       expect([compliance.code, compliance.report.violations]).toEqual([0, []]);
     } finally {
       await smsc.control.setRespDelay(0);
-      const dead = workers.findIndex((w) => w.process.child.exitCode !== null || w.process.child.signalCode !== null);
+      const dead = workers.findIndex((w) => !w.process.running);
       if (dead >= 0) workers[dead] = await startWorker(`worker-${dead + 1}b`, smsc.port, WORKER_ENV);
     }
   });

@@ -92,9 +92,14 @@ export class ServiceProcess {
     });
   }
 
+  /** It has not exited (nor been killed) yet. */
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
   /** SIGTERM (graceful) or SIGKILL (a crash), and its exit. */
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<Exit> {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    if (this.running) this.child.kill(signal);
     return this.exited;
   }
 

@@ -97,7 +97,8 @@ describe('PostgreSQL failover (pg_auto_failover, primary killed)', () => {
   async function stallSnapshot(): Promise<string> {
     const leases = await db.query(`SELECT dispatcher_id, round(extract(epoch FROM now() - heartbeat_at)) AS age_s, active_batches FROM dispatcher_leases`);
     const batches = await db.query(`SELECT batch_id, send_id, round(extract(epoch FROM now() - claimed_at)) AS age_s, released_at FROM dispatch_batches`);
-    return [...leases.rows.map((r) => `  lease ${JSON.stringify(r)}`), ...batches.rows.map((r) => `  batch ${JSON.stringify(r)}`)].join('\n');
+    const answers = await Promise.all(workers.flatMap((w) => ['/health/live', '/health'].map((path) => probeWorker(w, path))));
+    return [...leases.rows.map((r) => `  lease ${JSON.stringify(r)}`), ...batches.rows.map((r) => `  batch ${JSON.stringify(r)}`), ...answers.map((a) => `  ${a}`)].join('\n');
   }
 
   it('kills the primary mid-campaign: 503 in the gap, 200 again after promotion, nothing lost or repeated, ledger clean', async () => {
@@ -189,6 +190,20 @@ function workerState(service: RunningService): string {
   const { name, child, tail } = service.process;
   const state = service.process.running ? 'running' : `exited (${child.exitCode ?? child.signalCode})`;
   return [`  ${name}: ${state}; its last lines:`, ...tail.slice(-20).map((l) => `    ${l.slice(0, 300)}`)].join('\n');
+}
+
+/**
+ * What a worker's own HTTP listener answers within 3 s: /health/live tells an event loop that still turns
+ * (work waiting on something) from a process that is frozen; /health also asks its PostgreSQL pool.
+ */
+async function probeWorker(service: RunningService, path: string): Promise<string> {
+  const started = Date.now();
+  try {
+    const res = await fetch(`${service.url}${path}`, { signal: AbortSignal.timeout(3000) });
+    return `${service.process.name} GET ${path}: ${res.status} in ${Date.now() - started} ms ${(await res.text()).slice(0, 400)}`;
+  } catch (err) {
+    return `${service.process.name} GET ${path}: no answer after ${Date.now() - started} ms (${(err as Error).message})`;
+  }
 }
 
 function warnings(service: RunningService): Record<string, number> {

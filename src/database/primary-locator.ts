@@ -35,7 +35,15 @@ export class PrimaryLocator {
   private async probe(): Promise<DatabaseHost> {
     const seen: string[] = [];
     for (const host of this.url.hosts) {
-      const client = new Client({ connectionString: this.url.forHost(host), connectionTimeoutMillis: this.connectTimeoutMs, application_name: 'sms-locate' });
+      // The check's query is timed too: a host that starts the session and then answers nothing (a machine
+      // hung, a network dropping everything) would otherwise hold this search, and every connection of the
+      // pool waiting on it, for good. Ending a client whose query is still out closes its socket.
+      const client = new Client({
+        connectionString: this.url.forHost(host),
+        connectionTimeoutMillis: this.connectTimeoutMs,
+        query_timeout: this.connectTimeoutMs || undefined,
+        application_name: 'sms-locate',
+      });
       // A probe that fails after connecting must not crash the process with an unhandled 'error'.
       client.on('error', () => undefined);
       try {

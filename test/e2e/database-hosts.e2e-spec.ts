@@ -33,6 +33,24 @@ describe('multi-host DATABASE_URL', () => {
     }
   });
 
+  it('skips a host that starts the session and then answers nothing, after the connect timeout', async () => {
+    const silent = new TcpProxy(direct().hostname, Number(direct().port || 5432), true);
+    const hung = `127.0.0.1:${await silent.start()}`;
+    try {
+      const started = Date.now();
+      const client = await openClient(listing([hung, here()], 'target_session_attrs=read-write'), { connectionTimeoutMillis: 1000 });
+      try {
+        expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+        const { rows } = await client.query<{ db: string }>('SELECT current_database() AS db');
+        expect(rows[0].db).toBe(direct().pathname.slice(1));
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await silent.cut();
+    }
+  });
+
   it('refuses a read-only session for read-write with SQLSTATE 08001 (answered 503), and takes it for primary', async () => {
     // Every listed host answers with default_transaction_read_only on, as a server being demoted would.
     const readOnly = `target_session_attrs=read-write&options=${encodeURIComponent('-c default_transaction_read_only=on')}`;

@@ -1,14 +1,23 @@
 import net from 'node:net';
 
+/** PostgreSQL's ReadyForQuery message while idle: 'Z', length 5, status 'I'. */
+const READY_FOR_QUERY = Buffer.from([0x5a, 0, 0, 0, 5, 0x49]);
+
 /** A loopback TCP proxy a test can cut and restore, to make a real dependency unreachable. */
 export class TcpProxy {
   private server?: net.Server;
   private readonly sockets = new Set<net.Socket>();
   port = 0;
 
+  /**
+   * @param silentOnceReady a host that lets a PostgreSQL session start and then answers nothing, as a
+   * machine that hangs (or a network that drops everything) after the connection was made: no reset,
+   * no close, no reply.
+   */
   constructor(
     private readonly targetHost: string,
     private readonly targetPort: number,
+    private readonly silentOnceReady = false,
   ) {}
 
   async start(port = 0): Promise<number> {
@@ -19,7 +28,20 @@ export class TcpProxy {
         s.on('close', () => this.sockets.delete(s));
         s.on('error', () => s.destroy());
       }
-      client.pipe(upstream).pipe(client);
+      if (this.silentOnceReady) {
+        // Forward until PostgreSQL says the session is ready (ReadyForQuery), then nothing either way.
+        let silent = false;
+        upstream.on('data', (chunk: Buffer) => {
+          if (silent) return;
+          client.write(chunk);
+          if (chunk.includes(READY_FOR_QUERY)) silent = true;
+        });
+        client.on('data', (chunk: Buffer) => {
+          if (!silent) upstream.write(chunk);
+        });
+      } else {
+        client.pipe(upstream).pipe(client);
+      }
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });

@@ -37,10 +37,10 @@ describe('multi-host DATABASE_URL', () => {
     const silent = new TcpProxy(direct().hostname, Number(direct().port || 5432), true);
     const hung = `127.0.0.1:${await silent.start()}`;
     try {
-      const started = Date.now();
       const client = await openClient(listing([hung, here()], 'target_session_attrs=read-write'), { connectionTimeoutMillis: 1000 });
       try {
-        expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+        // Connected to the second host, not through the silent one (where this query would never be answered).
+        expect(client.port).toBe(Number(direct().port || 5432));
         const { rows } = await client.query<{ db: string }>('SELECT current_database() AS db');
         expect(rows[0].db).toBe(direct().pathname.slice(1));
       } finally {

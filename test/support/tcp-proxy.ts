@@ -31,10 +31,14 @@ export class TcpProxy {
       if (this.silentOnceReady) {
         // Forward until PostgreSQL says the session is ready (ReadyForQuery), then nothing either way.
         let silent = false;
+        let tail = Buffer.alloc(0);
         upstream.on('data', (chunk: Buffer) => {
           if (silent) return;
           client.write(chunk);
-          if (chunk.includes(READY_FOR_QUERY)) silent = true;
+          // The message may arrive split across chunks: look at the end of the last one too.
+          const seen = Buffer.concat([tail, chunk]);
+          silent = seen.includes(READY_FOR_QUERY);
+          tail = seen.subarray(-(READY_FOR_QUERY.length - 1));
         });
         client.on('data', (chunk: Buffer) => {
           if (!silent) upstream.write(chunk);

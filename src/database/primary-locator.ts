@@ -41,7 +41,7 @@ export class PrimaryLocator {
       const client = new Client({
         connectionString: this.url.forHost(host),
         connectionTimeoutMillis: this.connectTimeoutMs,
-        query_timeout: this.connectTimeoutMs || undefined,
+        query_timeout: this.connectTimeoutMs,
         application_name: 'sms-locate',
       });
       // A probe that fails after connecting must not crash the process with an unhandled 'error'.

@@ -28,24 +28,8 @@ export class TcpProxy {
         s.on('close', () => this.sockets.delete(s));
         s.on('error', () => s.destroy());
       }
-      if (this.silentOnceReady) {
-        // Forward until PostgreSQL says the session is ready (ReadyForQuery), then nothing either way.
-        let silent = false;
-        let tail = Buffer.alloc(0);
-        upstream.on('data', (chunk: Buffer) => {
-          if (silent) return;
-          client.write(chunk);
-          // The message may arrive split across chunks: look at the end of the last one too.
-          const seen = Buffer.concat([tail, chunk]);
-          silent = seen.includes(READY_FOR_QUERY);
-          tail = seen.subarray(-(READY_FOR_QUERY.length - 1));
-        });
-        client.on('data', (chunk: Buffer) => {
-          if (!silent) upstream.write(chunk);
-        });
-      } else {
-        client.pipe(upstream).pipe(client);
-      }
+      if (this.silentOnceReady) forwardUntilReady(client, upstream);
+      else client.pipe(upstream).pipe(client);
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
@@ -64,4 +48,21 @@ export class TcpProxy {
   async restore(): Promise<void> {
     await this.start(this.port);
   }
+}
+
+/** Forwards both ways until PostgreSQL says the session is ready (ReadyForQuery), then nothing either way. */
+function forwardUntilReady(client: net.Socket, upstream: net.Socket): void {
+  let silent = false;
+  // The message may arrive split across chunks: the end of the last one is looked at too.
+  let tail = Buffer.alloc(0);
+  upstream.on('data', (chunk: Buffer) => {
+    if (silent) return;
+    client.write(chunk);
+    const seen = Buffer.concat([tail, chunk]);
+    silent = seen.includes(READY_FOR_QUERY);
+    tail = seen.subarray(-(READY_FOR_QUERY.length - 1));
+  });
+  client.on('data', (chunk: Buffer) => {
+    if (!silent) upstream.write(chunk);
+  });
 }

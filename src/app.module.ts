@@ -37,7 +37,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.register(config),
-        DatabaseModule.register(config, { entities: ENTITIES, migrations: MIGRATIONS }),
+        DatabaseModule.register(config, { entities: ENTITIES, migrations: MIGRATIONS }, { warmPool: true }),
         RedisModule,
         ClockModule,
         MetricsModule.register(config.metricsEnabled),

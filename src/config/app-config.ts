@@ -23,6 +23,12 @@ export const SETTINGS = {
     why: 'The PostgreSQL database, the source of truth; list a failover pair as h1:5432,h2:5432/sms?target_session_attrs=read-write',
   }),
   databasePoolSize: integer({ default: 20, min: 1, max: 200, why: 'Connections per process' }),
+  databasePoolMin: integer({
+    default: 10,
+    min: 0,
+    max: 200,
+    why: 'Connections each service process opens before it starts work and keeps open when idle (at most DATABASE_POOL_SIZE), so a burst does not wait for PostgreSQL to start backends',
+  }),
   redisUrl: text({
     default: 'redis://127.0.0.1:6379',
     pattern: /^rediss?:\/\/[^/]+(\/\d+)?\/?$/,

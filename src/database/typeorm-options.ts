@@ -3,7 +3,7 @@ import type { DataSourceOptions, MigrationInterface } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { pgConnectionOptions } from './primary-locator';
 
-export type ConnectionConfig = Pick<AppConfig, 'databaseUrl' | 'databasePoolSize' | 'dependencyTimeoutMs'>;
+export type ConnectionConfig = Pick<AppConfig, 'databaseUrl' | 'databasePoolSize' | 'dependencyTimeoutMs'> & Partial<Pick<AppConfig, 'databasePoolMin'>>;
 
 /**
  * The entity and migration lists. The composition root (src/entities.ts, src/migrations.ts) owns them, so
@@ -28,6 +28,8 @@ export function typeormOptions(config: ConnectionConfig, schema: SchemaLists): D
     extra: {
       Client: pg.Client,
       max: config.databasePoolSize,
+      // Idle connections above this many close after pg-pool's 10 s; these stay (PoolWarmup opens them).
+      min: Math.min(config.databasePoolMin ?? 0, config.databasePoolSize),
       connectionTimeoutMillis: config.dependencyTimeoutMs,
       application_name: 'sms-api',
     },

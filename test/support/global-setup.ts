@@ -24,6 +24,9 @@ export default async function globalSetup(): Promise<void> {
   // Suites send large batches from live accounts within one hour: the sending brake's starting allowance
   // is raised for them (every send still goes through it); its own tests set small thresholds.
   process.env.SENDING_BRAKE_ALLOWANCE = process.env.TEST_SENDING_BRAKE_ALLOWANCE ?? '100000000';
+  // Hundreds of apps start and stop in a run, most using a connection or two: none opens its pool's
+  // minimum ahead of work (test/e2e/pool-warmup.e2e-spec.ts starts one that does).
+  process.env.DATABASE_POOL_MIN = process.env.TEST_DATABASE_POOL_MIN ?? '0';
   // Processes of the built service (dist/src/main.js) and the SMSC simulator that e2e and chaos tests start
   // load some 3000 modules each: Node's on-disk compile cache (Node 22.1+, keyed by each file's contents)
   // spares most of their compiling (the CLI turns the cache on itself; with this it uses the same place).

@@ -8,6 +8,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import type { AuthenticatedRequest } from '../common/auth/authenticated-request';
 import { AppConfig, trustProxyOption } from '../config/app-config';
 import { ErrorEnvelopeFilter } from '../common/errors/error-envelope.filter';
+import { parseInTurn } from '../common/http/body-turn';
 import { parseJsonBody } from '../common/http/json-body-parser';
 import { BODY_MEDIA_TYPES, requestBodyKind } from '../common/http/body-media-type';
 import { envelopeClientErrorHandler } from '../common/http/client-error-handler';
@@ -74,12 +75,9 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
   fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: config.bodyLimitBytes }, (request, body, done) => {
     // An unknown path or method is answered 404/405 whatever its body says.
     if (!request.routeOptions.url) return done(null, undefined);
-    try {
-      const uploadLimit = acceptsUploads(request) ? config.pageUploadLimitBytes : 0;
-      done(null, isPageRoute(request) ? parseFormBody(request.headers['content-type'], body as string, uploadLimit) : parseJsonBody(body as string));
-    } catch (err) {
-      done(err as Error, undefined);
-    }
+    const uploadLimit = acceptsUploads(request) ? config.pageUploadLimitBytes : 0;
+    const parse = isPageRoute(request) ? (text: string) => parseFormBody(request.headers['content-type'], text, uploadLimit) : parseJsonBody;
+    parseInTurn<unknown>(body as string, parse, (err, value) => done(err, value));
   });
 
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {

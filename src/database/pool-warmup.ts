@@ -12,9 +12,9 @@ function poolOf(dataSource: DataSource): Pool {
 /**
  * Opens `count` connections of the pool at once, each asked one query, and gives them back idle. The pool
  * keeps that many open (its `min`), so the first burst of work finds them ready instead of waiting for
- * PostgreSQL to start a backend per connection while the machine is busiest. Returns how many it opened.
+ * PostgreSQL to start a backend per connection while the machine is busiest.
  */
-export async function warmPool(dataSource: DataSource, count: number): Promise<number> {
+export async function warmPool(dataSource: DataSource, count: number): Promise<void> {
   const pool = poolOf(dataSource);
   const opened = await Promise.allSettled(
     Array.from({ length: count }, async () => {
@@ -28,7 +28,6 @@ export async function warmPool(dataSource: DataSource, count: number): Promise<n
   );
   const failed = opened.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
-  return count;
 }
 
 /**

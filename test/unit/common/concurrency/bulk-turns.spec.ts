@@ -1,17 +1,6 @@
 import { stat } from 'node:fs';
 import { nextBulkTurn } from '../../../../src/common/concurrency/bulk-turns';
-
-/** Counts turns of the event loop: its callback runs once in each turn's check phase. */
-function turnCounter(): { now: () => number; stop: () => void } {
-  let turn = 0;
-  let running = true;
-  const tick = () => {
-    turn++;
-    if (running) setImmediate(tick);
-  };
-  setImmediate(tick);
-  return { now: () => turn, stop: () => (running = false) };
-}
+import { turnCounter } from '../../../support/event-loop-turns';
 
 async function slices(name: string, count: number, log: Array<{ name: string; turn: number }>, turns: { now: () => number }): Promise<void> {
   for (let i = 0; i < count; i++) {

@@ -1,5 +1,6 @@
 import { nextBulkTurn } from '../../../../src/common/concurrency/bulk-turns';
 import { LARGE_BODY_CHARS, parseInTurn } from '../../../../src/common/http/body-turn';
+import { turnCounter } from '../../../support/event-loop-turns';
 
 function parsed(text: string, parse: (text: string) => unknown = JSON.parse): { result: Promise<{ err: Error | null; value?: unknown }>; answeredAtOnce: () => boolean } {
   let answered = false;
@@ -38,22 +39,16 @@ describe('parseInTurn', () => {
   });
 
   it('parses large bodies arriving together one per turn, in the order they came', async () => {
-    let turn = 0;
-    let counting = true;
-    const tick = () => {
-      turn++;
-      if (counting) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const turns = turnCounter();
     const order: Array<{ name: string; turn: number }> = [];
     const bodies = ['first', 'second', 'third'].map((name) =>
       parsed(largeBody(name), (text) => {
-        order.push({ name, turn });
+        order.push({ name, turn: turns.now() });
         return JSON.parse(text) as unknown;
       }),
     );
     await Promise.all(bodies.map((b) => b.result));
-    counting = false;
+    turns.stop();
     expect(order.map((o) => o.name)).toEqual(['first', 'second', 'third']);
     expect(new Set(order.map((o) => o.turn)).size).toBe(3);
   });

@@ -27,10 +27,13 @@ export const AIMS: readonly Aim[] = [
 
 /**
  * Printed beside the aims, judged by none: webhooks against the floor that also stores every event and logs
- * every attempt, and the sends against their COPY floors.
+ * every attempt, that durable floor against the plain one (the least a webhook ratio can be), and the sends
+ * against their COPY floors.
  */
 export const ALSO_SHOWN: ReadonlyArray<{ key: string; part: Part; label: string }> = [
   { key: 'webhooksDurable', part: 'webhooks', label: 'status webhooks ÷ durable floor (with the database)' },
+  // The durable floor's own ratio to the undici Pool floor: no deliverer that stores and logs every event is below it.
+  { key: 'durableOverFloor', part: 'webhooks', label: 'durable floor ÷ undici Pool floor (no deliverer below)' },
   { key: 'postCopy', part: 'send', label: 'POST /v1/messages p50 ÷ COPY floor' },
   { key: 'listSendCopy', part: 'send', label: 'list-send p50 ÷ COPY floor' },
 ];
@@ -85,7 +88,11 @@ export function roundFigures(results: BenchResults): Round {
   if (kannel?.sustained && dispatch?.sustained !== undefined) round.campaign = dispatch.sustained / kannel.sustained;
   if (dispatch?.probeP99Ms !== undefined) round.probeP99Ms = dispatch.probeP99Ms;
   if (webhooks?.ratio !== undefined) round.webhooks = webhooks.ratio;
-  if (webhooks?.durableRatio !== undefined) round.webhooksDurable = webhooks.durableRatio;
+  if (webhooks?.durableRatio !== undefined) {
+    round.webhooksDurable = webhooks.durableRatio;
+    // Both ratios have the product's time above them: their quotient is the durable floor's time over the plain floor's.
+    if (webhooks.ratio !== undefined && webhooks.durableRatio > 0) round.durableOverFloor = webhooks.ratio / webhooks.durableRatio;
+  }
   if (links?.ratio !== undefined) round.links = links.ratio;
   for (const key of ['post', 'postCopy', 'listSend', 'listSendCopy']) if (send?.[key] !== undefined) round[key] = send[key];
   return round;

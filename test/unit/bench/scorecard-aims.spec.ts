@@ -13,7 +13,20 @@ describe('bench:scorecard aims', () => {
         links: { ratio: 1.7 },
         send: { post: 1.37, postCopy: 1.58, listSend: 1.06, listSendCopy: 1.37 },
       }),
-    ).toEqual({ campaign: 1.1, probeP99Ms: 163.1, webhooks: 2.89, webhooksDurable: 1.91, links: 1.7, post: 1.37, postCopy: 1.58, listSend: 1.06, listSendCopy: 1.37 });
+    ).toEqual({
+      campaign: 1.1,
+      probeP99Ms: 163.1,
+      webhooks: 2.89,
+      webhooksDurable: 1.91,
+      durableOverFloor: 2.89 / 1.91,
+      links: 1.7,
+      post: 1.37,
+      postCopy: 1.58,
+      listSend: 1.06,
+      listSendCopy: 1.37,
+    });
+    // Without the durable floor's ratio (a checkout from before it) there is no quotient either.
+    expect(roundFigures({ webhooks: { ratio: 2.89 } })).toEqual({ webhooks: 2.89 });
     // A failed Kannel run leaves the campaign's ratio out rather than dividing by nothing.
     expect(roundFigures({ dispatch: { sustained: 15400, probeP99Ms: 90 } })).toEqual({ probeP99Ms: 90 });
   });
@@ -98,6 +111,12 @@ describe('bench:scorecard aims', () => {
     expect(allMet).toBe(true);
     expect(lines.filter((l) => /\d\/1$/.test(l))).toHaveLength(2);
     expect(lines.some((l) => l.startsWith('campaign rate') || l.startsWith('POST'))).toBe(false);
+  });
+
+  it('shows the durable floor over the plain floor beside the webhook aim, judged by no bound', () => {
+    const { lines, allMet } = scorecardLines([{ webhooks: 1.9, durableOverFloor: 2.2 }], undefined, ['webhooks']);
+    expect(allMet).toBe(true);
+    expect(lines.find((l) => l.startsWith('durable floor ÷ undici Pool floor'))).toMatch(/ 2\.20× +$/);
   });
 
   it('prints the baseline’s figures of the same rounds after this checkout’s', () => {

@@ -1,10 +1,11 @@
-import type { Pool } from 'pg';
+import { Client, type Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
- * DATABASE_POOL_MIN: a service process opens that many connections before its first request or job, and
- * its pool keeps them open when idle; a process with 0 opens them only as work needs them.
+ * DATABASE_POOL_MIN: a service process opens that many connections before its first request or job, its
+ * pool keeps them open when idle, and it opens them again after losing them; a process with 0 opens them
+ * only as work needs them.
  */
 describe('the database pool minimum', () => {
   let app: TestApp | undefined;
@@ -30,6 +31,40 @@ describe('the database pool minimum', () => {
     expect(rows[0].sessions).toBe(ports.length);
     const res = await app.api.get('/health/live');
     expect(res.status).toBe(200);
+  });
+
+  it('opens them again after PostgreSQL ends its sessions (a restart, a failover), before any work asks', async () => {
+    app = await startTestApp({ databasePoolMin: 4, databasePoolSize: 8, appRole: 'api' });
+    const pool = poolOf(app);
+    const before = localPorts(pool);
+    expect(before.length).toBeGreaterThanOrEqual(4);
+    const admin = new Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    try {
+      const { rows: ended } = await admin.query<{ ended: boolean }>(
+        `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'sms-api' AND client_port = ANY($1::int[])`,
+        [before],
+      );
+      expect(ended.length).toBe(before.length);
+      // No request or job runs meanwhile: only the refill can open connections.
+      const deadline = Date.now() + 10_000;
+      let after: number[] = [];
+      while (Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        after = localPorts(pool);
+        // Idle again once opened and asked their query (a client counts from its connect's start).
+        if (pool.idleCount >= 4 && after.length >= 4 && after.every((port) => !before.includes(port))) break;
+      }
+      expect(pool.idleCount).toBeGreaterThanOrEqual(4);
+      expect(after.some((port) => before.includes(port))).toBe(false);
+      const { rows } = await admin.query<{ sessions: number }>(
+        `SELECT count(*)::int AS sessions FROM pg_stat_activity WHERE application_name = 'sms-api' AND client_port = ANY($1::int[])`,
+        [after],
+      );
+      expect(rows[0].sessions).toBe(after.length);
+    } finally {
+      await admin.end();
+    }
   });
 
   it('never opens more than DATABASE_POOL_SIZE, whatever the minimum asks', async () => {

@@ -32,7 +32,7 @@ export async function warmPool(dataSource: DataSource, count: number): Promise<v
 
 /**
  * After the pool loses connections (a failover, a PostgreSQL restart, a backend ended), it opens them again
- * up to its minimum this long after the last loss (a failover drops them all within a moment); while the
+ * up to its minimum this long after the first loss, by when a failover has dropped them all; while the
  * database cannot be reached, again after twice as long each time, up to REFILL_RETRY_MAX_MS.
  */
 export const REFILL_AFTER_MS = 500;

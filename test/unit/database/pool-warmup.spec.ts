@@ -111,7 +111,7 @@ describe('PoolWarmup', () => {
       jest.useRealTimers();
     });
 
-    it('opens them again up to the minimum, once, a moment after the last loss', async () => {
+    it('opens them again up to the minimum, once, a moment after the first loss (a later loss meanwhile waits for it)', async () => {
       const pool = new FakePool();
       const warmup = await started(pool);
       expect(pool.totalCount).toBe(5);

@@ -45,7 +45,8 @@ describe('PostgreSQL failover (pg_auto_failover, primary killed)', () => {
     await prepareDatabase(loadConfig(process.env), MIGRATIONS);
     db = database();
     smsc = await startSmscProcess({ receiptDelayMs: 200 });
-    const env = { DEPENDENCY_TIMEOUT_MS: '1000' };
+    // A pool minimum as in production (test runs default to 0), so reopening it after the failover runs here too.
+    const env = { DEPENDENCY_TIMEOUT_MS: '1000', DATABASE_POOL_MIN: '4' };
     [api, ...workers] = await Promise.all([
       startApi('api', env),
       ...Array.from({ length: WORKERS }, (_, i) => startWorker(`worker-${i + 1}`, smsc.port, { ...WORKER_ENV, ...env })),

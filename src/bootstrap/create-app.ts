@@ -77,7 +77,7 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
     if (!request.routeOptions.url) return done(null, undefined);
     const uploadLimit = acceptsUploads(request) ? config.pageUploadLimitBytes : 0;
     const parse = isPageRoute(request) ? (text: string) => parseFormBody(request.headers['content-type'], text, uploadLimit) : parseJsonBody;
-    parseInTurn<unknown>(body as string, parse, (err, value) => done(err, value));
+    parseInTurn<unknown>(body as string, parse, done);
   });
 
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {

@@ -37,7 +37,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.register(config),
-        DatabaseModule.register(config, { entities: ENTITIES, migrations: MIGRATIONS }, { warmPool: true }),
+        DatabaseModule.register(config, { entities: ENTITIES, migrations: MIGRATIONS }, { servicePool: true }),
         RedisModule,
         ClockModule,
         MetricsModule.register(config.metricsEnabled),

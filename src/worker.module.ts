@@ -22,7 +22,7 @@ export class WorkerModule {
       module: WorkerModule,
       imports: [
         ConfigModule.register(config),
-        DatabaseModule.register(config, { entities: ENTITIES, migrations: MIGRATIONS }, { warmPool: true }),
+        DatabaseModule.register(config, { entities: ENTITIES, migrations: MIGRATIONS }, { servicePool: true }),
         RedisModule,
         ClockModule,
         MetricsModule.register(false),

@@ -1,13 +1,8 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-
-/** The pg pool under TypeORM's PostgreSQL driver (its primary's; this service has no read replicas). */
-function poolOf(dataSource: DataSource): Pool {
-  return (dataSource.driver as unknown as { master: Pool }).master;
-}
+import { poolOf } from './typeorm-pool';
 
 /**
  * Opens `count` connections of the pool at once, each asked one query, and gives them back idle. The pool
@@ -19,10 +14,15 @@ export async function warmPool(dataSource: DataSource, count: number): Promise<v
   const opened = await Promise.allSettled(
     Array.from({ length: count }, async () => {
       const client = await pool.connect();
+      // A checked-out client reports a lost connection as 'error' on itself: unheard, that would end the process.
+      let lost: Error | undefined;
+      const onError = (err: Error) => (lost = err);
+      client.on('error', onError);
       try {
         await client.query('SELECT 1');
       } finally {
-        client.release();
+        client.off('error', onError);
+        client.release(lost);
       }
     }),
   );

@@ -3,8 +3,8 @@ import { loadConfig } from '../../src/config/app-config';
 import { prepareDatabase } from '../../src/database/prepare-database';
 import { MIGRATIONS } from '../../src/migrations';
 import { call, complianceVerify, database, HttpAnswer, international, ledgerVerify, liveAccount, mobiles, statusCounts } from '../support/campaign';
-import { AutoFailoverFormation } from '../support/pg-auto-failover';
-import { RunningService, SmscProcess, startApi, startSmscProcess, startWorker } from '../support/processes';
+import { AutoFailoverFormation, FormationNode } from '../support/pg-auto-failover';
+import { RunningService, SmscProcess, startApi, startSmscProcess, startWorker, stopStartedProcesses } from '../support/processes';
 import { until } from '../support/wait';
 
 const BINDS = 2;
@@ -22,17 +22,25 @@ const UNAVAILABLE = { error: 'Service temporarily unavailable, please retry' };
 jest.setTimeout(600_000);
 
 /**
- * The PostgreSQL primary dies mid-campaign and pg_auto_failover promotes its standby. The service is given
+ * The PostgreSQL primary fails mid-campaign and pg_auto_failover promotes its standby. The service is given
  * both nodes in one URL (h1,h2/sms?target_session_attrs=read-write) and finds the new primary by itself:
  * requests in the gap answer 503 in the envelope, the API answers 200 again once the standby is promoted,
  * the workers pick up where they were, nothing is lost or sent twice, and `cli ledger:verify` is clean.
+ * Two ways to fail: killed (its connections are reset at once), and hung (stopped: no reset, no answer,
+ * the service's connections to it wait until it ends them itself).
  */
-describe('PostgreSQL failover (pg_auto_failover, primary killed)', () => {
+const FAULTS = {
+  killed: (formation: AutoFailoverFormation, node: FormationNode) => formation.kill(node),
+  hung: (formation: AutoFailoverFormation, node: FormationNode) => formation.hang(node),
+};
+
+describe.each(Object.keys(FAULTS) as Array<keyof typeof FAULTS>)('PostgreSQL failover (pg_auto_failover, primary %s)', (fault) => {
   let formation: AutoFailoverFormation | undefined;
   let smsc: SmscProcess;
   let api: RunningService;
   let workers: RunningService[] = [];
   let db: Pool;
+  const abandoned: Pool[] = [];
   let fileDatabaseUrl: string | undefined;
 
   beforeAll(async () => {
@@ -54,10 +62,11 @@ describe('PostgreSQL failover (pg_auto_failover, primary killed)', () => {
   });
 
   afterAll(async () => {
-    await Promise.all([api, ...workers].filter(Boolean).map((s) => s.process.stop()));
-    await smsc?.process.stop();
+    // SIGTERM, then SIGKILL after 10 s: a service whose work waits on a hung database would not exit by itself.
+    await stopStartedProcesses();
     await db?.end();
     await formation?.stop();
+    await Promise.all(abandoned.map((pool) => pool.end()));
     if (fileDatabaseUrl) process.env.DATABASE_URL = fileDatabaseUrl;
   });
 
@@ -102,7 +111,7 @@ describe('PostgreSQL failover (pg_auto_failover, primary killed)', () => {
     return [...leases.rows.map((r) => `  lease ${JSON.stringify(r)}`), ...batches.rows.map((r) => `  batch ${JSON.stringify(r)}`), ...answers.map((a) => `  ${a}`)].join('\n');
   }
 
-  it('kills the primary mid-campaign: 503 in the gap, 200 again after promotion, nothing lost or repeated, ledger clean', async () => {
+  it(`the primary ${fault} mid-campaign: 503 in the gap, 200 again after promotion, nothing lost or repeated, ledger clean`, async () => {
     const sizesBefore = await tableSizes();
     const acct = await liveAccount(10_000);
     const numbers = mobiles('31', 6000);
@@ -115,8 +124,12 @@ describe('PostgreSQL failover (pg_auto_failover, primary killed)', () => {
     await until(async () => (await smsc.control.destinations('61431')).size >= 1500, '1500 submitted', 60_000, 100);
 
     const primary = (await formation!.primary())!;
-    const killedAt = Date.now();
-    formation!.kill(primary);
+    const faultAt = Date.now();
+    FAULTS[fault](formation!, primary);
+    // This file's own connections to a hung node would wait on it for good: a new pool, and the old one ended
+    // once the formation is (stopping the node closes their sockets).
+    abandoned.push(db);
+    db = database();
 
     // The API through the gap: every answer is 200 or the 503 envelope, never a 500; 200 again once the
     // standby is promoted (three in a row, so one lucky answer from a pooled connection does not count).
@@ -125,7 +138,7 @@ describe('PostgreSQL failover (pg_auto_failover, primary killed)', () => {
     await until(
       async () => {
         const answer = await call(api.url, 'GET', '/v1/account', acct.auth);
-        seen.push({ at: Date.now() - killedAt, answer });
+        seen.push({ at: Date.now() - faultAt, answer });
         const last = seen.slice(-3);
         if (seen.some((s) => s.answer.status === 503) && last.length === 3 && last.every((s) => s.answer.status === 200)) backAt = last[0].at;
         return backAt > 0;
@@ -137,7 +150,7 @@ describe('PostgreSQL failover (pg_auto_failover, primary killed)', () => {
     const promoted = await formation!.primary();
     const counts = seen.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s.answer.status]: (acc[s.answer.status] ?? 0) + 1 }), {});
     process.stdout.write(
-      `failover: API answered 200 again ${(backAt / 1000).toFixed(1)} s after the primary (${primary.name}) was killed; answers meanwhile ${JSON.stringify(counts)}; new primary ${promoted?.name}\n`,
+      `failover (${fault}): API answered 200 again ${(backAt / 1000).toFixed(1)} s after the primary (${primary.name}) was ${fault}; answers meanwhile ${JSON.stringify(counts)}; new primary ${promoted?.name}\n`,
     );
     expect(seen.filter((s) => s.answer.status !== 200 && !(s.answer.status === 503 && JSON.stringify(s.answer.body) === JSON.stringify(UNAVAILABLE)))).toEqual([]);
     expect(counts[503]).toBeGreaterThan(0);
@@ -167,7 +180,7 @@ describe('PostgreSQL failover (pg_auto_failover, primary killed)', () => {
     // are expected; what a killed primary can still cost is what was on the wire, unanswered, at the kill.
     const allowed = 0;
     const repeats = numbers.filter((n) => (submitted.get(international(n)) ?? 0) > 1).length;
-    process.stdout.write(`failover: ${numbers.length} delivered, ${repeats} submitted twice (allowed ${allowed})\n`);
+    process.stdout.write(`failover (${fault}): ${numbers.length} delivered, ${repeats} submitted twice (allowed ${allowed})\n`);
     for (const worker of workers) process.stdout.write(`  ${worker.process.name} warned: ${JSON.stringify(warnings(worker))}\n`);
     if (repeats > allowed) process.stdout.write(`failover: delivery 25 s after the API was back:\n${stall}\n${workers.map(workerState).join('\n')}\n`);
     expect(repeats).toBeLessThanOrEqual(allowed);

@@ -21,8 +21,13 @@ export interface HttpAnswer {
   body: any;
 }
 
+/** Far above any answer the chaos tests wait for (a 10000-message POST under load takes seconds). */
+const CALL_TIMEOUT_MS = 60_000;
+
 export async function call(baseUrl: string, method: string, path: string, auth: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpAnswer> {
   const res = await fetch(`${baseUrl}${path}`, {
+    // A request the service never answers (a hang) fails the test here instead of holding it to the end.
+    signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
     method,
     headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),

@@ -50,6 +50,7 @@ export class AutoFailoverFormation {
   readonly nodes: FormationNode[] = [];
   private readonly groups: ChildProcess[] = [];
   private readonly log: string[] = [];
+  private readonly hung: number[] = [];
   private monitorPort = 0;
 
   private constructor(readonly dir: string) {}
@@ -94,7 +95,23 @@ export class AutoFailoverFormation {
     if (postmaster) signalPid(postmaster, 'SIGKILL');
   }
 
+  /**
+   * The machine hangs: pg_autoctl, PostgreSQL and every backend of this node are stopped (SIGSTOP). Nothing is
+   * closed or reset: the kernel still takes connections and data, and nothing answers. stop() ends them.
+   */
+  hang(node: FormationNode): void {
+    const postmaster = this.postmasterPid(node.pgdata);
+    // The postmaster first, so it forks no backend after its children are listed.
+    if (postmaster) signalPid(postmaster, 'SIGSTOP');
+    signalGroup(node.run, 'SIGSTOP');
+    const stopped = postmaster ? [postmaster, ...descendants(postmaster)] : [];
+    for (const pid of stopped) signalPid(pid, 'SIGSTOP');
+    this.hung.push(...stopped);
+  }
+
   async stop(): Promise<void> {
+    // Stopped processes take SIGKILL only (a stopped backend would outlive its killed postmaster).
+    for (const pid of this.hung) signalPid(pid, 'SIGKILL');
     for (const group of this.groups) signalGroup(group, 'SIGTERM');
     await until(() => this.groups.every((g) => g.exitCode !== null || g.signalCode !== null), 'pg_autoctl to stop', 20_000, 100).catch(() => undefined);
     for (const group of this.groups) signalGroup(group, 'SIGKILL');
@@ -231,6 +248,32 @@ function latestPostgresBin(): string {
     .filter((v) => Number.isInteger(v))
     .sort((a, b) => b - a);
   return `/usr/lib/postgresql/${versions[0]}/bin`;
+}
+
+/** Every process below `pid`, read from /proc (each process's parent is the 4th field of its stat). */
+function descendants(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    const child = Number(entry);
+    if (!Number.isInteger(child)) continue;
+    try {
+      // The command name (2nd field) is in parentheses and may hold spaces: the fields after its ')' are split.
+      const stat = readFileSync(`/proc/${child}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(parent, [...(parents.get(parent) ?? []), child]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found: number[] = [];
+  const walk = (p: number) => {
+    for (const c of parents.get(p) ?? []) {
+      found.push(c);
+      walk(c);
+    }
+  };
+  walk(pid);
+  return found;
 }
 
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {

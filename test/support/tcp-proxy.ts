@@ -7,6 +7,7 @@ const READY_FOR_QUERY = Buffer.from([0x5a, 0, 0, 0, 5, 0x49]);
 export class TcpProxy {
   private server?: net.Server;
   private readonly sockets = new Set<net.Socket>();
+  private frozen = false;
   port = 0;
 
   /**
@@ -29,7 +30,12 @@ export class TcpProxy {
         s.on('error', () => s.destroy());
       }
       if (this.silentOnceReady) forwardUntilReady(client, upstream);
-      else client.pipe(upstream).pipe(client);
+      else {
+        // Not pipe(): a pipe resumes a paused socket on 'drain', and freeze() pauses them.
+        client.on('data', (chunk: Buffer) => upstream.write(chunk));
+        upstream.on('data', (chunk: Buffer) => client.write(chunk));
+      }
+      if (this.frozen) for (const s of [client, upstream]) s.pause();
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
@@ -47,6 +53,21 @@ export class TcpProxy {
 
   async restore(): Promise<void> {
     await this.start(this.port);
+  }
+
+  /**
+   * The host hangs: every connection, open or new, stays open and gets no answer, as from a machine or
+   * network that stops without a reset (the kernel still takes what is sent, nothing is forwarded).
+   */
+  freeze(): void {
+    this.frozen = true;
+    for (const s of this.sockets) s.pause();
+  }
+
+  /** The host answers again: what was held is forwarded, and new connections are served. */
+  thaw(): void {
+    this.frozen = false;
+    for (const s of this.sockets) s.resume();
   }
 }
 

@@ -15,6 +15,8 @@ const LIFETIME_TIMERS = [
   'delivery/worker/dispatcher-lease.ts',
   'webhooks/webhook-leases.ts',
   'delivery/worker/carriers.service.ts',
+  // The database pool's watchdog: in every service process, API-only ones too, for as long as the pool lives.
+  'database/connection-watchdog.ts',
 ];
 
 function sourceFiles(dir: string): string[] {

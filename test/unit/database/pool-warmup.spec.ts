@@ -14,7 +14,7 @@ function countingPool(): { dataSource: DataSource; connects: () => number; relea
   let released = 0;
   const dataSource = fakeDataSource(() => {
     connects++;
-    return Promise.resolve({ query: () => Promise.resolve({ rows: [] }), release: () => released++ });
+    return Promise.resolve(Object.assign(new EventEmitter(), { query: () => Promise.resolve({ rows: [] }), release: () => released++ }));
   });
   return { dataSource, connects: () => connects, released: () => released };
 }
@@ -36,7 +36,7 @@ class FakePool extends EventEmitter {
       this.totalCount++;
       this.opened++;
     }
-    return Promise.resolve({ query: () => Promise.resolve({ rows: [] }), release: () => this.idleCount++ });
+    return Promise.resolve(Object.assign(new EventEmitter(), { query: () => Promise.resolve({ rows: [] }), release: () => this.idleCount++ }));
   }
   lose(count: number): void {
     this.totalCount -= count;
@@ -58,6 +58,27 @@ describe('warmPool', () => {
 
   it('fails with the connection error when PostgreSQL cannot be reached', async () => {
     await expect(warmPool(refusing(), 3)).rejects.toThrow('ECONNREFUSED');
+  });
+
+  it('hears a connection lost during its query, and gives the client back with that error so the pool drops it', async () => {
+    const lost = new Error('Connection terminated unexpectedly');
+    const released: Array<Error | undefined> = [];
+    const client = Object.assign(new EventEmitter(), {
+      // As pg does: the client emits 'error' (which throws where nobody listens), then the query fails.
+      query: () => {
+        client.emit('error', lost);
+        return Promise.reject(lost);
+      },
+      release: (err?: Error) => released.push(err),
+    });
+    await expect(
+      warmPool(
+        fakeDataSource(() => Promise.resolve(client)),
+        1,
+      ),
+    ).rejects.toBe(lost);
+    expect(released).toEqual([lost]);
+    expect(client.listenerCount('error')).toBe(0);
   });
 });
 

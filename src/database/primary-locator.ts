@@ -7,12 +7,15 @@ import { DatabaseHost, DatabaseUrl, isPlainUrl, parseDatabaseUrl, TargetSessionA
  * by PrimaryClient: it connects to the host the locator last found accepting the session the URL asks for
  * (read-write: not in recovery and not default read-only), and checks the session it got. When that host is
  * gone or has become a standby, the connection fails as PostgreSQL being out of reach (503 to the request,
- * a pause for a worker) and the locator forgets it; the next connection tries the hosts again in their order.
+ * a pause for a worker) and the locator forgets it; the next connection tries the hosts again in their order,
+ * those it could not reach since they last accepted a session after the others.
  * Connections already open to a primary that dies end with it, and the pool replaces them the same way.
  */
 export class PrimaryLocator {
   private current: DatabaseHost | undefined;
   private probing: Promise<DatabaseHost> | undefined;
+  /** Hosts a connection failed to reach since they last accepted a session: searched after the others. */
+  private readonly failed = new Set<DatabaseHost>();
 
   constructor(
     readonly url: DatabaseUrl,
@@ -27,14 +30,29 @@ export class PrimaryLocator {
     return this.probing;
   }
 
-  /** This host failed a connection or refused the session: look again next time. */
+  /** This host's session is gone or was of the wrong kind: look again next time. */
   forget(host: DatabaseHost): void {
     if (this.current === host) this.current = undefined;
   }
 
+  /** A connection to this host failed: look again next time, trying it after the others. */
+  unreachable(host: DatabaseHost): void {
+    this.forget(host);
+    this.failed.add(host);
+  }
+
+  /**
+   * The URL's order, except that hosts which failed since they last accepted a session go last: after a
+   * failover away from a hung first host, each search would otherwise wait the connect timeout on it first.
+   */
+  private searchOrder(): DatabaseHost[] {
+    const hosts = this.url.hosts;
+    return [...hosts.filter((h) => !this.failed.has(h)), ...hosts.filter((h) => this.failed.has(h))];
+  }
+
   private async probe(): Promise<DatabaseHost> {
     const seen: string[] = [];
-    for (const host of this.url.hosts) {
+    for (const host of this.searchOrder()) {
       // The check's query is timed too: a host that starts the session and then answers nothing (a machine
       // hung, a network dropping everything) would otherwise hold this search, and every connection of the
       // pool waiting on it, for good. Ending a client whose query is still out closes its socket.
@@ -50,10 +68,13 @@ export class PrimaryLocator {
         await client.connect();
         if (await acceptsSession(client, this.url.targetSessionAttrs, new Map())) {
           this.current = host;
+          this.failed.delete(host);
           return host;
         }
+        // Up, but a standby: not a failure.
         seen.push(`${host.host}:${host.port} is read-only`);
       } catch (err) {
+        this.failed.add(host);
         seen.push(`${host.host}:${host.port} ${(err as { code?: string }).code ?? (err as Error).message}`);
       } finally {
         await client.end().catch(() => undefined);
@@ -128,14 +149,14 @@ function primaryClientClass(locator: PrimaryLocator): typeof Client {
       try {
         await super.connect();
       } catch (err) {
-        locator.forget(host);
+        locator.unreachable(host);
         throw err;
       }
       let accepted: boolean;
       try {
         accepted = await acceptsSession(this, locator.url.targetSessionAttrs, this.reported);
       } catch (err) {
-        locator.forget(host);
+        locator.unreachable(host);
         await this.end().catch(() => undefined);
         throw err;
       }

@@ -174,13 +174,16 @@ describe.each(Object.keys(FAULTS) as Array<keyof typeof FAULTS>)('PostgreSQL fai
       500,
     );
     clearTimeout(stallTimer);
+    const deliveredAt = Date.now() - faultAt;
     const submitted = await smsc.control.destinations('61431');
     expect(numbers.filter((n) => !submitted.has(international(n)))).toEqual([]);
     // Repeats: the workers keep the carrier's answers through the gap (their leases outlive it), so none
     // are expected; what a killed primary can still cost is what was on the wire, unanswered, at the kill.
     const allowed = 0;
     const repeats = numbers.filter((n) => (submitted.get(international(n)) ?? 0) > 1).length;
-    process.stdout.write(`failover (${fault}): ${numbers.length} delivered, ${repeats} submitted twice (allowed ${allowed})\n`);
+    process.stdout.write(
+      `failover (${fault}): ${numbers.length} delivered (the last ${(deliveredAt / 1000).toFixed(1)} s after the fault), ${repeats} submitted twice (allowed ${allowed})\n`,
+    );
     for (const worker of workers) process.stdout.write(`  ${worker.process.name} warned: ${JSON.stringify(warnings(worker))}\n`);
     if (repeats > allowed) process.stdout.write(`failover: delivery 25 s after the API was back:\n${stall}\n${workers.map(workerState).join('\n')}\n`);
     expect(repeats).toBeLessThanOrEqual(allowed);

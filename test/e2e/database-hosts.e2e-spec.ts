@@ -1,6 +1,7 @@
 import { Pool } from 'pg';
 import { classifyDependencyFailure } from '../../src/common/errors/dependency-errors';
-import { openClient, pgConnectionOptions } from '../../src/database/primary-locator';
+import { parseDatabaseUrl } from '../../src/database/database-url';
+import { openClient, pgConnectionOptions, PrimaryLocator } from '../../src/database/primary-locator';
 import { TcpProxy } from '../support/tcp-proxy';
 
 /**
@@ -48,6 +49,24 @@ describe('multi-host DATABASE_URL', () => {
       }
     } finally {
       await silent.cut();
+    }
+  });
+
+  it('searches a host that failed after the others, so a hung first host costs the connect timeout once, not on every search', async () => {
+    const hung = new TcpProxy(direct().hostname, Number(direct().port || 5432));
+    const first = `127.0.0.1:${await hung.start()}`;
+    hung.freeze();
+    try {
+      const locator = new PrimaryLocator(parseDatabaseUrl(listing([first, here()], 'target_session_attrs=read-write')), 500);
+      const found = await locator.locate();
+      expect([found.host, found.port, hung.accepted]).toEqual([direct().hostname, Number(direct().port || 5432), 1]);
+      // Its connection lost (a failover, a backend ended): the next search starts with the host that answered.
+      locator.forget(found);
+      expect(await locator.locate()).toBe(found);
+      expect(hung.accepted).toBe(1);
+    } finally {
+      hung.thaw();
+      await hung.cut();
     }
   });
 

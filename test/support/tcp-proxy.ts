@@ -9,6 +9,8 @@ export class TcpProxy {
   private readonly sockets = new Set<net.Socket>();
   private frozen = false;
   port = 0;
+  /** Connections taken since start. */
+  accepted = 0;
 
   /**
    * @param silentOnceReady a host that lets a PostgreSQL session start and then answers nothing, as a
@@ -23,6 +25,7 @@ export class TcpProxy {
 
   async start(port = 0): Promise<number> {
     this.server = net.createServer((client) => {
+      this.accepted++;
       const upstream = net.connect(this.targetPort, this.targetHost);
       for (const s of [client, upstream]) {
         this.sockets.add(s);

@@ -9,7 +9,7 @@ export class TcpProxy {
   private readonly sockets = new Set<net.Socket>();
   private frozen = false;
   port = 0;
-  /** Connections taken since start. */
+  /** Connections taken so far, over every start. */
   accepted = 0;
 
   /**

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Client, type ClientConfig, type Pool } from 'pg';
+import { Client, type ClientConfig, DatabaseError, type Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { poolOf } from './typeorm-pool';
@@ -68,17 +68,12 @@ export async function checkHost(like: ClientConfig, timeoutMs: number): Promise<
     await client.query('SELECT 1');
     return 'answers';
   } catch (err) {
-    return isServerAnswer(err) ? 'answers' : 'silent';
+    // An error PostgreSQL sent, as opposed to one of the socket or a timer.
+    return err instanceof DatabaseError ? 'answers' : 'silent';
   } finally {
     // Ending a client whose connect or query is still out closes its socket.
     await client.end().catch(() => undefined);
   }
-}
-
-/** An error PostgreSQL sent (it has a SQLSTATE and a severity), as opposed to one of the socket or a timer. */
-function isServerAnswer(err: unknown): boolean {
-  const e = err as { code?: unknown; severity?: unknown };
-  return typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && typeof e.severity === 'string';
 }
 
 /** The pg client internals the watchdog reads; read against pg itself by test/e2e/database-silence. */
@@ -138,7 +133,7 @@ export class SilentHostError extends Error {
 
 function pooledConnections(pool: Pool): PooledConnection[] {
   const clients = (pool as unknown as { _clients: PgClientInternals[] })._clients;
-  return clients.filter((c) => c.connection?.stream).map((c) => new PooledConnection(c));
+  return clients.map((c) => new PooledConnection(c));
 }
 
 export interface SweeperOptions {
@@ -169,7 +164,11 @@ export class SilentConnectionSweeper {
   async sweep(): Promise<void> {
     const now = this.options.now();
     const byHost = new Map<string, PooledConnection[]>();
-    for (const c of this.tracker.silent(this.options.connections(), now)) byHost.set(c.host, [...(byHost.get(c.host) ?? []), c]);
+    for (const c of this.tracker.silent(this.options.connections(), now)) {
+      const onHost = byHost.get(c.host);
+      if (onHost) onHost.push(c);
+      else byHost.set(c.host, [c]);
+    }
     await Promise.all([...byHost].map(([host, silent]) => this.checkThenEnd(host, silent, now)));
   }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { arrayLiteral } from './array-literal';
+import { poolOf } from './typeorm-pool';
 import { Tx } from './unit-of-work';
 import { nextBulkTurn } from '../common/concurrency/bulk-turns';
 
@@ -52,7 +53,7 @@ export async function sql<T = Record<string, unknown>>(db: Queryable, text: stri
   if (options.prepared && own) {
     // Outside a transaction, straight to the driver's pool, which checks a connection out and back in
     // itself: no TypeORM query runner made and released around each statement (every redirect runs one).
-    const pool = (manager.connection.driver as unknown as { master: PgClient }).master;
+    const pool = poolOf(manager.connection);
     const result = await pool.query({ name: statementName(text), text, values: params });
     return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
   }

@@ -1,6 +1,6 @@
-import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { checkHost } from '../../src/database/connection-watchdog';
+import { poolOf } from '../../src/database/typeorm-pool';
 import { freePort } from '../support/free-port';
 import { LogCapture } from '../support/log-capture';
 import { TcpProxy } from '../support/tcp-proxy';
@@ -16,7 +16,7 @@ describe('PostgreSQL that stops answering', () => {
   const proxy = new TcpProxy('127.0.0.1', 5432);
   let t: TestApp;
   const logs = new LogCapture();
-  const poolOf = () => (t.app.get(DataSource).driver as unknown as { master: Pool }).master;
+  const pool = () => poolOf(t.app.get(DataSource));
 
   beforeAll(async () => {
     const port = await proxy.start();
@@ -39,7 +39,7 @@ describe('PostgreSQL that stops answering', () => {
   it('answers 503 while the host is silent, ends the connections waiting on it, and recovers when it answers', async () => {
     const account = await createAccount(t.app);
     expect((await t.api.get('/v1/account', { auth: account.auth })).status).toBe(200);
-    const before = poolOf().totalCount;
+    const before = pool().totalCount;
     expect(before).toBeGreaterThan(0);
 
     proxy.freeze();
@@ -48,7 +48,7 @@ describe('PostgreSQL that stops answering', () => {
     expect(down.body).toEqual({ error: 'Service temporarily unavailable, please retry' });
     expect(down.headers['retry-after']).toBe('5');
     // The connection that took the request's query is gone from the pool, not left waiting, and the operator is told.
-    expect(poolOf().totalCount).toBeLessThan(before);
+    expect(pool().totalCount).toBeLessThan(before);
     const warned = logs.lines.filter((l) => l.context === 'ConnectionWatchdog');
     expect(warned.length).toBeGreaterThan(0);
     expect(warned[0]).toMatchObject({ level: 40, host: `127.0.0.1:${proxy.port}`, silenceMs: 500 });

@@ -1,5 +1,6 @@
 import { Client, type Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import { poolOf } from '../../src/database/typeorm-pool';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -9,7 +10,7 @@ import { startTestApp, TestApp } from '../support/test-app';
  */
 describe('the database pool minimum', () => {
   let app: TestApp | undefined;
-  const poolOf = (t: TestApp) => (t.app.get(DataSource).driver as unknown as { master: Pool }).master;
+  const poolOfApp = (t: TestApp) => poolOf(t.app.get(DataSource));
 
   afterEach(async () => {
     await app?.close();
@@ -18,7 +19,7 @@ describe('the database pool minimum', () => {
 
   it('opens DATABASE_POOL_MIN connections before the app takes requests, and keeps them open idle', async () => {
     app = await startTestApp({ databasePoolMin: 6, databasePoolSize: 8 });
-    const pool = poolOf(app);
+    const pool = poolOfApp(app);
     expect(pool.totalCount).toBeGreaterThanOrEqual(6);
     // pg-pool closes idle connections after its idle timeout only while it holds more than this.
     expect(pool.options.min).toBe(6);
@@ -35,7 +36,7 @@ describe('the database pool minimum', () => {
 
   it('opens them again after PostgreSQL ends its sessions (a restart, a failover), before any work asks', async () => {
     app = await startTestApp({ databasePoolMin: 4, databasePoolSize: 8, appRole: 'api' });
-    const pool = poolOf(app);
+    const pool = poolOfApp(app);
     const before = localPorts(pool);
     expect(before.length).toBeGreaterThanOrEqual(4);
     const admin = new Client({ connectionString: process.env.DATABASE_URL });
@@ -69,7 +70,7 @@ describe('the database pool minimum', () => {
 
   it('never opens more than DATABASE_POOL_SIZE, whatever the minimum asks', async () => {
     app = await startTestApp({ databasePoolMin: 12, databasePoolSize: 3 });
-    const pool = poolOf(app);
+    const pool = poolOfApp(app);
     expect(pool.options.min).toBe(3);
     expect(pool.totalCount).toBeLessThanOrEqual(3);
     expect(pool.totalCount).toBeGreaterThanOrEqual(1);
@@ -77,7 +78,7 @@ describe('the database pool minimum', () => {
 
   it('opens none ahead of work with a minimum of 0', async () => {
     app = await startTestApp({ databasePoolMin: 0, databasePoolSize: 8 });
-    const pool = poolOf(app);
+    const pool = poolOfApp(app);
     expect(pool.options.min).toBe(0);
     // Starting the app took one connection; nothing opened the rest.
     expect(pool.totalCount).toBeLessThan(6);

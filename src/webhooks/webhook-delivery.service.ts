@@ -239,7 +239,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     this.inFlight++;
     // Checked when the attempt starts, after any wait in the host's queue.
     const send = () => (this.leases.mayAttempt(event.id) ? this.sender.send(event.url, event.body, event.secret, this.clock.now(), event.id) : Promise.resolve(null));
-    const host = hostOf(event.url);
+    const host = this.sender.hostOf(event.url);
     this.planner.routed(event.kind, event.account_id, host);
     const run = this.hosts.tryRun(host, send);
     if (!run) {
@@ -284,13 +284,5 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
       .catch((err: Error) => this.logger.warn({ msg: 'recording webhook outcomes failed; the leases will expire and the events be attempted again', err: err.message }))
       .finally(() => this.leases.release(batch.map((o) => o.event.id)));
     return this.flushing;
-  }
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
   }
 }

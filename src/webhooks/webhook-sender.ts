@@ -1,17 +1,20 @@
 import { lookup as dnsLookup, LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import { isBlockedAddress } from '../common/net/address-policy';
 import { signWebhook } from './signature';
-
-export interface SendResult {
-  ok: boolean;
-  status: number | null;
-  error: string;
-  durationMs: number;
-}
+import { SendResult, WebhookAttemptHandler } from './webhook-attempt-handler';
 
 export const NOT_ALLOWED = 'Webhook URL is not allowed';
+
+/**
+ * Where a URL's POSTs go, or why none may (a URL's verdict depends on nothing but the URL), and its host:
+ * what the deliverer limits per receiver (the URL itself when it does not parse).
+ */
+type Target = { host: string } & ({ origin: string; path: string } | { refused: string });
+
+/** Distinct URLs whose verdicts are kept (one per account and kind in use); past it, the map starts over. */
+const TARGETS_KEPT = 1024;
 
 /**
  * POSTs one webhook. When private addresses are not allowed, the address check runs inside the
@@ -20,6 +23,7 @@ export const NOT_ALLOWED = 'Webhook URL is not allowed';
  */
 export class WebhookSender {
   private readonly agent: Agent;
+  private readonly targets = new Map<string, Target>();
 
   constructor(private readonly options: { timeoutMs: number; allowPrivate: boolean; connectionsPerHost: number }) {
     this.agent = new Agent({
@@ -33,20 +37,9 @@ export class WebhookSender {
    * `eventId` is the webhook_events row id, sent as X-MM-Event-Id: the same on every retry of one event,
    * so a receiver can drop a delivery it already processed (deliveries are at least once).
    */
-  async send(url: string, body: string, secret: string | null, now: Date, eventId: number): Promise<SendResult> {
-    const started = performance.now();
-    const done = (ok: boolean, status: number | null, error: string): SendResult => ({ ok, status, error, durationMs: performance.now() - started });
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch {
-      return done(false, null, 'Invalid webhook URL');
-    }
-    if (!this.options.allowPrivate) {
-      if (target.protocol !== 'https:') return done(false, null, 'Webhook URLs must use https');
-      const host = target.hostname.replace(/^\[|\]$/g, '');
-      if (isIP(host) && isBlockedAddress(host)) return done(false, null, NOT_ALLOWED);
-    }
+  send(url: string, body: string, secret: string | null, now: Date, eventId: number): Promise<SendResult> {
+    const target = this.target(url);
+    if ('refused' in target) return Promise.resolve({ ok: false, status: null, error: target.refused, durationMs: 0 });
     const timestamp = String(Math.floor(now.getTime() / 1000));
     const headers: Record<string, string> = {
       'content-type': 'application/json',
@@ -55,36 +48,50 @@ export class WebhookSender {
       'x-mm-timestamp': timestamp,
     };
     if (secret) headers['x-mm-signature'] = signWebhook(secret, timestamp, body);
-    // The whole attempt's deadline, cleared when it ends. AbortSignal.timeout's timer outlives the request
-    // and, when it fires, builds a DOMException with its stack: about 4% of the deliverer's CPU in a burst.
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new DOMException(`timeout after ${this.options.timeoutMs} ms`, 'TimeoutError')), this.options.timeoutMs);
-    try {
-      const res = await request(target, {
-        method: 'POST',
-        headers,
-        body,
-        dispatcher: this.agent,
-        headersTimeout: this.options.timeoutMs,
-        bodyTimeout: this.options.timeoutMs,
-        signal: deadline.signal,
-      });
-      await res.body.dump();
-      const ok = res.statusCode >= 200 && res.statusCode < 300;
-      return done(ok, res.statusCode, ok ? '' : `HTTP ${res.statusCode}`);
-    } catch (err) {
-      const e = err as Error & { code?: string; cause?: Error };
-      if (e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
-        return done(false, null, `timeout after ${this.options.timeoutMs} ms`);
+    const { timeoutMs } = this.options;
+    return new Promise((finish) => {
+      const handler = new WebhookAttemptHandler(timeoutMs, finish);
+      try {
+        this.agent.dispatch({ origin: target.origin, path: target.path, method: 'POST', headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }, handler);
+      } catch (err) {
+        handler.onError(err as Error);
       }
-      return done(false, null, (e.cause?.message ?? e.message).slice(0, 500));
-    } finally {
-      clearTimeout(timer);
-    }
+    });
   }
 
   async close(): Promise<void> {
     await this.agent.close();
+  }
+
+  /** The URL's host (with its port), as the deliverer groups receivers. */
+  hostOf(url: string): string {
+    return this.target(url).host;
+  }
+
+  private target(url: string): Target {
+    let target = this.targets.get(url);
+    if (!target) {
+      if (this.targets.size >= TARGETS_KEPT) this.targets.clear();
+      target = this.verdict(url);
+      this.targets.set(url, target);
+    }
+    return target;
+  }
+
+  private verdict(url: string): Target {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return { host: url, refused: 'Invalid webhook URL' };
+    }
+    const host = parsed.host;
+    if (!this.options.allowPrivate) {
+      if (parsed.protocol !== 'https:') return { host, refused: 'Webhook URLs must use https' };
+      const address = parsed.hostname.replace(/^\[|\]$/g, '');
+      if (isIP(address) && isBlockedAddress(address)) return { host, refused: NOT_ALLOWED };
+    }
+    return { host, origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
   }
 }
 

@@ -364,6 +364,27 @@ describe('Webhooks', () => {
       expect(state).toBe('failed');
     });
 
+    it('counts a 2xx as delivered when its body never ends or is far too long, and keeps the query string', async () => {
+      const acct = await accountWithHooks({ inbound: receiver.url('/bodies?token=abc&n=1') });
+      receiver.respondNext({ status: 200, endless: true }, { status: 202, bodyBytes: 1024 * 1024 });
+      // One at a time, so each meets its own answer.
+      for (const message of ['endless', 'huge']) {
+        await t.api.post('/v1/test-inbound', { auth: acct.auth, body: { from: '0412000018', message } });
+        await until(() => receiver.received.some((h) => h.body?.message === message), `the ${message} webhook to arrive`);
+      }
+      await until(async () => (await deliveries(acct)).length === 2, 'both attempts recorded');
+      const log = (await deliveries(acct)).sort((a, b) => (a.response_status as number) - (b.response_status as number));
+      expect(log.map((d) => [d.attempt, d.response_status, d.error, d.delivered])).toEqual([
+        [1, 200, '', true],
+        [1, 202, '', true],
+      ]);
+      const arrived = receiver.received.filter((h) => h.body?.message === 'endless' || h.body?.message === 'huge');
+      expect(arrived.map((h) => [h.body.message, h.path])).toEqual([
+        ['endless', '/bodies?token=abc&n=1'],
+        ['huge', '/bodies?token=abc&n=1'],
+      ]);
+    });
+
     it('delivers every event once the receiver comes back up', async () => {
       const down = new WebhookReceiver();
       const port = await down.start();

@@ -2,6 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ReceivedWebhook {
+  /** The request's path and query. */
+  path: string;
   headers: http.IncomingHttpHeaders;
   /** The exact bytes received. */
   raw: string;
@@ -11,7 +13,8 @@ export interface ReceivedWebhook {
   receivedAt: number;
 }
 
-type Behaviour = { status?: number; delayMs?: number; destroy?: boolean };
+/** `bodyBytes`: answer with a body this long; `endless`: send the head and a first chunk, and never end. */
+type Behaviour = { status?: number; delayMs?: number; destroy?: boolean; bodyBytes?: number; endless?: boolean };
 
 /** A real HTTP receiver on loopback for webhook tests: records every request, answers as told. */
 export class WebhookReceiver {
@@ -44,8 +47,10 @@ export class WebhookReceiver {
         const behaviour = this.plan.shift() ?? this.fallback;
         const answer = () => {
           if (behaviour.destroy) return req.socket.destroy();
-          this.received.push({ headers: req.headers, raw, body: safeJson(raw), arrivedAt, receivedAt: Date.now() });
-          res.writeHead(behaviour.status ?? 200, { 'content-type': 'text/plain' }).end('ok');
+          this.received.push({ path: req.url ?? '', headers: req.headers, raw, body: safeJson(raw), arrivedAt, receivedAt: Date.now() });
+          res.writeHead(behaviour.status ?? 200, { 'content-type': 'text/plain' });
+          if (behaviour.endless) res.write('still coming');
+          else res.end(behaviour.bodyBytes ? 'x'.repeat(behaviour.bodyBytes) : 'ok');
         };
         if (behaviour.delayMs) setTimeout(answer, behaviour.delayMs);
         else answer();

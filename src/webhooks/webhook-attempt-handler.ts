@@ -17,8 +17,9 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
  * One POST's life on undici's dispatch interface, answered once through `finish`. Built for the deliverer's
  * burst rate: no response stream, promise or abort signal per attempt (undici's request() makes all three),
  * only the status kept and the body dropped as it arrives.
- * - The attempt's whole deadline is `timeoutMs` from construction: the request is aborted then, even if it
- *   has not reached a connection yet (it is aborted as soon as it does).
+ * - The attempt's whole deadline is `timeoutMs` from construction: the request is aborted then. One that has
+ *   not reached a connection yet is answered as timed out then, and aborted before it is written if it
+ *   reaches one later.
  * - Once a final status is in (2xx–5xx), the outcome is that status: a body cut short afterwards (the
  *   deadline, a reset, or more than RESPONSE_BODY_LIMIT bytes) does not change it.
  */
@@ -66,9 +67,11 @@ export class WebhookAttemptHandler implements Dispatcher.DispatchHandlers {
     this.done(false, null, (e.cause?.message ?? e.message).slice(0, 500));
   }
 
+  /** Not yet on a connection (connecting, or queued): answered now, and never written once it gets one. */
   private expire(): void {
     this.timedOut = true;
-    this.abort?.(new Error('webhook attempt deadline'));
+    if (this.abort) this.abort(new Error('webhook attempt deadline'));
+    else this.done(false, null, `timeout after ${this.timeoutMs} ms`);
   }
 
   private byStatus(): void {

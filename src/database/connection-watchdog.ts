@@ -197,12 +197,13 @@ export class SilentConnectionSweeper {
 /**
  * A connection the server stops answering without a reset (a hung machine, a network dropping everything,
  * a primary cut off mid-failover) would hold its query, its request or job, and its pool slot until the
- * kernel gives up on the socket (about 15 minutes), or for good while the host's kernel still acknowledges. Every DEPENDENCY_TIMEOUT_MS / 4, the watchdog looks for
- * pooled connections that have waited DEPENDENCY_TIMEOUT_MS on a query with nothing read; for each host they
- * are on, it opens one new connection (within DEPENDENCY_TIMEOUT_MS). If that gets no answer either, the
- * silent connections are ended, so their queries fail as the database being out of reach (503, a paused
- * job) and the pool opens new connections, to the new primary after a failover. A host that answers is only
- * slow (a long statement, a lock wait): its connections are left alone.
+ * kernel gives up on the socket (about 15 minutes), or for good while the host's kernel still acknowledges.
+ * Every DEPENDENCY_TIMEOUT_MS / 4, the watchdog looks for pooled connections that have waited
+ * DEPENDENCY_TIMEOUT_MS on a query with nothing read; for each host they are on, it opens one new
+ * connection (within DEPENDENCY_TIMEOUT_MS). If that gets no answer either, the silent connections are
+ * ended, so their queries fail as the database being out of reach (503, a paused job) and the pool opens
+ * new connections, to the new primary after a failover. A host that answers is only slow (a long
+ * statement, a lock wait): its connections are left alone.
  */
 @Injectable()
 export class ConnectionWatchdog implements OnApplicationBootstrap, OnApplicationShutdown {

@@ -63,7 +63,7 @@ export class WebhookAttemptHandler implements Dispatcher.DispatchHandlers {
   onError(err: Error): void {
     if (this.status) return this.byStatus();
     const e = err as Error & { code?: string; cause?: Error };
-    if (this.timedOut || TIMEOUT_CODES.has(e.code ?? '')) return this.done(false, null, `timeout after ${this.timeoutMs} ms`);
+    if (this.timedOut || TIMEOUT_CODES.has(e.code ?? '')) return this.timeout();
     this.done(false, null, (e.cause?.message ?? e.message).slice(0, 500));
   }
 
@@ -71,7 +71,11 @@ export class WebhookAttemptHandler implements Dispatcher.DispatchHandlers {
   private expire(): void {
     this.timedOut = true;
     if (this.abort) this.abort(new Error('webhook attempt deadline'));
-    else this.done(false, null, `timeout after ${this.timeoutMs} ms`);
+    else this.timeout();
+  }
+
+  private timeout(): void {
+    this.done(false, null, `timeout after ${this.timeoutMs} ms`);
   }
 
   private byStatus(): void {

@@ -41,6 +41,7 @@ import { PartitionMessages1763706700000 } from './database/migrations/1763706700
 import { PartitionWebhooks1763707200000 } from './database/migrations/1763707200000-PartitionWebhooks';
 import { MessageCounts1763707700000 } from './database/migrations/1763707700000-MessageCounts';
 import { WebhookEventsFillfactor1763708200000 } from './database/migrations/1763708200000-WebhookEventsFillfactor';
+import { MessageKeysPerStatement1763708700000 } from './database/migrations/1763708700000-MessageKeysPerStatement';
 import { ReceiptsPerCarrier1763706000000 } from './database/migrations/1763706000000-ReceiptsPerCarrier';
 
 /** In order of application. A new migration is added here as well as generated. */
@@ -89,4 +90,5 @@ export const MIGRATIONS = [
   PartitionWebhooks1763707200000,
   MessageCounts1763707700000,
   WebhookEventsFillfactor1763708200000,
+  MessageKeysPerStatement1763708700000,
 ];

@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 export const MESSAGE_STATUSES = ['pending', 'scheduled', 'sent', 'delivered', 'failed', 'cancelled'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
@@ -20,9 +20,8 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 @Index('messages_account_created_idx', { synchronize: false })
 @Index('messages_account_custom_ref_idx', { synchronize: false })
 @Index('messages_conversation_idx', { synchronize: false })
-// A message belongs to its send's account: one key checked per inserted row, not two (accounts are
-// reached through the send, and deleting one cascades through its sends).
-@ForeignKey('Send', ['accountId', 'sendId'], ['accountId', 'id'], { name: 'messages_send_account_fkey', onDelete: 'CASCADE' })
+// A message belongs to its send's account, and goes with its send (and so with its account). That is
+// checked once per statement, not by a foreign key row by row (the migration MessageKeysPerStatement).
 export class Message {
   @PrimaryColumn({ name: 'id', type: 'uuid' })
   id: string;

@@ -5,9 +5,10 @@ import { MessagesRepository, NewMessage } from '../../src/messaging/messages.rep
 import { createAccount, startTestApp, TestApp } from '../support/test-app';
 
 /**
- * Accepting a send checks every message's send by key. On a small, analysed `sends` table PostgreSQL's
- * own plan for that foreign-key check is a sequential scan, run once per message inserted: a campaign on
- * a database with a hundred earlier sends read 88 send rows per message.
+ * Accepting a send checks its messages' send by key, once per statement (MessageKeysPerStatement), not
+ * once per message. On a small, analysed `sends` table PostgreSQL's own plan for such a check is a
+ * sequential scan: as a foreign key, run once per message, a campaign on a database with a hundred earlier
+ * sends read 88 send rows per message.
  */
 describe('Storing a send’s messages', () => {
   let t: TestApp;
@@ -19,7 +20,7 @@ describe('Storing a send’s messages', () => {
   });
   afterAll(() => t.close());
 
-  it('finds each message’s send by key, however few sends the statistics say there are', async () => {
+  it('finds the messages’ send by key, once per statement, however few sends the statistics say there are', async () => {
     const acct = await createAccount(t.app, { credits: 10_000, senders: ['Brand'] });
     for (let i = 0; i < 120; i++) {
       const res = await t.api.post('/v1/messages', {
@@ -60,7 +61,8 @@ describe('Storing a send’s messages', () => {
     ).rejects.toBe(rolledBack);
 
     expect(reads).toEqual({ seq: 0, idx: expect.any(Number) });
-    expect(reads!.idx).toBeGreaterThanOrEqual(200);
+    expect(reads!.idx).toBeGreaterThan(0);
+    expect(reads!.idx).toBeLessThan(rows.length);
   });
 
   const row = (i: number, over: Partial<NewMessage> = {}): NewMessage => ({

@@ -1,4 +1,4 @@
-import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * One SMS part of a message as submitted to the carrier, with its own delivery status: what changes while
@@ -29,8 +29,11 @@ export class MessagePart {
   @PrimaryColumn({ name: 'part_number', type: 'smallint' })
   partNumber: number;
 
-  /** Its message's account, written with the part (receipts and their webhooks find it without the message); parts go with their account. */
-  @ForeignKey('Account', { name: 'message_parts_account_id_fkey', onDelete: 'CASCADE' })
+  /**
+   * Its message's account, written with the part (receipts and their webhooks find it without the message);
+   * parts go with their account. Checked once per statement, not by a foreign key row by row (the migration
+   * MessageKeysPerStatement).
+   */
   @Column({ name: 'account_id', type: 'integer' })
   accountId: number;
 

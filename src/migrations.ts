@@ -42,6 +42,7 @@ import { PartitionWebhooks1763707200000 } from './database/migrations/1763707200
 import { MessageCounts1763707700000 } from './database/migrations/1763707700000-MessageCounts';
 import { WebhookEventsFillfactor1763708200000 } from './database/migrations/1763708200000-WebhookEventsFillfactor';
 import { MessageKeysPerStatement1763708700000 } from './database/migrations/1763708700000-MessageKeysPerStatement';
+import { WebhookKeysPerStatement1763708800000 } from './database/migrations/1763708800000-WebhookKeysPerStatement';
 import { ReceiptsPerCarrier1763706000000 } from './database/migrations/1763706000000-ReceiptsPerCarrier';
 
 /** In order of application. A new migration is added here as well as generated. */
@@ -91,4 +92,5 @@ export const MIGRATIONS = [
   MessageCounts1763707700000,
   WebhookEventsFillfactor1763708200000,
   MessageKeysPerStatement1763708700000,
+  WebhookKeysPerStatement1763708800000,
 ];

@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { dayPrefixedIdDefault } from '../database/partitioning/partition-bounds';
 
 /** One webhook to deliver; its body bytes are fixed at creation. */
@@ -11,7 +11,7 @@ export class WebhookEvent {
   @PrimaryColumn({ name: 'id', type: 'bigint', default: () => dayPrefixedIdDefault('webhook_events_id_seq') })
   id: number;
 
-  @ForeignKey('Account', { name: 'webhook_events_account_id_fkey', onDelete: 'CASCADE' })
+  /** Goes with its account; checked once per statement, not by a foreign key row by row (WebhookKeysPerStatement). */
   @Column({ name: 'account_id', type: 'integer' })
   accountId: number;
 

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/app-config';
 import { PartitionWebhooks1763707200000 } from '../../src/database/migrations/1763707200000-PartitionWebhooks';
+import { WebhookKeysPerStatement1763708800000 } from '../../src/database/migrations/1763708800000-WebhookKeysPerStatement';
 import { bucketStart, partitionName } from '../../src/database/partitioning/partition-bounds';
 import { typeormOptions } from '../../src/database/typeorm-options';
 
@@ -11,6 +12,7 @@ import { typeormOptions } from '../../src/database/typeorm-options';
 describe('Migration: webhook events and attempts partitioned by day', () => {
   let ds: DataSource;
   const migration = new PartitionWebhooks1763707200000();
+  const keysPerStatement = new WebhookKeysPerStatement1763708800000();
   const LEGACY = 30_000;
 
   beforeAll(async () => {
@@ -31,6 +33,8 @@ describe('Migration: webhook events and attempts partitioned by day', () => {
     const q = ds.createQueryRunner();
     await q.connect();
     try {
+      // A later migration replaced the account keys this one made: back to them first.
+      await keysPerStatement.down(q);
       await migration.down(q);
       expect([await relkind('webhook_events'), await relkind('webhook_attempts')]).toEqual(['r', 'r']);
       const { id: accountId } = await one<{ id: number }>(`INSERT INTO accounts (name, optout_code) VALUES ('wh-migration', 'wh-migr1') RETURNING id`);
@@ -104,7 +108,17 @@ describe('Migration: webhook events and attempts partitioned by day', () => {
       await migration.up(q);
       expect(await counts()).toEqual(partitioned);
 
-      // An account's events and attempts still go with it.
+      // An account's events and attempts still go with it, in the layout of the later migration too.
+      await keysPerStatement.up(q);
+      await expect(ds.query(attempt.replace(`'https://example.test/hook', 1,`, `'https://example.test/hook', 2,`), [fresh.id, -1])).rejects.toThrow(
+        'insert or update on table "webhook_attempts" violates foreign key constraint "webhook_attempts_account_id_fkey"',
+      );
+      await expect(ds.query(`INSERT INTO webhook_events (account_id, kind, body) VALUES (-1, 'status', '{}')`)).rejects.toThrow(
+        'insert or update on table "webhook_events" violates foreign key constraint "webhook_events_account_id_fkey"',
+      );
+      await expect(ds.query(`UPDATE webhook_events SET account_id = -1 WHERE id = $1`, [fresh.id])).rejects.toThrow(
+        'update on table "webhook_events" would change a key checked by constraint "webhook_events_account_id_fkey"',
+      );
       await ds.query(`DELETE FROM accounts WHERE id = $1`, [accountId]);
       expect(await counts()).toMatchObject({ events: 0, attempts: 0 });
     } finally {

@@ -3,6 +3,7 @@ import { loadConfig } from '../../src/config/app-config';
 import { ClaimWatermark1763702600000 } from '../../src/database/migrations/1763702600000-ClaimWatermark';
 import { PartitionMessages1763706700000 } from '../../src/database/migrations/1763706700000-PartitionMessages';
 import { MessageKeysPerStatement1763708700000 } from '../../src/database/migrations/1763708700000-MessageKeysPerStatement';
+import { WebhookKeysPerStatement1763708800000 } from '../../src/database/migrations/1763708800000-WebhookKeysPerStatement';
 import { typeormOptions } from '../../src/database/typeorm-options';
 import { MESSAGE_STATUS, WITH_PART_STATUS } from '../../src/delivery/state/message-status';
 
@@ -22,8 +23,9 @@ describe('Migration: claim watermark', () => {
     await dataSource.initialize();
     q = dataSource.createQueryRunner();
     await q.startTransaction();
-    // Later migrations partitioned messages and their parts (and checked their keys per statement): back to
-    // the plain tables this one altered.
+    // Later migrations partitioned messages and their parts (and checked their keys per statement, with
+    // functions the webhook tables share): back to the plain tables this one altered.
+    await new WebhookKeysPerStatement1763708800000().down(q);
     await new MessageKeysPerStatement1763708700000().down(q);
     await new PartitionMessages1763706700000().down(q);
     await migration.down(q);

@@ -8,7 +8,7 @@ export type SendKind = 'batch' | 'list' | 'system' | 'reply';
 @Entity({ name: 'sends' })
 @Check('sends_kind_check', "kind IN ('batch', 'list', 'system', 'reply')")
 @Check('sends_blocked_count_check', 'blocked_count >= 0')
-// An account's sends; unique so that messages' one foreign key (account and send together) can name it.
+// An account's sends; unique, so a message's send is found by account and send together (the per-statement check).
 @Index('sends_account_idx', ['accountId', 'id'], { unique: true })
 // Sends with messages no dispatcher has taken yet (the sweeper's and the health check's starting point).
 @Index('sends_undispatched_idx', ['id'], { where: UNDISPATCHED_INDEX_WHERE })

@@ -123,6 +123,16 @@ describe('Storing a send’s messages', () => {
     await expect(db.query(`SELECT count(*)::int AS n FROM messages WHERE send_id = $1`, [sendId])).resolves.toEqual([{ n: 3 }]);
   });
 
+  it('stores nothing when the send named is another account’s: the COPY’s statement check refuses it', async () => {
+    const [own, other] = [await createAccount(t.app, { credits: 10_000, senders: ['Brand'] }), await createAccount(t.app, { credits: 10_000, senders: ['Brand'] })];
+    const othersSend = await newSend(other.accountId);
+    const rows = Array.from({ length: 1200 }, (_, i) => row(i));
+    await expect(t.app.get(UnitOfWork).run((tx) => t.app.get(MessagesRepository).insertMany(own.accountId, othersSend, false, rows, tx))).rejects.toThrow(
+      'insert or update on table "messages" violates foreign key constraint "messages_send_account_fkey"',
+    );
+    await expect(db.query(`SELECT count(*)::int AS n FROM messages WHERE send_id = $1`, [othersSend])).resolves.toEqual([{ n: 0 }]);
+  });
+
   it('stores nothing when a row cannot be written (its error, not the abandoned COPY’s, is the one thrown)', async () => {
     const acct = await createAccount(t.app, { credits: 10_000, senders: ['Brand'] });
     const sendId = await newSend(acct.accountId);

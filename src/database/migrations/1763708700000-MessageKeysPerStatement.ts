@@ -14,8 +14,12 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   and so their messages, through sends' own key);
  * - the columns a key covered never change: a message's account and send, a part's account, a send's id
  *   and account.
- * Only statements on the partitioned tables are checked: a row moved straight into a partition (the
- * partition maintenance's catch-all) was checked when it was written.
+ * What a foreign key covered and these do not, none of which the service does (it never deletes a send
+ * or an account, nor changes a row's id): statements on a partition itself (the partition maintenance
+ * moves rows checked when first written out of the catch-all that way); an update that moves a row to
+ * another partition (a new id), which PostgreSQL runs as a delete and an insert without these row
+ * triggers; a delete in a REPEATABLE READ transaction, which leaves rows committed after its snapshot; and
+ * TRUNCATE. A BEFORE UPDATE trigger would catch the moves, but it locks every row a receipt updates.
  */
 export class MessageKeysPerStatement1763708700000 implements MigrationInterface {
   name = 'MessageKeysPerStatement1763708700000';

@@ -123,25 +123,18 @@ export class MessagesRepository {
       },
       {
         whileStoring,
-        // Each row's foreign-key check finds its send by key: on a small, analysed `sends` (a hundred sends)
-        // PostgreSQL's own plan for that check is a sequential scan, run once per message inserted.
+        // The rest of the transaction plans by key too. (The statement check of the messages' sends sets
+        // this for itself: on a small, analysed `sends` PostgreSQL's own plan for it is a sequential scan.)
         beforeCopy: () => keyLookupsOnly(tx),
       },
     );
     if (stored.length === 0) return stored;
-    let [first, last] = [stored[0].id, stored[0].id];
-    for (const r of stored) {
-      if (r.id < first) first = r.id;
-      if (r.id > last) last = r.id;
-    }
-    // The send's messages by its dispatch-order index, in the partitions their ids fall in.
-    await sql(
-      tx,
-      `UPDATE sends SET (last_at, last_seq) = (
-         SELECT dispatch_at, seq FROM messages WHERE send_id = $1 AND id BETWEEN $2 AND $3 ORDER BY dispatch_at DESC, seq DESC LIMIT 1)
-        WHERE id = $1`,
-      [sendId, first, last],
-    );
+    // The send's last message in dispatch order: the latest dispatch time, and of those the last stored
+    // (COPY numbers `seq` in the order it reads the rows). Fetched by its id: a query for the send's latest
+    // row planned on statistics from before these rows read all of them (about 13 ms for 10000).
+    let last = stored[0];
+    for (const r of stored) if (r.dispatchAt.getTime() >= last.dispatchAt.getTime()) last = r;
+    await sql(tx, `UPDATE sends SET (last_at, last_seq) = (SELECT dispatch_at, seq FROM messages WHERE id = $2) WHERE id = $1`, [sendId, last.id]);
     return stored;
   }
 

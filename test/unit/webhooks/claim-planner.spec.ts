@@ -12,7 +12,7 @@ class Hosts implements HostRooms {
   }
 }
 
-// 32 connections with a queue of 1024 behind them, as the defaults give; a host with under 256 free is full.
+// 32 connections with a queue of 1024 behind them, as the defaults give; here a host with under 256 free is full.
 const CAPACITY = 1056;
 const limits = { batch: 500, minClaim: 256, maxInFlight: 2000 };
 

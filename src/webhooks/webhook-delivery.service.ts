@@ -13,22 +13,26 @@ import { ClaimPlanner } from './claim-planner';
 import { ATTEMPT_RESULTS, AttemptOutcome, ClaimedEvent, WebhooksRepository } from './webhooks.repository';
 
 const CLAIM_BATCH = 500;
-/** Deliveries in flight in this process at once (all hosts). */
-const MAX_IN_FLIGHT = 2000;
+/**
+ * Deliveries in flight in this process at once (all hosts). While anything is in flight, a claim also
+ * waits until this leaves room for the smallest claim (below); it is well above what two slow hosts hold
+ * at the default concurrency (2 × 1056), so they alone never stop everyone else's claims.
+ */
+const MAX_IN_FLIGHT = 3000;
 /**
  * While deliveries are in flight, a claim waits until at least this share of a host's queue is free (or
  * nothing is in flight), so claims stay batches instead of one statement per few finished deliveries,
  * while half the queue still keeps the receiver busy. Each claim reads past every event in flight (leased
  * events stay in the due index), so larger claims read less per event: with claims of about 90 PostgreSQL
  * spent about a third more per event than with claims of 256, and with claims of 500 (half of 1024) about
- * a sixth less than with 256 (bench:webhooks, 32 connections). A host with less than this share free counts as full: its
- * accounts are left out of claims (ClaimPlanner).
+ * a sixth less than with 256 (bench:webhooks, 32 connections). A host with less than this share free
+ * (at most CLAIM_BATCH) counts as full: its accounts are left out of claims (ClaimPlanner).
  */
 const MIN_CLAIM_SHARE_OF_HOST_QUEUE = 0.5;
 /**
  * Deliveries queued per connection to one host: enough for a fast receiver to keep its connections busy
  * while the next claim runs (32 connections queue 1024, 0.25 s at 4000 per second), few enough that a
- * slow one holds about half of MAX_IN_FLIGHT.
+ * slow one holds about a third of MAX_IN_FLIGHT.
  */
 const HOST_QUEUE_PER_CONNECTION = 32;
 const FLUSH_EVERY = 500;

@@ -39,6 +39,9 @@ describe('Delivery on test accounts (simulated receipts, no carrier)', () => {
     // it was recorded. The margin allows a second of recording on a loaded machine; once applied, a
     // receipt's due time is cleared and its receipt time (never before it was due) stands for it.
     const ds = t.app.get(DataSource);
+    // A message shows `sent` once claimed; its parts are recorded a moment later (group commit).
+    const recordedParts = async () => Number((await ds.query(`SELECT count(*) AS n FROM message_parts WHERE message_id = $1`, [ok]))[0].n);
+    await until(async () => (await recordedParts()) === 2, 'the parts recorded');
     const due: Array<{ due: Date | null; delay_ms: string }> = await ds.query(
       `SELECT receipt_due_at AS due, extract(epoch FROM coalesce(receipt_due_at, receipt_at) - submitted_at) * 1000 AS delay_ms FROM message_parts WHERE message_id = $1`,
       [ok],

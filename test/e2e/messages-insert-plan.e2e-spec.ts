@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { uuid7 } from '../../src/common/ids/uuid7';
 import { UnitOfWork } from '../../src/database/unit-of-work';
 import { MessagesRepository, NewMessage } from '../../src/messaging/messages.repository';
@@ -10,6 +10,18 @@ import { createAccount, startTestApp, TestApp } from '../support/test-app';
  * sequential scan: as a foreign key, run once per message, a campaign on a database with a hundred earlier
  * sends read 88 send rows per message.
  */
+/**
+ * A statistics query's figures over `work`, in the same transaction: pg_stat_xact_* also holds this
+ * connection's earlier transactions not yet sent to the statistics, so the figures are a difference.
+ */
+async function countedDuring<T extends Record<string, number>>(tx: EntityManager, query: string, work: () => Promise<unknown>): Promise<T> {
+  const read = async () => ((await tx.query(query)) as T[])[0];
+  const before = await read();
+  await work();
+  const after = await read();
+  return Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - before[k]])) as T;
+}
+
 describe('Storing a send’s messages', () => {
   let t: TestApp;
   let db: DataSource;
@@ -51,17 +63,11 @@ describe('Storing a send’s messages', () => {
     let reads: { seq: number; idx: number } | undefined;
     await expect(
       t.app.get(UnitOfWork).run(async (tx) => {
-        // The counts include this connection's earlier transactions not yet sent to the statistics: a difference.
-        const counted = async (): Promise<{ seq: number; idx: number }> =>
-          (
-            await tx.manager.query(
-              `SELECT coalesce(sum(seq_tup_read), 0)::int AS seq, coalesce(sum(idx_tup_fetch), 0)::int AS idx FROM pg_stat_xact_user_tables WHERE relname = 'sends'`,
-            )
-          )[0];
-        const before = await counted();
-        await t.app.get(MessagesRepository).insertMany(acct.accountId, sendId as number, false, rows, tx);
-        const after = await counted();
-        reads = { seq: after.seq - before.seq, idx: after.idx - before.idx };
+        reads = await countedDuring<{ seq: number; idx: number }>(
+          tx.manager,
+          `SELECT coalesce(sum(seq_tup_read), 0)::int AS seq, coalesce(sum(idx_tup_fetch), 0)::int AS idx FROM pg_stat_xact_user_tables WHERE relname = 'sends'`,
+          () => t.app.get(MessagesRepository).insertMany(acct.accountId, sendId as number, false, rows, tx),
+        );
         throw rolledBack;
       }),
     ).rejects.toBe(rolledBack);
@@ -132,18 +138,13 @@ describe('Storing a send’s messages', () => {
     const rows = Array.from({ length: 2000 }, (_, i) => row(i));
     let read: number | undefined;
     await t.app.get(UnitOfWork).run(async (tx) => {
-      // Index entries returned by scans of the messages' partitions. The counts include this connection's
-      // earlier transactions not yet sent to the statistics, hence a difference.
-      const counted = async (): Promise<number> =>
-        (
-          await tx.manager.query(
-            `SELECT coalesce(sum(pg_stat_get_xact_tuples_returned(i.indexrelid)), 0)::int AS n
-               FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid WHERE c.relname LIKE 'messages%'`,
-          )
-        )[0].n;
-      const before = await counted();
-      await t.app.get(MessagesRepository).insertMany(acct.accountId, sendId, false, rows, tx);
-      read = (await counted()) - before;
+      // Index entries returned by scans of the messages' partitions.
+      ({ n: read } = await countedDuring<{ n: number }>(
+        tx.manager,
+        `SELECT coalesce(sum(pg_stat_get_xact_tuples_returned(i.indexrelid)), 0)::int AS n
+           FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid WHERE c.relname LIKE 'messages%'`,
+        () => t.app.get(MessagesRepository).insertMany(acct.accountId, sendId, false, rows, tx),
+      ));
     });
     // Every row has the same dispatch time: the last stored has the greatest seq.
     const [send] = await db.query(`SELECT m.id FROM sends s JOIN messages m ON m.seq = s.last_seq AND m.dispatch_at = s.last_at WHERE s.id = $1`, [sendId]);

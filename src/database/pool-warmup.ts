@@ -14,7 +14,7 @@ export async function warmPool(dataSource: DataSource, count: number): Promise<v
   const opened = await Promise.allSettled(
     Array.from({ length: count }, async () => {
       const client = await pool.connect();
-      // A checked-out client reports a lost connection as 'error' on itself: unheard, that would end the process.
+      // A connection lost while checked out is given back with its error, so the pool drops it.
       let lost: Error | undefined;
       const onError = (err: Error) => (lost = err);
       client.on('error', onError);

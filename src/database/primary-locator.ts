@@ -1,5 +1,6 @@
 import { Client, ClientConfig } from 'pg';
 import { DatabaseHost, DatabaseUrl, isPlainUrl, parseDatabaseUrl, TargetSessionAttrs } from './database-url';
+import { HeardClient } from './heard-client';
 
 /**
  * node-postgres connects to one host, and has no target_session_attrs (libpq's multi-host failover). With
@@ -119,7 +120,7 @@ type ConnectCallback = (err: Error | undefined, client?: Client) => void;
 
 /** A node-postgres Client that connects where the locator says and refuses a session of the wrong kind. */
 function primaryClientClass(locator: PrimaryLocator): typeof Client {
-  return class PrimaryClient extends Client {
+  return class PrimaryClient extends HeardClient {
     private readonly reported = new Map<string, string>();
 
     constructor(config?: ClientConfig) {
@@ -181,7 +182,7 @@ function primaryClientClass(locator: PrimaryLocator): typeof Client {
 export interface PgConnectionOptions {
   /** A single-host URL node-postgres can read (the first host's, for a list: the client replaces the host). */
   connectionString: string;
-  /** The client class for pools and direct connections (pg's own for a plain URL). */
+  /** The client class for pools and direct connections (HeardClient, or PrimaryClient for several hosts). */
   Client: typeof Client;
 }
 
@@ -192,7 +193,7 @@ export interface PgConnectionOptions {
  */
 export function pgConnectionOptions(databaseUrl: string, connectTimeoutMs: number): PgConnectionOptions {
   const url = parseDatabaseUrl(databaseUrl);
-  if (isPlainUrl(url)) return { connectionString: databaseUrl, Client };
+  if (isPlainUrl(url)) return { connectionString: databaseUrl, Client: HeardClient };
   return { connectionString: url.forHost(url.hosts[0]), Client: primaryClientClass(new PrimaryLocator(url, connectTimeoutMs)) };
 }
 

@@ -130,6 +130,26 @@ describe('Chaos, checked by the ledger', () => {
     await expectCleanLedger(acct);
   });
 
+  it('PostgreSQL ending every service session, 20 times in 5 s mid-campaign: no process exits, nothing lost, nothing repeated', async () => {
+    const acct = await liveAccount(10_000);
+    const numbers = await campaign(acct, '27', 6000);
+    await underWay('27', 500);
+    // pg_terminate_backend sends an idle session its FATAL at once, so some arrive just as a new connection
+    // becomes ready: in one read with its ready-for-query, before whoever asked the pool for it can listen.
+    let ended = 0;
+    for (let i = 0; i < 20; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      const { rows } = await db.query<{ n: number }>(
+        `SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'sms-api'`,
+      );
+      ended += rows[0].n;
+    }
+    expect(ended).toBeGreaterThan(0);
+    expect([api, ...workers].filter((s) => !s.process.running).map((s) => s.process.name)).toEqual([]);
+    await expectAllDeliveredOnce(acct, numbers, '27', 0, `${ended} sessions ended over 5 s`);
+    await expectCleanLedger(acct);
+  });
+
   it('the SMSC dropping every bind, ten times in five seconds: nothing lost, repeats within what was on the wire', async () => {
     const acct = await liveAccount(10_000);
     // Answers 20 ms late, so every bind has its window unanswered when it is dropped.

@@ -9,7 +9,8 @@ import { Client, type ClientConfig } from 'pg';
  * idle). The parser then reports the end before whoever asked pg-pool for the connection has had a turn to
  * listen, and pg-pool has already taken its own listener off: an 'error' nobody listens to ends the process.
  * Heard here, nothing else is needed: pg has already marked the client broken, so its next query fails and
- * pg-pool drops it on release; pool and query runner report the loss through their own listeners as before.
+ * pg-pool drops it on release (the query runner then hears the socket's close that follows). Every other
+ * loss reaches the pool's and the query runner's own listeners as before.
  */
 export class HeardClient extends Client {
   constructor(config?: string | ClientConfig) {

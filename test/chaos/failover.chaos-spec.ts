@@ -4,7 +4,7 @@ import { prepareDatabase } from '../../src/database/prepare-database';
 import { MIGRATIONS } from '../../src/migrations';
 import { call, complianceVerify, database, HttpAnswer, international, ledgerVerify, liveAccount, mobiles, statusCounts } from '../support/campaign';
 import { AutoFailoverFormation, FormationNode } from '../support/pg-auto-failover';
-import { RunningService, SmscProcess, startApi, startSmscProcess, startWorker, stopStartedProcesses } from '../support/processes';
+import { exitedServices, RunningService, SmscProcess, startApi, startSmscProcess, startWorker, stopStartedProcesses } from '../support/processes';
 import { until } from '../support/wait';
 
 const BINDS = 2;
@@ -186,11 +186,11 @@ describe.each(Object.keys(FAULTS) as Array<keyof typeof FAULTS>)('PostgreSQL fai
     );
     for (const worker of workers) process.stdout.write(`  ${worker.process.name} warned: ${JSON.stringify(warnings(worker))}\n`);
     // A service that ended on the fault (an error nobody listened to) explains repeats: its work was taken back.
-    const ended = [api, ...workers].filter((s) => !s.process.running);
+    const ended = exitedServices([api, ...workers]);
     if (repeats > allowed || ended.length > 0) {
-      process.stdout.write(`failover: delivery 25 s after the API was back:\n${stall}\n${[api, ...workers].map(workerState).join('\n')}\n`);
+      process.stdout.write(`failover: delivery 25 s after the API was back:\n${stall}\n${[api, ...workers].map(serviceState).join('\n')}\n`);
     }
-    expect(ended.map((s) => s.process.name)).toEqual([]);
+    expect(ended).toEqual([]);
     expect(repeats).toBeLessThanOrEqual(allowed);
 
     printGrowth(sizesBefore, await tableSizes(), numbers.length);
@@ -205,10 +205,10 @@ describe.each(Object.keys(FAULTS) as Array<keyof typeof FAULTS>)('PostgreSQL fai
 });
 
 /**
- * Whether a worker still runs, and its last lines of stdout and stderr (a crash's stack is among them): a
+ * Whether a service still runs, and its last lines of stdout and stderr (a crash's stack is among them): a
  * worker silent since the kill explains its batch taken back.
  */
-function workerState(service: RunningService): string {
+function serviceState(service: RunningService): string {
   const { name, child, tail } = service.process;
   const state = service.process.running ? 'running' : `exited (${child.exitCode ?? child.signalCode})`;
   return [`  ${name}: ${state}; its last lines:`, ...tail.map((l) => `    ${l.slice(0, 300)}`)].join('\n');

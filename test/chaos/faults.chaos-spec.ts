@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import { call, sendRetrying, complianceVerify, database, HttpAnswer, international, ledgerVerify, LiveAccount, liveAccount, mobiles, statusCounts } from '../support/campaign';
-import { metricValue, RunningService, SmscProcess, startApi, startSmscProcess, startWorker } from '../support/processes';
+import { exitedServices, metricValue, RunningService, SmscProcess, startApi, startSmscProcess, startWorker } from '../support/processes';
 import { TcpProxy } from '../support/tcp-proxy';
 import { deleteRedisKeys } from '../support/test-env';
 import { until } from '../support/wait';
@@ -145,9 +145,9 @@ describe('Chaos, checked by the ledger', () => {
       ended += rows[0].n;
     }
     expect(ended).toBeGreaterThan(0);
-    expect([api, ...workers].filter((s) => !s.process.running).map((s) => s.process.name)).toEqual([]);
+    expect(exitedServices([api, ...workers])).toEqual([]);
     await expectAllDeliveredOnce(acct, numbers, '27', 0, `${ended} sessions ended over 5 s`);
-    expect([api, ...workers].filter((s) => !s.process.running).map((s) => s.process.name)).toEqual([]);
+    expect(exitedServices([api, ...workers])).toEqual([]);
     await expectCleanLedger(acct);
   });
 

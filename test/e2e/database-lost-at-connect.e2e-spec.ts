@@ -1,5 +1,6 @@
 import { Client, type ClientConfig, Pool } from 'pg';
 import { pgConnectionOptions } from '../../src/database/primary-locator';
+import { until } from '../support/wait';
 
 /**
  * A connection that PostgreSQL ends the moment it is ready (a backend ended by pg_terminate_backend, or one
@@ -36,15 +37,6 @@ describe('a connection ended by PostgreSQL as it becomes ready', () => {
     };
   }
 
-  async function until<T>(what: string, look: () => Promise<T | undefined>): Promise<T> {
-    for (const started = Date.now(); Date.now() - started < 10_000;) {
-      const found = await look();
-      if (found !== undefined) return found;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error(`timed out waiting for ${what}`);
-  }
-
   /**
    * Asks a pool of the service's clients for a connection, and while the client reads nothing, lets its
    * backend answer the startup (ready for query, idle), ends it with pg_terminate_backend and waits for it to
@@ -58,15 +50,19 @@ describe('a connection ended by PostgreSQL as it becomes ready', () => {
     const observer = new Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
     try {
       const asked = pool.connect();
-      const pid = await until('the backend to be ready', async () => {
-        const { rows } = await observer.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND state = 'idle'`, [name]);
-        return rows[0]?.pid;
-      });
+      let pid: number | undefined;
+      await until(
+        async () => {
+          const { rows } = await observer.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND state = 'idle'`, [name]);
+          pid = rows[0]?.pid;
+          return pid !== undefined;
+        },
+        'the backend to be ready',
+        10_000,
+        10,
+      );
       await observer.query('SELECT pg_terminate_backend($1)', [pid]);
-      await until('the backend to be gone', async () => {
-        const { rows } = await observer.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1`, [pid]);
-        return rows.length === 0 ? true : undefined;
-      });
+      await until(async () => (await observer.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1`, [pid])).rows.length === 0, 'the backend to be gone', 10_000, 10);
       expect(held).toHaveLength(1);
       held[0]();
       let outcome: string;
@@ -105,7 +101,7 @@ describe('a connection ended by PostgreSQL as it becomes ready', () => {
     const pool = new Pool({ ...options, Client: heldReader(options.Client, held), max: 1 });
     try {
       const answer = pool.query<{ one: number }>('SELECT 1 AS one');
-      await until('the startup to be sent', async () => (held.length === 1 ? true : undefined));
+      await until(() => held.length === 1, 'the startup to be sent', 10_000, 10);
       held[0]();
       expect((await answer).rows).toEqual([{ one: 1 }]);
     } finally {

@@ -5,12 +5,6 @@ import { MessagesRepository, NewMessage } from '../../src/messaging/messages.rep
 import { createAccount, startTestApp, TestApp } from '../support/test-app';
 
 /**
- * Accepting a send checks its messages' send by key, once per statement (MessageKeysPerStatement), not
- * once per message. On a small, analysed `sends` table PostgreSQL's own plan for such a check is a
- * sequential scan: as a foreign key, run once per message, a campaign on a database with a hundred earlier
- * sends read 88 send rows per message.
- */
-/**
  * A statistics query's figures over `work`, in the same transaction: pg_stat_xact_* also holds this
  * connection's earlier transactions not yet sent to the statistics, so the figures are a difference.
  */
@@ -22,6 +16,12 @@ async function countedDuring<T extends Record<string, number>>(tx: EntityManager
   return Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - before[k]])) as T;
 }
 
+/**
+ * Accepting a send checks its messages' send by key, once per statement (MessageKeysPerStatement), not
+ * once per message. On a small, analysed `sends` table PostgreSQL's own plan for such a check is a
+ * sequential scan: as a foreign key, run once per message, a campaign on a database with a hundred earlier
+ * sends read 88 send rows per message.
+ */
 describe('Storing a send’s messages', () => {
   let t: TestApp;
   let db: DataSource;

@@ -134,6 +134,11 @@ export interface RunningService {
   url: string;
 }
 
+/** The names of those services that have exited (or been killed). */
+export function exitedServices(services: RunningService[]): string[] {
+  return services.filter((s) => !s.process.running).map((s) => s.process.name);
+}
+
 /** `node dist/src/main.js` with APP_ROLE=api on this test file's database and Redis prefix. */
 export async function startApi(name: string, env: Record<string, string> = {}): Promise<RunningService> {
   const proc = spawnNode(name, MAIN, [], { APP_ROLE: 'api', PORT: '0', LOG_LEVEL: 'info', ...env });

@@ -73,6 +73,9 @@ export class ClaimPlanner {
   private exhaustedExcept: Set<string> | null = null;
   private exhaustedUntil = 0;
   private excludingNotBefore = 0;
+  /** Wake-ups so far, and how many there had been when the claim now running was planned. */
+  private wakeUps = 0;
+  private wakeUpsAtPlan = 0;
 
   constructor(
     private readonly limits: ClaimLimits,
@@ -95,6 +98,7 @@ export class ClaimPlanner {
   /** Events may have fallen due (stored, scheduled, put back): the next claim looks at everything. */
   woken(): void {
     this.exhaustedExcept = null;
+    this.wakeUps++;
   }
 
   next(inFlight: number): ClaimPlan {
@@ -114,6 +118,7 @@ export class ClaimPlanner {
       const notBefore = this.excludingNotBefore - this.now();
       if (notBefore > 0) return wait(notBefore);
     }
+    this.wakeUpsAtPlan = this.wakeUps;
     return { size: room, excluding: this.accountsOn(full), fullHosts: full ?? [] };
   }
 
@@ -139,14 +144,17 @@ export class ClaimPlanner {
   }
 
   /**
-   * A claim planned as `plan` took `got` events in `durationMs`. One that left nobody out and still found
-   * some is no reason to wait: the next claim is as cheap, and picks up retries as they fall due.
+   * The claim last planned (`plan`) took `got` events in `durationMs`. One that left nobody out and still
+   * found some is no reason to wait: the next claim is as cheap, and picks up retries as they fall due. Nor
+   * is a short claim during which a wake-up arrived: the events it announces may have been committed after
+   * the claim's snapshot, and waiting would leave them for EXHAUSTED_RECHECK_MS.
    */
   claimed(plan: ClaimPlan, got: number, durationMs: number): void {
     if (got >= plan.size || (got > 0 && plan.fullHosts.length === 0)) return;
+    if (plan.fullHosts.length > 0) this.excludingNotBefore = this.now() + EXCLUDING_CLAIM_SPACING * durationMs;
+    if (this.wakeUps !== this.wakeUpsAtPlan) return;
     this.exhaustedExcept = new Set(plan.fullHosts);
     this.exhaustedUntil = this.now() + Math.max(EXHAUSTED_RECHECK_MS, EXCLUDING_CLAIM_SPACING * durationMs);
-    if (plan.fullHosts.length > 0) this.excludingNotBefore = this.now() + EXCLUDING_CLAIM_SPACING * durationMs;
   }
 }
 

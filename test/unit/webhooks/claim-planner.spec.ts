@@ -83,6 +83,32 @@ describe(ClaimPlanner.name, () => {
     expect(p.next(CAPACITY).size).toBe(500);
   });
 
+  it('a wake-up that arrives while a claim runs is not lost when the claim comes back empty', () => {
+    const { clock, planner: p } = planner();
+    const plan = p.next(0);
+    // Events committed after the claim's snapshot, their wake-up handled before the claim returns.
+    p.woken();
+    p.claimed(plan, 0, 80);
+    clock.ms = 100;
+    expect(p.next(0).size).toBe(500);
+    // The claim after it, empty with no wake-up meanwhile, means nothing is due.
+    p.claimed(p.next(0), 0, 3);
+    expect(p.next(0).size).toBe(0);
+  });
+
+  it('a wake-up while a claim that left accounts out runs does not lift the spacing of such claims', () => {
+    const { hosts, clock, planner: p } = planner();
+    p.routed('status', 7, 'slow:443');
+    hosts.freeBy.set('slow:443', 0);
+    const plan = p.next(CAPACITY);
+    p.woken();
+    p.claimed(plan, 0, 50);
+    clock.ms = 499;
+    expect(p.next(CAPACITY)).toMatchObject({ size: 0, retryInMs: 1 });
+    clock.ms = 500;
+    expect(p.next(CAPACITY)).toMatchObject({ size: 500, fullHosts: ['slow:443'] });
+  });
+
   it('an empty claim with nobody left out means nothing is due: it waits for a wake-up even with room', () => {
     const { hosts, planner: p } = planner();
     hosts.freeBy.set('fast:443', 900);

@@ -64,7 +64,7 @@ export const NO_EXCLUSIONS: Readonly<ClaimExclusions> = { status: [], inbound: [
  * queued or put back, first). When a claim that left accounts out comes back short, or one that left
  * nobody out comes back empty, nothing else is due until a wake-up, a put-back falls due, or one of the
  * hosts it left out has room again: until then (or for two seconds, longer if such claims are slow) the
- * planner waits instead of claiming again.
+ * planner waits instead of claiming again. A wake-up that arrived while the claim ran counts too.
  */
 export class ClaimPlanner {
   /** "kind:accountId" → the host that account's events of that kind went to last. */

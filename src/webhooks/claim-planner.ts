@@ -50,7 +50,7 @@ const EXCLUDING_CLAIM_SPACING = 10;
  * without a wake-up (a lost wake-up job, another process's put-back) are claimed by then. It is the sweep's
  * interval by default; the sweep itself leaves a running drain alone.
  */
-const EXHAUSTED_RECHECK_MS = 2000;
+export const EXHAUSTED_RECHECK_MS = 2000;
 
 /** Shared and never written to: a claim that leaves nobody out. */
 export const NO_EXCLUSIONS: Readonly<ClaimExclusions> = { status: [], inbound: [] };
@@ -147,7 +147,8 @@ export class ClaimPlanner {
    * The claim last planned (`plan`) took `got` events in `durationMs`. One that left nobody out and still
    * found some is no reason to wait: the next claim is as cheap, and picks up retries as they fall due. Nor
    * is a short claim during which a wake-up arrived: the events it announces may have been committed after
-   * the claim's snapshot, and waiting would leave them for EXHAUSTED_RECHECK_MS.
+   * the claim's snapshot, and waiting would leave them for EXHAUSTED_RECHECK_MS (a claim that left accounts
+   * out still spaces the next such claim). `plan` is the one next() returned last: one claim runs at a time.
    */
   claimed(plan: ClaimPlan, got: number, durationMs: number): void {
     if (got >= plan.size || (got > 0 && plan.fullHosts.length === 0)) return;

@@ -39,8 +39,9 @@ const HOST_QUEUE_PER_CONNECTION = 32;
  * Outcomes are recorded (one transaction) once FLUSH_EVERY have finished, or FLUSH_AFTER_MS after the first
  * of them. Each recording costs a transaction, a commit and twelve array parameters beside its rows, so at
  * a receiver's full rate the batches should be full: after 20 ms they held about 200 outcomes, and a burst
- * took more CPU per event and longer (bench:webhooks). An outcome waits at most this long to be recorded,
- * its lease held meanwhile; a retry is due from its attempt's time, not from the recording's.
+ * took more CPU per event and longer (bench:webhooks). An outcome waits at most this long before its
+ * recording starts, its lease held meanwhile; its retry is due from the attempt's time, but starts only once
+ * the outcome is recorded.
  */
 const FLUSH_EVERY = 500;
 const FLUSH_AFTER_MS = 100;

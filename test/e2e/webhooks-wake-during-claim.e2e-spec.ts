@@ -1,13 +1,11 @@
 import { DataSource } from 'typeorm';
 import { WebhookQueue } from '../../src/queues/webhook-queue';
+import { EXHAUSTED_RECHECK_MS } from '../../src/webhooks/claim-planner';
 import { WebhookDeliveryService } from '../../src/webhooks/webhook-delivery.service';
 import { ClaimedEvent, WebhooksRepository } from '../../src/webhooks/webhooks.repository';
 import { createAccount, startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
-
-/** How long a claim that found nothing due is believed when no wake-up follows it (ClaimPlanner). */
-const EXHAUSTED_RECHECK_MS = 2000;
 
 /**
  * Events committed while a claim runs, after its snapshot: the claim comes back empty, and the events'

@@ -39,7 +39,7 @@ const HOST_QUEUE_PER_CONNECTION = 32;
  * Outcomes are recorded (one transaction) once FLUSH_EVERY have finished, or FLUSH_AFTER_MS after the first
  * of them. Each recording costs a transaction, a commit and twelve array parameters beside its rows, so at
  * a receiver's full rate the batches should be full: after 20 ms they held about 200 outcomes, and a burst
- * took more CPU per event and longer (bench:webhooks). An outcome waits at most this long before its
+ * took a little more CPU per event (bench:webhooks). An outcome waits at most this long before its
  * recording starts, its lease held meanwhile; its retry is due from the attempt's time, but starts only once
  * the outcome is recorded.
  */

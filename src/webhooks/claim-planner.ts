@@ -73,9 +73,8 @@ export class ClaimPlanner {
   private exhaustedExcept: Set<string> | null = null;
   private exhaustedUntil = 0;
   private excludingNotBefore = 0;
-  /** Wake-ups so far, and how many there had been when the claim now running was planned. */
-  private wakeUps = 0;
-  private wakeUpsAtPlan = 0;
+  /** A wake-up arrived since the claim now running was planned. */
+  private wokenSincePlan = false;
 
   constructor(
     private readonly limits: ClaimLimits,
@@ -98,7 +97,7 @@ export class ClaimPlanner {
   /** Events may have fallen due (stored, scheduled, put back): the next claim looks at everything. */
   woken(): void {
     this.exhaustedExcept = null;
-    this.wakeUps++;
+    this.wokenSincePlan = true;
   }
 
   next(inFlight: number): ClaimPlan {
@@ -118,7 +117,7 @@ export class ClaimPlanner {
       const notBefore = this.excludingNotBefore - this.now();
       if (notBefore > 0) return wait(notBefore);
     }
-    this.wakeUpsAtPlan = this.wakeUps;
+    this.wokenSincePlan = false;
     return { size: room, excluding: this.accountsOn(full), fullHosts: full ?? [] };
   }
 
@@ -153,7 +152,7 @@ export class ClaimPlanner {
   claimed(plan: ClaimPlan, got: number, durationMs: number): void {
     if (got >= plan.size || (got > 0 && plan.fullHosts.length === 0)) return;
     if (plan.fullHosts.length > 0) this.excludingNotBefore = this.now() + EXCLUDING_CLAIM_SPACING * durationMs;
-    if (this.wakeUps !== this.wakeUpsAtPlan) return;
+    if (this.wokenSincePlan) return;
     this.exhaustedExcept = new Set(plan.fullHosts);
     this.exhaustedUntil = this.now() + Math.max(EXHAUSTED_RECHECK_MS, EXCLUDING_CLAIM_SPACING * durationMs);
   }

@@ -16,13 +16,24 @@ export async function startBenchApp(overrides: Partial<AppConfig> = {}): Promise
   const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sms');
   const name = `sms_bench_${Date.now().toString(36)}_${randomBytes(2).toString('hex')}`;
   base.pathname = `/${name}`;
-  const { app, config } = await openBenchApp(base, overrides);
+  let opened: Awaited<ReturnType<typeof openBenchApp>>;
+  try {
+    opened = await openBenchApp(base, overrides);
+  } catch (err) {
+    // Created (and maybe migrated) before the app failed to start: dropped here, or it stays behind.
+    await dropBenchDatabase(base).catch((dropErr: Error) => console.error(`benchmark database ${name} not dropped: ${dropErr.message}`));
+    throw err;
+  }
+  const { app, config } = opened;
   return {
     app,
     config,
     drop: async () => {
-      await app.close();
-      await dropBenchDatabase(base);
+      try {
+        await app.close();
+      } finally {
+        await dropBenchDatabase(base);
+      }
     },
   };
 }

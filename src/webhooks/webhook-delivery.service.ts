@@ -8,6 +8,7 @@ import { HostLimiter } from './host-limiter';
 import { WebhookQueue } from '../queues/webhook-queue';
 import { WebhookLeases } from './webhook-leases';
 import { WebhookSender } from './webhook-sender';
+import type { SendResult } from './webhook-attempt-handler';
 import { Alarm } from './alarm';
 import { ClaimPlanner } from './claim-planner';
 import { ATTEMPT_RESULTS, AttemptOutcome, ClaimedEvent, WebhooksRepository } from './webhooks.repository';
@@ -51,6 +52,17 @@ const DEFER_MS = 250;
 export function retryDelayMs(retry: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
   const exponential = Math.min(baseMs * 2 ** (retry - 1), maxMs);
   return Math.round(exponential * (0.8 + 0.4 * random()));
+}
+
+function outcomeOf(
+  event: ClaimedEvent,
+  result: AttemptOutcome['result'],
+  responseStatus: number | null,
+  error: string,
+  durationMs: number,
+  nextAttemptAt: Date | null,
+): AttemptOutcome {
+  return { event, result, responseStatus, error, durationMs, nextAttemptAt };
 }
 
 /**
@@ -166,7 +178,6 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
   }
 
   private async drain(): Promise<void> {
-    const sends = new Set<Promise<void>>();
     /** When the last events this drain put back fall due (performance.now()). */
     let putBackUntil = 0;
     this.planner.woken();
@@ -192,13 +203,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
         sentAt,
       );
       let putBack = 0;
-      for (const event of events) {
-        const started = this.attempt(event);
-        if (started.putBack) putBack++;
-        const work = started.outcome.then((outcome) => this.record(outcome));
-        sends.add(work);
-        void work.finally(() => sends.delete(work));
-      }
+      for (const event of events) if (this.attempt(event)) putBack++;
       if (putBack > 0) {
         putBackUntil = performance.now() + DEFER_MS;
         this.putBackDue.within(DEFER_MS);
@@ -206,7 +211,8 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     }
     this.putBackDue.cancel();
     this.lookAgain.cancel();
-    await Promise.all(sends);
+    // Stopping: the attempts under way finish (each within the timeout) and their outcomes are recorded.
+    while (this.inFlight > 0) await this.signalled();
     await this.flush();
   }
 
@@ -237,19 +243,17 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     finished?.resolve();
   }
 
-  /** Starts one attempt; `putBack` says at once that the host's queue was full and the event is deferred. */
-  private attempt(event: ClaimedEvent): { outcome: Promise<AttemptOutcome>; putBack: boolean } {
-    const now = this.clock.now();
-    const outcome = (result: AttemptOutcome['result'], responseStatus: number | null, error: string, durationMs: number, nextAttemptAt: Date | null): AttemptOutcome => ({
-      event,
-      result,
-      responseStatus,
-      error,
-      durationMs,
-      nextAttemptAt,
-    });
+  /**
+   * Starts one attempt, its outcome recorded when known: no promise chain or closure per event beyond the
+   * POST's own, since a burst runs this thousands of times a second. Answers true when the host's queue was
+   * full and the event is put back.
+   */
+  private attempt(event: ClaimedEvent): boolean {
     // The URL is read at attempt time: switched off means the event is dropped.
-    if (!event.url) return { outcome: Promise.resolve(outcome('discarded', null, 'webhook URL switched off', 0, null)), putBack: false };
+    if (!event.url) {
+      this.record(outcomeOf(event, 'discarded', null, 'webhook URL switched off', 0, null));
+      return false;
+    }
     this.inFlight++;
     // Checked when the attempt starts, after any wait in the host's queue.
     const send = () => (this.leases.mayAttempt(event.id) ? this.sender.send(event.url, event.body, event.secret, this.clock.now(), event.id) : Promise.resolve(null));
@@ -258,19 +262,36 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     const run = this.hosts.tryRun(host, send);
     if (!run) {
       this.inFlight--;
-      return { outcome: Promise.resolve(outcome('deferred', null, '', 0, new Date(now.getTime() + DEFER_MS))), putBack: true };
+      this.record(outcomeOf(event, 'deferred', null, '', 0, new Date(this.clock.now().getTime() + DEFER_MS)));
+      return true;
     }
-    const done = run
-      .then((sent) => {
-        if (!sent) return outcome('deferred', null, '', 0, this.clock.now());
-        if (sent.ok) return outcome('delivered', sent.status, '', sent.durationMs, null);
-        const retry = event.attempts + 1; // the retry this failure leads to
-        const next =
-          retry <= this.config.webhookMaxRetries ? new Date(this.clock.now().getTime() + retryDelayMs(retry, this.config.webhookRetryBaseMs, this.config.webhookRetryMaxMs)) : null;
-        return outcome('failed', sent.status, sent.error, sent.durationMs, next);
-      })
-      .finally(() => this.slotFreed());
-    return { outcome: done, putBack: false };
+    run.then(
+      (sent) => this.answered(event, sent),
+      (err: Error) => {
+        // The sender answers every attempt; should that ever break, the event is tried again, not held.
+        this.logger.warn({ msg: 'webhook attempt ended without an answer; it is tried again', err: err.message });
+        this.answered(event, null);
+      },
+    );
+    return false;
+  }
+
+  /** An attempt's answer (null: not started, its lease not certain) recorded, and its slot freed. */
+  private answered(event: ClaimedEvent, sent: SendResult | null): void {
+    try {
+      this.record(this.outcomeOfSend(event, sent));
+    } finally {
+      this.slotFreed();
+    }
+  }
+
+  private outcomeOfSend(event: ClaimedEvent, sent: SendResult | null): AttemptOutcome {
+    if (!sent) return outcomeOf(event, 'deferred', null, '', 0, this.clock.now());
+    if (sent.ok) return outcomeOf(event, 'delivered', sent.status, '', sent.durationMs, null);
+    const retry = event.attempts + 1; // the retry this failure leads to
+    const next =
+      retry <= this.config.webhookMaxRetries ? new Date(this.clock.now().getTime() + retryDelayMs(retry, this.config.webhookRetryBaseMs, this.config.webhookRetryMaxMs)) : null;
+    return outcomeOf(event, 'failed', sent.status, sent.error, sent.durationMs, next);
   }
 
   /** One counter increment per outcome kind in the batch, not one per outcome. */

@@ -171,7 +171,7 @@ export class WebhooksRepository {
       await indexOrderOnly(tx);
       // The picked ids join the events one by one (each lookup reads its own day's partition): an
       // `id = ANY(ARRAY(...))` was searched for in every partition, about 44 buffers a claimed event.
-      const { rows } = await sql<ClaimedEvent>(
+      const { rows } = await sql<Omit<ClaimedEvent, 'url' | 'secret'>>(
         tx,
         `WITH picked AS MATERIALIZED (
            SELECT id FROM webhook_events
@@ -181,13 +181,27 @@ export class WebhooksRepository {
             ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED
          )
          UPDATE webhook_events e SET locked_until = now() + $2 * interval '1 millisecond', leased_by = $3
-           FROM picked p, accounts a
-          WHERE e.id = p.id AND a.id = e.account_id
-          RETURNING e.id, e.account_id, e.kind, e.body, e.attempts,
-                    CASE WHEN e.kind = 'status' THEN a.webhook_status_url ELSE a.webhook_inbound_url END AS url, a.webhook_secret AS secret`,
+           FROM picked p
+          WHERE e.id = p.id
+          RETURNING e.id, e.account_id, e.kind, e.body, e.attempts`,
         [limit, leaseMs, holder, held, excluding.status, excluding.inbound],
       );
-      return rows;
+      if (rows.length === 0) return [];
+      // The accounts' URLs and secrets once per account in the claim (a claim's events are mostly a few
+      // accounts'), not joined and sent back with every event.
+      const { rows: accounts } = await sql<{ id: number; status: string; inbound: string; secret: string | null }>(
+        tx,
+        `SELECT id, webhook_status_url AS status, webhook_inbound_url AS inbound, webhook_secret AS secret FROM accounts WHERE id = ANY($1::int[])`,
+        [[...new Set(rows.map((r) => r.account_id))]],
+      );
+      const byId = new Map(accounts.map((a) => [a.id, a]));
+      const events = rows as ClaimedEvent[];
+      for (const event of events) {
+        const account = byId.get(event.account_id);
+        event.url = account ? (event.kind === 'status' ? account.status : account.inbound) : '';
+        event.secret = account ? account.secret : null;
+      }
+      return events;
     });
   }
 

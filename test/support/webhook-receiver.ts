@@ -19,6 +19,8 @@ type Behaviour = { status?: number; delayMs?: number; destroy?: boolean; bodyByt
 /** A real HTTP receiver on loopback for webhook tests: records every request, answers as told. */
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
+  /** Requests whose whole body has arrived, answered or not yet (a delayed answer counts at once). */
+  arrived = 0;
   private server?: http.Server;
   private plan: Behaviour[] = [];
   private fallback: Behaviour = { status: 200 };
@@ -43,6 +45,7 @@ export class WebhookReceiver {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const arrivedAt = Date.now();
+        this.arrived++;
         const raw = Buffer.concat(chunks).toString('utf8');
         const behaviour = this.plan.shift() ?? this.fallback;
         const answer = () => {

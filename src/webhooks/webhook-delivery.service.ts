@@ -9,6 +9,7 @@ import { WebhookQueue } from '../queues/webhook-queue';
 import { WebhookLeases } from './webhook-leases';
 import { WebhookSender } from './webhook-sender';
 import type { SendResult } from './webhook-attempt-handler';
+import { outcomeOf, outcomeOfAnswer, RetrySchedule } from './attempt-outcome';
 import { Alarm } from './alarm';
 import { ClaimPlanner } from './claim-planner';
 import { ATTEMPT_RESULTS, AttemptOutcome, ClaimedEvent, WebhooksRepository } from './webhooks.repository';
@@ -48,23 +49,6 @@ const FLUSH_EVERY = 500;
 const FLUSH_AFTER_MS = 100;
 const DEFER_MS = 250;
 
-/** Delay before retry n (1-based): exponential from the base, capped, with ±20% jitter so retries spread out. */
-export function retryDelayMs(retry: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
-  const exponential = Math.min(baseMs * 2 ** (retry - 1), maxMs);
-  return Math.round(exponential * (0.8 + 0.4 * random()));
-}
-
-function outcomeOf(
-  event: ClaimedEvent,
-  result: AttemptOutcome['result'],
-  responseStatus: number | null,
-  error: string,
-  durationMs: number,
-  nextAttemptAt: Date | null,
-): AttemptOutcome {
-  return { event, result, responseStatus, error, durationMs, nextAttemptAt };
-}
-
 /**
  * A streaming deliverer: leases due events while it has room (MAX_IN_FLIGHT), POSTs them under a
  * per-host limit (WEBHOOK_HOST_CONCURRENCY, with a bounded queue per host; beyond it an event is put
@@ -101,6 +85,8 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
   /** A wake-up arrived during a drain, maybe after its last claim: drain once more. */
   private wokenWhileDraining = false;
   private stopping = false;
+  private readonly now = () => this.clock.now();
+  private readonly retrySchedule: RetrySchedule;
 
   constructor(
     private readonly repo: WebhooksRepository,
@@ -109,6 +95,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     private readonly clock: Clock,
     registry: MetricsRegistry,
   ) {
+    this.retrySchedule = { maxRetries: config.webhookMaxRetries, baseMs: config.webhookRetryBaseMs, maxMs: config.webhookRetryMaxMs };
     this.sender = new WebhookSender({ timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivate, connectionsPerHost: config.webhookHostConcurrency });
     const hostQueue = config.webhookHostConcurrency * HOST_QUEUE_PER_CONNECTION;
     this.hosts = new HostLimiter(config.webhookHostConcurrency, hostQueue);
@@ -211,7 +198,8 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     }
     this.putBackDue.cancel();
     this.lookAgain.cancel();
-    // Stopping: the attempts under way finish (each within the timeout) and their outcomes are recorded.
+    // Stopping: the attempts under way (and those queued behind them for their host) finish, and their
+    // outcomes are recorded.
     while (this.inFlight > 0) await this.signalled();
     await this.flush();
   }
@@ -244,9 +232,9 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
   }
 
   /**
-   * Starts one attempt, its outcome recorded when known: no promise chain or closure per event beyond the
-   * POST's own, since a burst runs this thousands of times a second. Answers true when the host's queue was
-   * full and the event is put back.
+   * Starts one attempt, its outcome recorded when known: one `.then` per attempt beside the host queue's
+   * own, not a chain of four promises, since a burst runs this thousands of times a second. Answers true
+   * when the host's queue was full and the event is put back.
    */
   private attempt(event: ClaimedEvent): boolean {
     // The URL is read at attempt time: switched off means the event is dropped.
@@ -254,17 +242,16 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
       this.record(outcomeOf(event, 'discarded', null, 'webhook URL switched off', 0, null));
       return false;
     }
-    this.inFlight++;
     // Checked when the attempt starts, after any wait in the host's queue.
     const send = () => (this.leases.mayAttempt(event.id) ? this.sender.send(event.url, event.body, event.secret, this.clock.now(), event.id) : Promise.resolve(null));
     const host = this.sender.hostOf(event.url);
     this.planner.routed(event.kind, event.account_id, host);
     const run = this.hosts.tryRun(host, send);
     if (!run) {
-      this.inFlight--;
       this.record(outcomeOf(event, 'deferred', null, '', 0, new Date(this.clock.now().getTime() + DEFER_MS)));
       return true;
     }
+    this.inFlight++;
     run.then(
       (sent) => this.answered(event, sent),
       (err: Error) => {
@@ -276,22 +263,16 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     return false;
   }
 
-  /** An attempt's answer (null: not started, its lease not certain) recorded, and its slot freed. */
+  /**
+   * An attempt's answer (null: not started, its lease not certain) recorded, and then its slot freed: a
+   * stopping drain takes no in-flight attempts as every outcome in `pending`, ready for its last flush.
+   */
   private answered(event: ClaimedEvent, sent: SendResult | null): void {
     try {
-      this.record(this.outcomeOfSend(event, sent));
+      this.record(outcomeOfAnswer(event, sent, this.now, this.retrySchedule));
     } finally {
       this.slotFreed();
     }
-  }
-
-  private outcomeOfSend(event: ClaimedEvent, sent: SendResult | null): AttemptOutcome {
-    if (!sent) return outcomeOf(event, 'deferred', null, '', 0, this.clock.now());
-    if (sent.ok) return outcomeOf(event, 'delivered', sent.status, '', sent.durationMs, null);
-    const retry = event.attempts + 1; // the retry this failure leads to
-    const next =
-      retry <= this.config.webhookMaxRetries ? new Date(this.clock.now().getTime() + retryDelayMs(retry, this.config.webhookRetryBaseMs, this.config.webhookRetryMaxMs)) : null;
-    return outcomeOf(event, 'failed', sent.status, sent.error, sent.durationMs, next);
   }
 
   /** One counter increment per outcome kind in the batch, not one per outcome. */

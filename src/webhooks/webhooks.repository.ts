@@ -198,6 +198,8 @@ export class WebhooksRepository {
       const events = rows as ClaimedEvent[];
       for (const event of events) {
         const account = byId.get(event.account_id);
+        // Always found: an event's account exists when it is stored, and deleting the account waits for
+        // this claim's row locks. Were it missing, the event would be dropped as if its URL were off.
         event.url = account ? (event.kind === 'status' ? account.status : account.inbound) : '';
         event.secret = account ? account.secret : null;
       }

@@ -3,7 +3,7 @@ import { signWebhook, verifyWebhookSignature } from '../../../src/webhooks/signa
 import { checkUrlSyntax, WEBHOOK_URL_MAX_LENGTH } from '../../../src/webhooks/url-policy';
 import { embeddedIpv4, ipv6Octets, isBlockedAddress, ownAddresses } from '../../../src/common/net/address-policy';
 import { ErrorText } from '../../../src/common/errors/error-catalogue';
-import { retryDelayMs } from '../../../src/webhooks/webhook-delivery.service';
+import { retryDelayMs } from '../../../src/webhooks/attempt-outcome';
 
 describe(verifyWebhookSignature.name, () => {
   const secret = 'whsec_test';

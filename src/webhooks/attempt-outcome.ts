@@ -1,0 +1,39 @@
+import type { SendResult } from './webhook-attempt-handler';
+import type { AttemptOutcome, ClaimedEvent } from './webhooks.repository';
+
+/** The retry schedule (WEBHOOK_MAX_RETRIES, WEBHOOK_RETRY_BASE_MS, WEBHOOK_RETRY_MAX_MS). */
+export interface RetrySchedule {
+  maxRetries: number;
+  baseMs: number;
+  maxMs: number;
+}
+
+/** Delay before retry n (1-based): exponential from the base, capped, with ±20% jitter so retries spread out. */
+export function retryDelayMs(retry: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
+  const exponential = Math.min(baseMs * 2 ** (retry - 1), maxMs);
+  return Math.round(exponential * (0.8 + 0.4 * random()));
+}
+
+export function outcomeOf(
+  event: ClaimedEvent,
+  result: AttemptOutcome['result'],
+  responseStatus: number | null,
+  error: string,
+  durationMs: number,
+  nextAttemptAt: Date | null,
+): AttemptOutcome {
+  return { event, result, responseStatus, error, durationMs, nextAttemptAt };
+}
+
+/**
+ * What an attempt's answer means for its event. `sent` null: the attempt never started (its lease was not
+ * certain), so it is tried again now without counting. A failure is retried on the schedule until the
+ * retries are used up. `now` is asked only when a time is needed (a delivery needs none).
+ */
+export function outcomeOfAnswer(event: ClaimedEvent, sent: SendResult | null, now: () => Date, schedule: RetrySchedule, random?: () => number): AttemptOutcome {
+  if (!sent) return outcomeOf(event, 'deferred', null, '', 0, now());
+  if (sent.ok) return outcomeOf(event, 'delivered', sent.status, '', sent.durationMs, null);
+  const retry = event.attempts + 1; // the retry this failure leads to
+  const next = retry <= schedule.maxRetries ? new Date(now().getTime() + retryDelayMs(retry, schedule.baseMs, schedule.maxMs, random)) : null;
+  return outcomeOf(event, 'failed', sent.status, sent.error, sent.durationMs, next);
+}

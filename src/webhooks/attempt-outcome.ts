@@ -1,5 +1,5 @@
 import type { SendResult } from './webhook-attempt-handler';
-import type { AttemptOutcome, ClaimedEvent } from './webhooks.repository';
+import type { AttemptOutcome, ClaimedEvent } from './webhook-delivery.repository';
 
 /** The retry schedule (WEBHOOK_MAX_RETRIES, WEBHOOK_RETRY_BASE_MS, WEBHOOK_RETRY_MAX_MS). */
 export interface RetrySchedule {

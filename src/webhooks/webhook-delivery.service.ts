@@ -11,8 +11,9 @@ import { WebhookSender } from './webhook-sender';
 import type { SendResult } from './webhook-attempt-handler';
 import { outcomeOf, outcomeOfAnswer, RetrySchedule } from './attempt-outcome';
 import { Alarm } from './alarm';
+import { OutcomeBatcher } from './outcome-batcher';
 import { ClaimPlanner } from './claim-planner';
-import { ATTEMPT_RESULTS, AttemptOutcome, ClaimedEvent, WebhooksRepository } from './webhooks.repository';
+import { ATTEMPT_RESULTS, AttemptOutcome, ClaimedEvent, WebhookDeliveryRepository } from './webhook-delivery.repository';
 
 const CLAIM_BATCH = 500;
 /**
@@ -78,9 +79,12 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
   private inFlight = 0;
   /** Resolved when an attempt finishes (a slot freed) or a wake-up arrives. */
   private finished?: { promise: Promise<void>; resolve: () => void };
-  private pending: AttemptOutcome[] = [];
-  private flushTimer?: NodeJS.Timeout;
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly outcomes = new OutcomeBatcher<AttemptOutcome>(
+    (batch) => this.writeOutcomes(batch),
+    (err) => this.logger.warn({ msg: 'recording webhook outcomes failed; the leases will expire and the events be attempted again', err: (err as Error).message }),
+    FLUSH_EVERY,
+    FLUSH_AFTER_MS,
+  );
   private draining?: Promise<void>;
   /** A wake-up arrived during a drain, maybe after its last claim: drain once more. */
   private wokenWhileDraining = false;
@@ -89,7 +93,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
   private readonly retrySchedule: RetrySchedule;
 
   constructor(
-    private readonly repo: WebhooksRepository,
+    private readonly repo: WebhookDeliveryRepository,
     private readonly queue: WebhookQueue,
     private readonly config: AppConfig,
     private readonly clock: Clock,
@@ -201,7 +205,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     // Stopping: the attempts under way (and those queued behind them for their host) finish, and their
     // outcomes are recorded.
     while (this.inFlight > 0) await this.signalled();
-    await this.flush();
+    await this.outcomes.flush();
   }
 
   /** Resolves at the next finished attempt, wake-up or alarm. */
@@ -239,7 +243,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
   private attempt(event: ClaimedEvent): boolean {
     // The URL is read at attempt time: switched off means the event is dropped.
     if (!event.url) {
-      this.record(outcomeOf(event, 'discarded', null, 'webhook URL switched off', 0, null));
+      this.outcomes.add(outcomeOf(event, 'discarded', null, 'webhook URL switched off', 0, null));
       return false;
     }
     // Checked when the attempt starts, after any wait in the host's queue.
@@ -248,7 +252,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     this.planner.routed(event.kind, event.account_id, host);
     const run = this.hosts.tryRun(host, send);
     if (!run) {
-      this.record(outcomeOf(event, 'deferred', null, '', 0, new Date(this.clock.now().getTime() + DEFER_MS)));
+      this.outcomes.add(outcomeOf(event, 'deferred', null, '', 0, new Date(this.clock.now().getTime() + DEFER_MS)));
       return true;
     }
     this.inFlight++;
@@ -265,11 +269,11 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
 
   /**
    * An attempt's answer (null: not started, its lease not certain) recorded, and then its slot freed: a
-   * stopping drain takes no in-flight attempts as every outcome in `pending`, ready for its last flush.
+   * stopping drain takes no in-flight attempts as every outcome waiting in `outcomes`, ready for its last flush.
    */
   private answered(event: ClaimedEvent, sent: SendResult | null): void {
     try {
-      this.record(outcomeOfAnswer(event, sent, this.now, this.retrySchedule));
+      this.outcomes.add(outcomeOfAnswer(event, sent, this.now, this.retrySchedule));
     } finally {
       this.slotFreed();
     }
@@ -282,30 +286,19 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     for (const [outcome, n] of counts) this.attempts.inc({ outcome }, n);
   }
 
-  /** Group commit of outcomes: one transaction per FLUSH_EVERY outcomes or FLUSH_AFTER_MS. */
-  private record(outcome: AttemptOutcome): void {
-    this.pending.push(outcome);
-    if (this.pending.length >= FLUSH_EVERY) void this.flush();
-    else this.flushTimer ??= setTimeout(() => void this.flush(), FLUSH_AFTER_MS);
-  }
-
-  private flush(): Promise<void> {
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    const batch = this.pending;
-    this.pending = [];
-    if (batch.length === 0) return this.flushing;
-    this.flushing = this.flushing
-      .then(async () => {
-        // If this fails the leases run out and the events are attempted again: at least once, as promised.
-        const notRecorded = await this.leases.exclusive(() => this.repo.recordOutcomes(this.leases.holder, batch));
-        if (notRecorded > 0) this.logger.warn({ msg: 'webhook outcomes not recorded: their leases ran out and another deliverer holds them', count: notRecorded });
-        this.countAttempts(batch);
-        const retries = batch.filter((o) => o.result !== 'delivered' && o.result !== 'discarded' && o.nextAttemptAt).map((o) => o.nextAttemptAt!.getTime());
-        if (retries.length) await this.queue.wakeAt(new Date(Math.min(...retries)));
-      })
-      .catch((err: Error) => this.logger.warn({ msg: 'recording webhook outcomes failed; the leases will expire and the events be attempted again', err: err.message }))
-      .finally(() => this.leases.release(batch.map((o) => o.event.id)));
-    return this.flushing;
+  /**
+   * One group of outcomes recorded (one transaction), then their leases released. Should it fail, the leases
+   * run out and the events are attempted again: at least once, as promised.
+   */
+  private async writeOutcomes(batch: AttemptOutcome[]): Promise<void> {
+    try {
+      const notRecorded = await this.leases.exclusive(() => this.repo.recordOutcomes(this.leases.holder, batch));
+      if (notRecorded > 0) this.logger.warn({ msg: 'webhook outcomes not recorded: their leases ran out and another deliverer holds them', count: notRecorded });
+      this.countAttempts(batch);
+      const retries = batch.filter((o) => o.result !== 'delivered' && o.result !== 'discarded' && o.nextAttemptAt).map((o) => o.nextAttemptAt!.getTime());
+      if (retries.length) await this.queue.wakeAt(new Date(Math.min(...retries)));
+    } finally {
+      this.leases.release(batch.map((o) => o.event.id));
+    }
   }
 }

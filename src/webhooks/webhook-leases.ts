@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Slots } from '../common/batching/slots';
 
-/** Where the leases live (WebhooksRepository). */
+/** Where the leases live (WebhookDeliveryRepository). */
 export interface WebhookLeaseStore {
   /** Extends this holder's leases of these events; returns the ids that are still its own. */
   renewLeases(holder: string, eventIds: number[], leaseMs: number): Promise<number[]>;

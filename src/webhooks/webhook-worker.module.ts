@@ -5,7 +5,7 @@ import { WebhookQueue } from '../queues/webhook-queue';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 import { WebhookRetentionRepository } from './webhook-retention.repository';
 import { WebhookRetentionService } from './webhook-retention.service';
-import { WebhooksRepository } from './webhooks.repository';
+import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 
 /** Consumer of the webhook queue (the sweep that delivers anything due whose wake-up was lost is periodic work of the worker role). */
 @Injectable()
@@ -23,7 +23,7 @@ class WebhookProcessor implements OnModuleInit {
 
 @Module({
   imports: [QueuesModule],
-  providers: [WebhooksRepository, WebhookDeliveryService, WebhookProcessor, WebhookRetentionRepository, WebhookRetentionService],
+  providers: [WebhookDeliveryRepository, WebhookDeliveryService, WebhookProcessor, WebhookRetentionRepository, WebhookRetentionService],
   exports: [WebhookDeliveryService, WebhookRetentionService],
 })
 export class WebhookWorkerModule {}

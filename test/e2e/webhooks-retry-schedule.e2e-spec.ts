@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { AttemptOutcome, ClaimedEvent, WebhooksRepository } from '../../src/webhooks/webhooks.repository';
+import { AttemptOutcome, ClaimedEvent, WebhookDeliveryRepository } from '../../src/webhooks/webhook-delivery.repository';
 import { createAccount, startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -117,7 +117,7 @@ describe('Webhook leases', () => {
 
   it('records an outcome only for the holder of the lease at the attempt count it claimed', async () => {
     const ds = t.app.get(DataSource);
-    const repo = t.app.get(WebhooksRepository);
+    const repo = new WebhookDeliveryRepository(ds);
     const { accountId } = await createAccount(t.app, { test: true });
     const [{ id }] = await ds.query(`INSERT INTO webhook_events (account_id, kind, body) VALUES ($1, 'status', '{}') RETURNING id`, [accountId]);
     const [paused, other] = [randomUUID(), randomUUID()];

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { WebhookQueue } from '../../src/queues/webhook-queue';
 import { EXHAUSTED_RECHECK_MS } from '../../src/webhooks/claim-planner';
 import { WebhookDeliveryService } from '../../src/webhooks/webhook-delivery.service';
-import { ClaimedEvent, WebhooksRepository } from '../../src/webhooks/webhooks.repository';
+import { ClaimedEvent, WebhookDeliveryRepository } from '../../src/webhooks/webhook-delivery.repository';
 import { createAccount, startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -28,7 +28,7 @@ describe('A wake-up that arrives while a claim runs', () => {
 
   it('is not lost when the claim comes back empty: the event it announces is delivered without waiting for a recheck', async () => {
     const ds = t.app.get(DataSource);
-    const repo = t.app.get(WebhooksRepository);
+    const repo = t.app.get(WebhookDeliveryRepository);
     const queue = t.app.get(WebhookQueue);
     const delivery = t.app.get(WebhookDeliveryService);
     const { accountId } = await createAccount(t.app, { test: true });
@@ -44,7 +44,7 @@ describe('A wake-up that arrives while a claim runs', () => {
     // The first empty claim: before it returns, an event is committed and its wake-up handled by the deliverer.
     const claimDue = repo.claimDue.bind(repo);
     let committedAt = 0;
-    jest.spyOn(repo, 'claimDue').mockImplementation(async (...args: Parameters<WebhooksRepository['claimDue']>): Promise<ClaimedEvent[]> => {
+    jest.spyOn(repo, 'claimDue').mockImplementation(async (...args: Parameters<WebhookDeliveryRepository['claimDue']>): Promise<ClaimedEvent[]> => {
       const claimed = await claimDue(...args);
       if (claimed.length === 0 && committedAt === 0) {
         await ds.query(`INSERT INTO webhook_events (account_id, kind, body) VALUES ($1, 'status', '{"n":"during the claim"}')`, [accountId]);

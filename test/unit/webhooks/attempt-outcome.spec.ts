@@ -1,5 +1,5 @@
 import { outcomeOfAnswer, RetrySchedule } from '../../../src/webhooks/attempt-outcome';
-import type { ClaimedEvent } from '../../../src/webhooks/webhooks.repository';
+import type { ClaimedEvent } from '../../../src/webhooks/webhook-delivery.repository';
 
 describe(outcomeOfAnswer.name, () => {
   const schedule: RetrySchedule = { maxRetries: 3, baseMs: 1000, maxMs: 60_000 };

@@ -27,11 +27,14 @@ export const AIMS: readonly Aim[] = [
 
 /**
  * Printed beside the aims, judged by none: webhooks against the floor that also stores every event and logs
- * every attempt, that durable floor against the plain one (the least a webhook ratio can be), and the sends
+ * every attempt, that durable floor against the plain one (the least a webhook ratio can be), the webhooks'
+ * delivery alone (from the events' commit) against the plain floor, and the sends
  * against their COPY floors.
  */
 export const ALSO_SHOWN: ReadonlyArray<{ key: string; part: Part; label: string }> = [
   { key: 'webhooksDurable', part: 'webhooks', label: 'status webhooks ÷ durable floor (with the database)' },
+  // The time from the events' commit to the last delivery (the aim's time less storing them) over the same floor.
+  { key: 'webhooksAfterStored', part: 'webhooks', label: 'status webhooks once stored ÷ undici Pool floor' },
   // The durable floor's own ratio to the undici Pool floor: no deliverer that stores and logs every event is below it.
   { key: 'durableOverFloor', part: 'webhooks', label: 'durable floor ÷ undici Pool floor (no deliverer below)' },
   { key: 'postCopy', part: 'send', label: 'POST /v1/messages p50 ÷ COPY floor' },
@@ -63,6 +66,7 @@ const PRINTED: Record<keyof BenchResults, Array<[string, RegExp]>> = {
   webhooks: [
     ['ratio', /run 1 \/ floor = ([\d.]+)×/],
     ['durableRatio', /run 1 \/ durable floor = ([\d.]+)×/],
+    ['afterStoredRatio', /run 1 once stored \/ floor = ([\d.]+)×/],
   ],
   links: [['ratio', /floor rate \/ product rate = ([\d.]+)×/]],
   send: [
@@ -88,6 +92,7 @@ export function roundFigures(results: BenchResults): Round {
   if (kannel?.sustained && dispatch?.sustained !== undefined) round.campaign = dispatch.sustained / kannel.sustained;
   if (dispatch?.probeP99Ms !== undefined) round.probeP99Ms = dispatch.probeP99Ms;
   if (webhooks?.ratio !== undefined) round.webhooks = webhooks.ratio;
+  if (webhooks?.afterStoredRatio !== undefined) round.webhooksAfterStored = webhooks.afterStoredRatio;
   if (webhooks?.durableRatio !== undefined) {
     round.webhooksDurable = webhooks.durableRatio;
     // Both ratios have the product's time above them: their quotient is the durable floor's time over the plain floor's.

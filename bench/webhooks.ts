@@ -282,7 +282,9 @@ async function main() {
     const floorCpu = await cpuPerEvent(ds, receiver, cpu, total);
     console.log(`  CPU per event: ${floorCpu.line}`);
     console.log(`  run 1 / floor = ${fmt(upMs / floorMs)}× (CPU per event ${fmt(productCpu.total / floorCpu.total)}×; load average ${loadAverages()})`);
-    reportResult({ ratio: upMs / floorMs });
+    // Delivery alone: from the commit that stored the events (a receipt's own transaction) to the last arrival.
+    console.log(`  run 1 once stored / floor = ${fmt((upMs - storedMs) / floorMs)}× (delivered ${fmt((upMs - storedMs) / 1000)} s after the events were stored)`);
+    reportResult({ ratio: upMs / floorMs, afterStoredRatio: (upMs - storedMs) / floorMs });
 
     // Run 2: receiver down for the first half of the run (as long as run 1 took), then back.
     const port = receiver.port;

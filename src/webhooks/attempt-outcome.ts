@@ -37,3 +37,17 @@ export function outcomeOfAnswer(event: ClaimedEvent, sent: SendResult | null, no
   const next = retry <= schedule.maxRetries ? new Date(now().getTime() + retryDelayMs(retry, schedule.baseMs, schedule.maxMs, random)) : null;
   return outcomeOf(event, 'failed', sent.status, sent.error, sent.durationMs, next);
 }
+
+/** How many outcomes of each result a batch holds: one counter increment per result, not per outcome. */
+export function countByResult(batch: readonly AttemptOutcome[]): Map<AttemptOutcome['result'], number> {
+  const counts = new Map<AttemptOutcome['result'], number>();
+  for (const o of batch) counts.set(o.result, (counts.get(o.result) ?? 0) + 1);
+  return counts;
+}
+
+/** When the earliest retry a batch's outcomes schedule falls due (null for none): the one wake-up they need. */
+export function earliestRetry(batch: readonly AttemptOutcome[]): Date | null {
+  let earliest = Infinity;
+  for (const o of batch) if (o.result !== 'delivered' && o.result !== 'discarded' && o.nextAttemptAt) earliest = Math.min(earliest, o.nextAttemptAt.getTime());
+  return earliest === Infinity ? null : new Date(earliest);
+}

@@ -29,7 +29,16 @@ export class OutcomeBatcher<T> {
     this.timer = undefined;
     const batch = this.pending;
     this.pending = [];
-    if (batch.length > 0) this.writing = this.writing.then(() => this.write(batch)).catch(this.onFailed);
+    if (batch.length > 0) this.writing = this.writing.then(() => this.write(batch)).catch((err: unknown) => this.report(err));
     return this.writing;
+  }
+
+  /** The chain never rejects, even should reporting throw: a rejected link would skip every write after it. */
+  private report(err: unknown): void {
+    try {
+      this.onFailed(err);
+    } catch {
+      // Nothing left to tell; the next writes run.
+    }
   }
 }

@@ -9,7 +9,7 @@ import { WebhookQueue } from '../queues/webhook-queue';
 import { WebhookLeases } from './webhook-leases';
 import { WebhookSender } from './webhook-sender';
 import type { SendResult } from './webhook-attempt-handler';
-import { outcomeOf, outcomeOfAnswer, RetrySchedule } from './attempt-outcome';
+import { countByResult, earliestRetry, outcomeOf, outcomeOfAnswer, RetrySchedule } from './attempt-outcome';
 import { Alarm } from './alarm';
 import { OutcomeBatcher } from './outcome-batcher';
 import { ClaimPlanner } from './claim-planner';
@@ -81,7 +81,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
   private finished?: { promise: Promise<void>; resolve: () => void };
   private readonly outcomes = new OutcomeBatcher<AttemptOutcome>(
     (batch) => this.writeOutcomes(batch),
-    (err) => this.logger.warn({ msg: 'recording webhook outcomes failed; the leases will expire and the events be attempted again', err: (err as Error).message }),
+    (err) => this.outcomesFailed(err),
     FLUSH_EVERY,
     FLUSH_AFTER_MS,
   );
@@ -103,14 +103,8 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     this.sender = new WebhookSender({ timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivate, connectionsPerHost: config.webhookHostConcurrency });
     const hostQueue = config.webhookHostConcurrency * HOST_QUEUE_PER_CONNECTION;
     this.hosts = new HostLimiter(config.webhookHostConcurrency, hostQueue);
-    this.planner = new ClaimPlanner(
-      {
-        batch: CLAIM_BATCH,
-        minClaim: Math.max(1, Math.min(CLAIM_BATCH, Math.floor(hostQueue * MIN_CLAIM_SHARE_OF_HOST_QUEUE))),
-        maxInFlight: MAX_IN_FLIGHT,
-      },
-      this.hosts,
-    );
+    const minClaim = Math.max(1, Math.min(CLAIM_BATCH, Math.floor(hostQueue * MIN_CLAIM_SHARE_OF_HOST_QUEUE)));
+    this.planner = new ClaimPlanner({ batch: CLAIM_BATCH, minClaim, maxInFlight: MAX_IN_FLIGHT }, this.hosts);
     this.leases = new WebhookLeases(repo, config.webhookTimeoutMs * 4, (msg, meta) => this.logger.warn({ msg, ...meta }));
     const planner = this.planner;
     const inFlight = () => this.inFlight;
@@ -279,13 +273,6 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     }
   }
 
-  /** One counter increment per outcome kind in the batch, not one per outcome. */
-  private countAttempts(batch: readonly AttemptOutcome[]): void {
-    const counts = new Map<AttemptOutcome['result'], number>();
-    for (const o of batch) counts.set(o.result, (counts.get(o.result) ?? 0) + 1);
-    for (const [outcome, n] of counts) this.attempts.inc({ outcome }, n);
-  }
-
   /**
    * One group of outcomes recorded (one transaction), then their leases released. Should it fail, the leases
    * run out and the events are attempted again: at least once, as promised.
@@ -294,11 +281,16 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     try {
       const notRecorded = await this.leases.exclusive(() => this.repo.recordOutcomes(this.leases.holder, batch));
       if (notRecorded > 0) this.logger.warn({ msg: 'webhook outcomes not recorded: their leases ran out and another deliverer holds them', count: notRecorded });
-      this.countAttempts(batch);
-      const retries = batch.filter((o) => o.result !== 'delivered' && o.result !== 'discarded' && o.nextAttemptAt).map((o) => o.nextAttemptAt!.getTime());
-      if (retries.length) await this.queue.wakeAt(new Date(Math.min(...retries)));
+      for (const [outcome, n] of countByResult(batch)) this.attempts.inc({ outcome }, n);
+      const retryAt = earliestRetry(batch);
+      if (retryAt) await this.queue.wakeAt(retryAt);
     } finally {
       this.leases.release(batch.map((o) => o.event.id));
     }
+  }
+
+  private outcomesFailed(err: unknown): void {
+    const message = err instanceof Error ? err.message : String(err);
+    this.logger.warn({ msg: 'recording webhook outcomes failed; the leases will expire and the events be attempted again', err: message });
   }
 }

@@ -1,4 +1,4 @@
-import { outcomeOfAnswer, RetrySchedule } from '../../../src/webhooks/attempt-outcome';
+import { countByResult, earliestRetry, outcomeOf, outcomeOfAnswer, RetrySchedule } from '../../../src/webhooks/attempt-outcome';
 import type { ClaimedEvent } from '../../../src/webhooks/webhook-delivery.repository';
 
 describe(outcomeOfAnswer.name, () => {
@@ -34,5 +34,35 @@ describe(outcomeOfAnswer.name, () => {
 
   it('not started (its lease not certain): deferred to now, not counted as an attempt', () => {
     expect(outcomeOfAnswer(event(2), null, () => at, schedule)).toEqual({ event: event(2), result: 'deferred', responseStatus: null, error: '', durationMs: 0, nextAttemptAt: at });
+  });
+});
+
+describe('a batch of outcomes', () => {
+  const event: ClaimedEvent = { id: 7, account_id: 1, kind: 'status', body: '{}', attempts: 0, url: 'https://example.com/h', secret: null };
+  const at = (s: number) => new Date(Date.UTC(2026, 11, 3, 10, 0, s));
+  const batch = [
+    outcomeOf(event, 'delivered', 200, '', 5, null),
+    outcomeOf(event, 'failed', 500, 'HTTP 500', 5, at(30)),
+    outcomeOf(event, 'deferred', null, '', 0, at(10)),
+    outcomeOf(event, 'failed', 500, 'HTTP 500', 5, null),
+    outcomeOf(event, 'delivered', 204, '', 5, null),
+  ];
+
+  it('counts its outcomes by result', () => {
+    expect(countByResult(batch)).toEqual(
+      new Map([
+        ['delivered', 2],
+        ['failed', 2],
+        ['deferred', 1],
+      ]),
+    );
+    expect(countByResult([])).toEqual(new Map());
+  });
+
+  it('wakes at the earliest retry a failed or deferred outcome schedules, and not at all when none does', () => {
+    expect(earliestRetry(batch)).toEqual(at(10));
+    expect(earliestRetry(batch.filter((o) => o.result !== 'deferred'))).toEqual(at(30));
+    // A delivered or discarded outcome schedules nothing, whatever its time says.
+    expect(earliestRetry([outcomeOf(event, 'discarded', null, 'webhook URL switched off', 0, at(1)), batch[3]])).toBeNull();
   });
 });

@@ -79,6 +79,26 @@ describe(OutcomeBatcher.name, () => {
     expect(failures).toHaveLength(1);
   });
 
+  it('still runs the writes after a failed one when reporting the failure throws', async () => {
+    const { calls, write } = manualWrites();
+    const batcher = new OutcomeBatcher(
+      write,
+      () => {
+        throw new Error('logger gone');
+      },
+      1,
+      1000,
+    );
+    batcher.add(1);
+    batcher.add(2);
+    await tick();
+    calls[0].finish(new Error('database gone'));
+    await tick();
+    expect(calls.map((c) => c.batch)).toEqual([[1], [2]]);
+    calls[1].finish();
+    await expect(batcher.flush()).resolves.toBeUndefined();
+  });
+
   it('flushes what is waiting before its timer, and a flush with nothing waiting writes nothing', async () => {
     const { calls, write } = manualWrites();
     const batcher = new OutcomeBatcher(write, () => undefined, 100, 1000);
@@ -89,8 +109,15 @@ describe(OutcomeBatcher.name, () => {
     calls[0].finish();
     await flushing;
     await batcher.flush();
-    jest.advanceTimersByTime(1000);
+    expect(calls).toHaveLength(1);
+    // The flushed group's timer is gone: an item added later waits its own afterMs.
+    jest.advanceTimersByTime(600);
+    batcher.add(8);
+    jest.advanceTimersByTime(400);
     await tick();
     expect(calls).toHaveLength(1);
+    jest.advanceTimersByTime(600);
+    await tick();
+    expect(calls.map((c) => c.batch)).toEqual([[7], [8]]);
   });
 });

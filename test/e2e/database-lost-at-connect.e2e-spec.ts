@@ -18,20 +18,30 @@ describe('a connection ended by PostgreSQL as it becomes ready', () => {
     return `postgres://${url.username}@${url.hostname}:${url.port || 5432}${url.pathname}?target_session_attrs=read-write`;
   };
 
+  /** A connection whose socket is paused: it buffers what arrives, and hands it to the client only at resume. */
+  interface Held {
+    resume(): void;
+    /** The server's end of the socket is buffered too: everything the server sent is waiting. */
+    endBuffered(): boolean;
+  }
+
   /**
-   * The service's client class, made to read nothing from the server after sending its startup message
-   * until `resume` is called: what PostgreSQL sent meanwhile is then read in one go.
+   * The service's client class, made to hand nothing from the server to its parser after sending its startup
+   * message until `resume` is called: what PostgreSQL sent meanwhile is then parsed in one go (the buffered
+   * chunks are emitted by one synchronous loop, with no turn for anyone between them).
    */
-  function heldReader(base: typeof Client, held: Array<() => void>): typeof Client {
+  function heldReader(base: typeof Client, held: Held[]): typeof Client {
+    type Stream = { pause(): void; resume(): void; _readableState: { ended: boolean } };
     return class HeldReader extends base {
       constructor(config?: string | ClientConfig) {
         super(config);
-        const connection = (this as unknown as { connection: { startup(conf: unknown): void; stream: { pause(): void; resume(): void } } }).connection;
+        const connection = (this as unknown as { connection: { startup(conf: unknown): void; stream: Stream } }).connection;
         const startup = connection.startup.bind(connection);
         connection.startup = (conf) => {
           startup(conf);
-          connection.stream.pause();
-          held.push(() => connection.stream.resume());
+          const stream = connection.stream;
+          stream.pause();
+          held.push({ resume: () => stream.resume(), endBuffered: () => stream._readableState.ended });
         };
       }
     };
@@ -45,7 +55,7 @@ describe('a connection ended by PostgreSQL as it becomes ready', () => {
   async function connectEndedAtReady(url: string): Promise<{ outcome: string; clientsLeft: number }> {
     const options = pgConnectionOptions(url, 5000);
     const name = `lost-at-connect-${process.pid}-${Date.now()}`;
-    const held: Array<() => void> = [];
+    const held: Held[] = [];
     const pool = new Pool({ ...options, Client: heldReader(options.Client, held), application_name: name, max: 2 });
     const observer = new Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
     try {
@@ -64,7 +74,11 @@ describe('a connection ended by PostgreSQL as it becomes ready', () => {
       await observer.query('SELECT pg_terminate_backend($1)', [pid]);
       await until(async () => (await observer.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1`, [pid])).rows.length === 0, 'the backend to be gone', 10_000, 10);
       expect(held).toHaveLength(1);
-      held[0]();
+      // The backend is gone once it sent its FATAL, but this process may not have read it yet: resumed before,
+      // the client would hear the ready-for-query alone, be handed over and send its query, and only then
+      // the FATAL (a flake seen in CI under load). A paused socket still reads into its buffer, up to its end.
+      await until(() => held[0].endBuffered(), 'the FATAL and the end of the socket to be buffered', 10_000, 10);
+      held[0].resume();
       let outcome: string;
       try {
         const client = await asked;
@@ -97,12 +111,12 @@ describe('a connection ended by PostgreSQL as it becomes ready', () => {
 
   it('the same client class, not ended, connects and answers (the test itself changes nothing else)', async () => {
     const options = pgConnectionOptions(process.env.DATABASE_URL!, 5000);
-    const held: Array<() => void> = [];
+    const held: Held[] = [];
     const pool = new Pool({ ...options, Client: heldReader(options.Client, held), max: 1 });
     try {
       const answer = pool.query<{ one: number }>('SELECT 1 AS one');
       await until(() => held.length === 1, 'the startup to be sent', 10_000, 10);
-      held[0]();
+      held[0].resume();
       expect((await answer).rows).toEqual([{ one: 1 }]);
     } finally {
       await pool.end();

@@ -1,16 +1,5 @@
 import { OutcomeBatcher } from '../../../src/webhooks/outcome-batcher';
-
-/** A write the test finishes by hand, recording what each call carried. */
-function manualWrites() {
-  const calls: Array<{ batch: number[]; finish: (err?: Error) => void }> = [];
-  const write = (batch: number[]) =>
-    new Promise<void>((resolve, reject) => {
-      calls.push({ batch, finish: (err) => (err ? reject(err) : resolve()) });
-    });
-  return { calls, write };
-}
-
-const tick = () => new Promise((r) => setImmediate(r));
+import { manualWrites, tick } from '../../support/manual-writes';
 
 describe(OutcomeBatcher.name, () => {
   beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate'] }));
@@ -26,7 +15,7 @@ describe(OutcomeBatcher.name, () => {
     expect(calls).toHaveLength(0);
     jest.advanceTimersByTime(1);
     await tick();
-    expect(calls.map((c) => c.batch)).toEqual([[1, 2]]);
+    expect(calls.map((c) => c.items)).toEqual([[1, 2]]);
   });
 
   it('writes at once when `every` items are waiting, and the next group waits for its own timer', async () => {
@@ -36,13 +25,13 @@ describe(OutcomeBatcher.name, () => {
     batcher.add(2);
     batcher.add(3);
     await tick();
-    expect(calls.map((c) => c.batch)).toEqual([[1, 2]]);
+    expect(calls.map((c) => c.items)).toEqual([[1, 2]]);
     calls[0].finish();
     await tick();
     expect(calls).toHaveLength(1);
     jest.advanceTimersByTime(1000);
     await tick();
-    expect(calls.map((c) => c.batch)).toEqual([[1, 2], [3]]);
+    expect(calls.map((c) => c.items)).toEqual([[1, 2], [3]]);
   });
 
   it('runs one write at a time, in order, and flush resolves only when every write started has ended', async () => {
@@ -53,10 +42,10 @@ describe(OutcomeBatcher.name, () => {
     let flushed = false;
     const flushing = batcher.flush().then(() => (flushed = true));
     await tick();
-    expect(calls.map((c) => c.batch)).toEqual([[1]]);
+    expect(calls.map((c) => c.items)).toEqual([[1]]);
     calls[0].finish();
     await tick();
-    expect(calls.map((c) => c.batch)).toEqual([[1], [2]]);
+    expect(calls.map((c) => c.items)).toEqual([[1], [2]]);
     expect(flushed).toBe(false);
     calls[1].finish();
     await flushing;
@@ -73,7 +62,7 @@ describe(OutcomeBatcher.name, () => {
     calls[0].finish(new Error('database gone'));
     await tick();
     expect(failures).toEqual([new Error('database gone')]);
-    expect(calls.map((c) => c.batch)).toEqual([[1], [2]]);
+    expect(calls.map((c) => c.items)).toEqual([[1], [2]]);
     calls[1].finish();
     await batcher.flush();
     expect(failures).toHaveLength(1);
@@ -94,7 +83,7 @@ describe(OutcomeBatcher.name, () => {
     await tick();
     calls[0].finish(new Error('database gone'));
     await tick();
-    expect(calls.map((c) => c.batch)).toEqual([[1], [2]]);
+    expect(calls.map((c) => c.items)).toEqual([[1], [2]]);
     calls[1].finish();
     await expect(batcher.flush()).resolves.toBeUndefined();
   });
@@ -105,7 +94,7 @@ describe(OutcomeBatcher.name, () => {
     batcher.add(7);
     const flushing = batcher.flush();
     await tick();
-    expect(calls.map((c) => c.batch)).toEqual([[7]]);
+    expect(calls.map((c) => c.items)).toEqual([[7]]);
     calls[0].finish();
     await flushing;
     await batcher.flush();
@@ -118,6 +107,6 @@ describe(OutcomeBatcher.name, () => {
     expect(calls).toHaveLength(1);
     jest.advanceTimersByTime(600);
     await tick();
-    expect(calls.map((c) => c.batch)).toEqual([[7], [8]]);
+    expect(calls.map((c) => c.items)).toEqual([[7], [8]]);
   });
 });

@@ -1,16 +1,5 @@
 import { GroupCommit } from '../../../../src/common/batching/group-commit';
-
-/** A write the test finishes by hand, recording what each call carried. */
-function manualWrites() {
-  const calls: Array<{ items: number[]; finish: (err?: Error) => void }> = [];
-  const write = (items: number[]) =>
-    new Promise<void>((resolve, reject) => {
-      calls.push({ items, finish: (err) => (err ? reject(err) : resolve()) });
-    });
-  return { calls, write };
-}
-
-const tick = () => new Promise((r) => setImmediate(r));
+import { manualWrites, tick } from '../../../support/manual-writes';
 
 describe(GroupCommit.name, () => {
   beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate'] }));

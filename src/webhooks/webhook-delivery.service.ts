@@ -10,7 +10,7 @@ import { WebhookLeases } from './webhook-leases';
 import { WebhookSender } from './webhook-sender';
 import type { SendResult } from './webhook-attempt-handler';
 import { countByResult, earliestRetry, outcomeOf, outcomeOfAnswer, RetrySchedule } from './attempt-outcome';
-import { Alarm } from './alarm';
+import { Alarm } from '../common/time/alarm';
 import { OutcomeBatcher } from './outcome-batcher';
 import { ClaimPlanner } from './claim-planner';
 import { ATTEMPT_RESULTS, AttemptOutcome, ClaimedEvent, WebhookDeliveryRepository } from './webhook-delivery.repository';

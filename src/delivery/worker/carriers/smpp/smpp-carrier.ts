@@ -37,6 +37,8 @@ import type { ResolvedSmppOptions, SmppCarrierOptions } from './smpp-options';
 import { partTasks, settlePart } from './part-tasks';
 import { applySourceAddressing } from '../../../../smpp/addressing';
 import type { PartTask } from './part-tasks';
+import { BindPicker } from './bind-picker';
+import { Alarm } from '../../../../common/time/alarm';
 
 export class SmppCarrier implements Carrier, BindListener<PartTask> {
   readonly id: number;
@@ -52,10 +54,10 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
   private submitted = 0;
   private throttled = 0;
   private nextRef = Math.floor(Math.random() * 256);
-  private rrIndex = 0;
+  private readonly picker: BindPicker<SmppBind<PartTask>>;
   private pumping = false;
-  private pumpTimer: NodeJS.Timeout | null = null;
-  private pumpTimerAt = Infinity;
+  /** A pump when the first busy bind may send again (every bind throttled or at its window). */
+  private readonly pumpLater = new Alarm(() => this.pump());
   private started = false;
   private closing: Promise<void> | null = null;
   /** Set by retire(): what is not answered goes back to the caller instead of failing. */
@@ -73,6 +75,7 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
     this.name = this.options.name;
     this.handlerFailures = new RepeatedLines((msg, meta) => this.options.logger.error(msg, meta));
     this.binds = Array.from({ length: this.options.binds }, (_, i) => new SmppBind<PartTask>(i, this.options, this));
+    this.picker = new BindPicker(this.binds);
   }
 
   /**
@@ -148,7 +151,7 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     this.stopped = true;
-    if (this.pumpTimer) clearTimeout(this.pumpTimer);
+    this.pumpLater.cancel();
     if (this.returning) this.handBackQueued('carrier retired before the part was sent');
     for (const task of [...this.retryQueue.drain(), ...this.queue.drain()]) this.failure(task, 'carrier closed before the part was submitted');
     this.rejectStartWaiters(new Error('SMPP carrier closed'));
@@ -258,9 +261,9 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
     try {
       while (this.retryQueue.length + this.queue.length > 0) {
         const now = Date.now();
-        const pick = this.pickBind(now);
+        const pick = this.picker.pick(now);
         if (typeof pick === 'number') {
-          if (Number.isFinite(pick)) this.schedulePump(pick);
+          if (Number.isFinite(pick)) this.pumpLater.within(Math.max(1, pick));
           return;
         }
         const task = (this.retryQueue.length > 0 ? this.retryQueue.shift() : this.queue.shift()) as PartTask;
@@ -281,40 +284,6 @@ export class SmppCarrier implements Carrier, BindListener<PartTask> {
     } finally {
       this.pumping = false;
     }
-  }
-
-  /** The ready bind with the fewest unanswered submits (round-robin on ties), or ms until one may be ready. */
-  private pickBind(now: number): SmppBind<PartTask> | number {
-    let best: SmppBind<PartTask> | null = null;
-    let wait = Infinity;
-    const n = this.binds.length;
-    for (let k = 0; k < n; k++) {
-      const bind = this.binds[(this.rrIndex + k) % n];
-      const ms = bind.waitMs(now);
-      if (ms === 0) {
-        if (!best || bind.inFlightCount < best.inFlightCount) best = bind;
-      } else if (ms < wait) {
-        wait = ms;
-      }
-    }
-    if (!best) return wait;
-    this.rrIndex = (best.index + 1) % n;
-    return best;
-  }
-
-  private schedulePump(ms: number): void {
-    const at = Date.now() + ms;
-    if (this.pumpTimer && this.pumpTimerAt <= at) return;
-    if (this.pumpTimer) clearTimeout(this.pumpTimer);
-    this.pumpTimerAt = at;
-    this.pumpTimer = setTimeout(
-      () => {
-        this.pumpTimer = null;
-        this.pumpTimerAt = Infinity;
-        this.pump();
-      },
-      Math.max(1, ms),
-    );
   }
 
   private pendingCount(): number {

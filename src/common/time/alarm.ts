@@ -2,7 +2,8 @@ import { performance } from 'node:perf_hooks';
 
 /**
  * One timer that fires at the earliest time asked of it: asking again for a later time changes nothing,
- * so a loop that waits on every finished delivery arms a timer once, not once per delivery.
+ * so a loop that asks on every event (each finished webhook delivery, each pump of an SMPP carrier whose
+ * binds are all busy) arms a timer once, not once per event.
  */
 export class Alarm {
   private timer?: NodeJS.Timeout;

@@ -1,4 +1,4 @@
-import { Alarm } from '../../../src/webhooks/alarm';
+import { Alarm } from '../../../../src/common/time/alarm';
 
 describe(Alarm.name, () => {
   beforeEach(() => jest.useFakeTimers());

@@ -27,7 +27,7 @@ export function outcomeOf(
 
 /**
  * What an attempt's answer means for its event. `sent` null: the attempt never started (its lease was not
- * certain), so it is tried again now without counting. A failure is retried on the schedule until the
+ * certain, or the deliverer is stopping), so it is tried again now without counting. A failure is retried on the schedule until the
  * retries are used up. `now` is asked only when a time is needed (a delivery needs none).
  */
 export function outcomeOfAnswer(event: ClaimedEvent, sent: SendResult | null, now: () => Date, schedule: RetrySchedule, random?: () => number): AttemptOutcome {

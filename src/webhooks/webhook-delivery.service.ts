@@ -196,8 +196,8 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     }
     this.putBackDue.cancel();
     this.lookAgain.cancel();
-    // Stopping: the attempts under way (and those queued behind them for their host) finish, and their
-    // outcomes are recorded.
+    // Stopping: the attempts under way finish (those queued behind them for their host start none, see
+    // attempt), and every outcome is recorded.
     while (this.inFlight > 0) await this.signalled();
     await this.outcomes.flush();
   }
@@ -240,8 +240,11 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
       this.outcomes.add(outcomeOf(event, 'discarded', null, 'webhook URL switched off', 0, null));
       return false;
     }
-    // Checked when the attempt starts, after any wait in the host's queue.
-    const send = () => (this.leases.mayAttempt(event.id) ? this.sender.send(event.url, event.body, event.secret, this.clock.now(), event.id) : Promise.resolve(null));
+    // Checked when the attempt starts, after any wait in the host's queue. A stopping deliverer starts none:
+    // what waits behind a slow host goes back uncounted for another deliverer at once, rather than holding
+    // the stop for the host's whole queue (32 per connection, each up to WEBHOOK_TIMEOUT_MS).
+    const send = () =>
+      !this.stopping && this.leases.mayAttempt(event.id) ? this.sender.send(event.url, event.body, event.secret, this.clock.now(), event.id) : Promise.resolve(null);
     const host = this.sender.hostOf(event.url);
     this.planner.routed(event.kind, event.account_id, host);
     const run = this.hosts.tryRun(host, send);
@@ -262,8 +265,9 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
   }
 
   /**
-   * An attempt's answer (null: not started, its lease not certain) recorded, and then its slot freed: a
-   * stopping drain takes no in-flight attempts as every outcome waiting in `outcomes`, ready for its last flush.
+   * An attempt's answer (null: not started, its lease not certain or the deliverer stopping) recorded, and then
+   * its slot freed: a stopping drain takes no in-flight attempts as every outcome waiting in `outcomes`, ready
+   * for its last flush.
    */
   private answered(event: ClaimedEvent, sent: SendResult | null): void {
     try {

@@ -27,8 +27,8 @@ export function outcomeOf(
 
 /**
  * What an attempt's answer means for its event. `sent` null: the attempt never started (its lease was not
- * certain, or the deliverer is stopping), so it is tried again now without counting. A failure is retried on the schedule until the
- * retries are used up. `now` is asked only when a time is needed (a delivery needs none).
+ * certain, or the deliverer is stopping), so it is tried again now without counting. A failure is retried on
+ * the schedule until the retries are used up. `now` is asked only when a time is needed (a delivery needs none).
  */
 export function outcomeOfAnswer(event: ClaimedEvent, sent: SendResult | null, now: () => Date, schedule: RetrySchedule, random?: () => number): AttemptOutcome {
   if (!sent) return outcomeOf(event, 'deferred', null, '', 0, now());

@@ -3,12 +3,12 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { loadAverages } from './dispatch-measures';
-import { argValue } from './support';
-import { BenchResults, figuresFromOutput, Part, PARTS, Round, roundFigures, scorecardLines } from './scorecard-aims';
+import { BenchResults, figuresFromOutput, Round, roundFigures, scorecardLines } from './scorecard-aims';
+import { SCORECARD_USAGE, scorecardOptions, UsageError } from './scorecard-options';
 import { roundSchedule } from './scorecard-schedule';
 
 /**
- * npm run bench:scorecard [-- --rounds 3] [-- --baseline DIR] [-- --only campaign,webhooks,links,send]
+ * npm run bench:scorecard [-- --rounds 3] [--baseline DIR] [--only campaign,webhooks,links,send] (--help: the flags)
  * Every hot path's aim in one command: runs the benchmarks that time a path beside its floor
  * (bench:kannel -- --no-dlr then bench:dispatch, bench:webhooks, bench:links, bench:send -- --runs 9),
  * one at a time, each in its own process, for several rounds, and prints each round's ratios against the
@@ -103,19 +103,13 @@ async function runBench(checkout: Checkout, bench: keyof BenchResults, round: nu
 }
 
 async function main() {
-  const rounds = argValue('rounds', 3);
-  if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds takes a whole number of rounds, 1 or more');
-  const only = process.argv.includes('--only') ? (process.argv[process.argv.indexOf('--only') + 1] ?? '').split(',') : [...PARTS];
-  const unknown = only.filter((p) => !PARTS.includes(p as Part));
-  if (unknown.length) throw new Error(`--only takes some of ${PARTS.join(',')}; not '${unknown.join(',')}'`);
-  const parts = PARTS.filter((p) => only.includes(p));
+  const options = scorecardOptions(process.argv.slice(2));
+  if (options.help) return console.log(SCORECARD_USAGE);
+  const { rounds, parts } = options;
   const self: Checkout = { name: 'this checkout', root: path.resolve(__dirname, '..', '..') };
   const checkouts = [self];
-  const baselineAt = process.argv.indexOf('--baseline');
-  if (baselineAt >= 0) {
-    const dir = process.argv[baselineAt + 1];
-    if (!dir || dir.startsWith('--')) throw new Error('--baseline takes the folder of another checkout');
-    const root = path.resolve(dir);
+  if (options.baseline !== undefined) {
+    const root = path.resolve(options.baseline);
     if (!existsSync(path.join(root, 'dist', 'bench', 'dispatch.js'))) throw new Error(`--baseline ${root}: no dist/bench there (npm ci && npm run build in it first)`);
     checkouts.push({ name: 'baseline', root });
   }
@@ -148,6 +142,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 main().catch((err) => {
-  console.error(err);
-  process.exit(1);
+  console.error(err instanceof UsageError ? err.message : err);
+  process.exit(err instanceof UsageError ? 2 : 1);
 });

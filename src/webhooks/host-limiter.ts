@@ -33,6 +33,14 @@ export class HostLimiter implements HostRooms {
     return new Promise<void>((resolve) => state.waiting.push(resolve)).then(start);
   }
 
+  /**
+   * Starts every queued task now, past the limit: for a stop, whose tasks start no delivery (they answer at
+   * once), so what waits behind a slow host is given back without waiting for a slot.
+   */
+  startQueued(): void {
+    for (const state of this.hosts.values()) for (const start of state.waiting.splice(0)) start();
+  }
+
   /** Hosts with deliveries running or queued. */
   busyHosts(): IterableIterator<string> {
     return this.hosts.keys();

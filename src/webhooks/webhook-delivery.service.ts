@@ -153,6 +153,9 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
+    // What waits in a host's queue starts now and answers without sending (attempt), so it is given back
+    // while the attempts under way finish.
+    this.hosts.startQueued();
     this.notify();
     await this.draining;
   }
@@ -196,8 +199,8 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
     }
     this.putBackDue.cancel();
     this.lookAgain.cancel();
-    // Stopping: the attempts under way finish (those queued behind them for their host start none, see
-    // attempt), and every outcome is recorded.
+    // Stopping: the attempts under way finish (those that were queued behind them for their host were
+    // started without sending, see beforeApplicationShutdown), and every outcome is recorded.
     while (this.inFlight > 0) await this.signalled();
     await this.outcomes.flush();
   }
@@ -241,8 +244,8 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown, OnAppl
       return false;
     }
     // Checked when the attempt starts, after any wait in the host's queue. A stopping deliverer starts none:
-    // what waits behind a slow host goes back uncounted for another deliverer at once, rather than holding
-    // the stop for the host's whole queue (32 per connection, each up to WEBHOOK_TIMEOUT_MS).
+    // what waited behind a slow host goes back, its attempts not counted, for another deliverer, rather than
+    // holding the stop for the host's whole queue (32 per connection, each up to WEBHOOK_TIMEOUT_MS).
     const send = () =>
       !this.stopping && this.leases.mayAttempt(event.id) ? this.sender.send(event.url, event.body, event.secret, this.clock.now(), event.id) : Promise.resolve(null);
     const host = this.sender.hostOf(event.url);

@@ -45,8 +45,9 @@ describe('Webhook delivery at shutdown', () => {
 
 /**
  * A worker stopping while a slow host's queue is full: the attempts under way finish and are recorded, but
- * none queued behind them starts. Those events go back pending, uncounted and unleased, due now, so another
- * deliverer takes them at once instead of the stop waiting for the whole queue (or their leases running out).
+ * none queued behind them starts. Those events go back pending, uncounted and unleased, due now, while the
+ * attempts under way still wait for their answers, so another deliverer can take them at once instead of the
+ * stop waiting for the whole queue (or their leases running out).
  */
 describe('Webhook delivery at shutdown, a slow host with attempts queued', () => {
   const HOST_CONCURRENCY = 2;
@@ -67,7 +68,7 @@ describe('Webhook delivery at shutdown, a slow host with attempts queued', () =>
     const ds = t.app.get(DataSource);
     const { accountId } = await createAccount(t.app, { test: true });
     await ds.query(`UPDATE accounts SET webhook_status_url = $2 WHERE id = $1`, [accountId, receiver.url('/slow')]);
-    receiver.setDefault({ status: 200, delayMs: 1500 });
+    receiver.setDefault({ status: 200, delayMs: 2500 });
     const stored: Array<{ id: string }> = await ds.query(
       `INSERT INTO webhook_events (account_id, kind, body) SELECT $1, 'status', json_build_object('n', n)::text FROM generate_series(1, $2::int) AS n RETURNING id`,
       [accountId, EVENTS],
@@ -77,7 +78,17 @@ describe('Webhook delivery at shutdown, a slow host with attempts queued', () =>
     const [{ leased }] = await ds.query(`SELECT count(*)::int AS leased FROM webhook_events WHERE leased_by IS NOT NULL`);
     expect(leased).toBe(EVENTS);
 
-    await t.app.get(WebhookDeliveryService).beforeApplicationShutdown();
+    const stopped = t.app.get(WebhookDeliveryService).beforeApplicationShutdown();
+    const givenBackCount = async () => {
+      const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM webhook_events WHERE id = ANY($1::bigint[]) AND state = 'pending' AND leased_by IS NULL`, [
+        stored.map((s) => s.id),
+      ]);
+      return n as number;
+    };
+    await until(async () => (await givenBackCount()) === EVENTS - HOST_CONCURRENCY, 'the queued events to be given back', 10_000, 20);
+    // Given back before the attempts under way were answered.
+    expect(receiver.received).toHaveLength(0);
+    await stopped;
 
     expect(receiver.arrived).toBe(HOST_CONCURRENCY);
     expect(receiver.received).toHaveLength(HOST_CONCURRENCY);

@@ -1,6 +1,6 @@
 import { Part, PARTS } from './scorecard-aims';
 
-export const SCORECARD_USAGE = `npm run bench:scorecard [-- --rounds N] [--baseline DIR] [--only ${PARTS.join(',')}]
+export const SCORECARD_USAGE = `npm run bench:scorecard -- [--rounds N] [--baseline DIR] [--only ${PARTS.join(',')}] [--help]
   --rounds N      rounds of every benchmark (default 3)
   --baseline DIR  another checkout, installed and built there, run beside this one in every round
   --only PARTS    some of ${PARTS.join(', ')} (comma-separated; default all)

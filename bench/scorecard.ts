@@ -8,7 +8,7 @@ import { SCORECARD_USAGE, scorecardOptions, UsageError } from './scorecard-optio
 import { roundSchedule } from './scorecard-schedule';
 
 /**
- * npm run bench:scorecard [-- --rounds 3] [--baseline DIR] [--only campaign,webhooks,links,send] (--help: the flags)
+ * npm run bench:scorecard -- [--rounds 3] [--baseline DIR] [--only campaign,webhooks,links,send] [--help]
  * Every hot path's aim in one command: runs the benchmarks that time a path beside its floor
  * (bench:kannel -- --no-dlr then bench:dispatch, bench:webhooks, bench:links, bench:send -- --runs 9),
  * one at a time, each in its own process, for several rounds, and prints each round's ratios against the

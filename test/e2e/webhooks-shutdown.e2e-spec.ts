@@ -73,16 +73,15 @@ describe('Webhook delivery at shutdown, a slow host with attempts queued', () =>
       `INSERT INTO webhook_events (account_id, kind, body) SELECT $1, 'status', json_build_object('n', n)::text FROM generate_series(1, $2::int) AS n RETURNING id`,
       [accountId, EVENTS],
     );
+    const ids = stored.map((s) => s.id);
     await t.app.get(WebhookQueue).wake();
     await until(async () => receiver.arrived === HOST_CONCURRENCY, 'the first attempts to reach the receiver', 10_000, 10);
-    const [{ leased }] = await ds.query(`SELECT count(*)::int AS leased FROM webhook_events WHERE leased_by IS NOT NULL`);
+    const [{ leased }] = await ds.query(`SELECT count(*)::int AS leased FROM webhook_events WHERE id = ANY($1::bigint[]) AND leased_by IS NOT NULL`, [ids]);
     expect(leased).toBe(EVENTS);
 
     const stopped = t.app.get(WebhookDeliveryService).beforeApplicationShutdown();
     const givenBackCount = async () => {
-      const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM webhook_events WHERE id = ANY($1::bigint[]) AND state = 'pending' AND leased_by IS NULL`, [
-        stored.map((s) => s.id),
-      ]);
+      const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM webhook_events WHERE id = ANY($1::bigint[]) AND state = 'pending' AND leased_by IS NULL`, [ids]);
       return n as number;
     };
     await until(async () => (await givenBackCount()) === EVENTS - HOST_CONCURRENCY, 'the queued events to be given back', 10_000, 20);
@@ -95,7 +94,7 @@ describe('Webhook delivery at shutdown, a slow host with attempts queued', () =>
     const sentIds = receiver.received.map((w) => Number(w.headers['x-mm-event-id'])).sort((a, b) => a - b);
     const rows: Array<{ id: number; state: string; attempts: number; leased_by: string | null; locked_until: Date | null; due: boolean }> = await ds.query(
       `SELECT id, state, attempts, leased_by, locked_until, next_attempt_at <= now() AS due FROM webhook_events WHERE id = ANY($1::bigint[]) ORDER BY id`,
-      [stored.map((s) => s.id)],
+      [ids],
     );
     const delivered = rows.filter((r) => r.state === 'delivered');
     expect(delivered.map((r) => r.id)).toEqual(sentIds);
@@ -105,7 +104,7 @@ describe('Webhook delivery at shutdown, a slow host with attempts queued', () =>
     expect(givenBack.map(({ state, attempts, leased_by, locked_until, due }) => ({ state, attempts, leased_by, locked_until, due }))).toEqual(
       Array(EVENTS - HOST_CONCURRENCY).fill({ state: 'pending', attempts: 0, leased_by: null, locked_until: null, due: true }),
     );
-    const [{ logged }] = await ds.query(`SELECT count(*)::int AS logged FROM webhook_attempts WHERE event_id = ANY($1::bigint[])`, [stored.map((s) => s.id)]);
+    const [{ logged }] = await ds.query(`SELECT count(*)::int AS logged FROM webhook_attempts WHERE event_id = ANY($1::bigint[])`, [ids]);
     expect(logged).toBe(HOST_CONCURRENCY);
   });
 });

@@ -32,7 +32,9 @@ export function scorecardOptions(args: readonly string[]): ScorecardOptions {
     } else if (flag === '--baseline') {
       baseline = value;
     } else {
-      const asked = value.split(',');
+      // A stray comma ('campaign,') names nothing more; a list that names nothing at all is refused.
+      const asked = value.split(',').filter((p) => p !== '');
+      if (asked.length === 0) throw new UsageError(`--only takes some of ${PARTS.join(',')}`);
       const unknown = asked.filter((p) => !PARTS.includes(p as Part));
       if (unknown.length) throw new UsageError(`--only takes some of ${PARTS.join(',')}; not '${unknown.join(',')}'`);
       parts = PARTS.filter((p) => asked.includes(p));

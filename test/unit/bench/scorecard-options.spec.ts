@@ -14,6 +14,11 @@ describe('bench:scorecard arguments', () => {
     });
   });
 
+  it('reads a stray comma in --only as naming nothing more', () => {
+    expect(scorecardOptions(['--only', 'campaign,'])).toMatchObject({ parts: ['campaign'] });
+    expect(scorecardOptions(['--only', ',links,,send'])).toMatchObject({ parts: ['links', 'send'] });
+  });
+
   it('answers --help (or -h) with the usage instead of a run, whatever else is given', () => {
     expect(scorecardOptions(['--rounds', '5', '--help'])).toEqual({ help: true });
     expect(scorecardOptions(['-h'])).toEqual({ help: true });
@@ -28,6 +33,7 @@ describe('bench:scorecard arguments', () => {
     [['--rounds', '0'], '--rounds takes a whole number of rounds, 1 or more'],
     [['--rounds', '2.5'], '--rounds takes a whole number of rounds, 1 or more'],
     [['--only', 'campaign,hooks'], "--only takes some of campaign,webhooks,links,send; not 'hooks'"],
+    [['--only', ','], '--only takes some of campaign,webhooks,links,send'],
   ])('refuses %j before any benchmark runs: %s', (args, message) => {
     expect(() => scorecardOptions(args)).toThrow(UsageError);
     expect(() => scorecardOptions(args)).toThrow(message);

@@ -5,6 +5,7 @@ import { CONTACT_IMPORT_QUEUE, ContactImportQueue } from './contact-import-queue
 import { DISPATCH_QUEUE, DispatchQueue } from './dispatch-queue';
 import { WEBHOOK_QUEUE, WebhookQueue } from './webhook-queue';
 import { BALANCE_QUEUE, BalanceQueue } from './balance-queue';
+import { JobIntake } from './job-intake';
 
 /**
  * The Bull root and its queues, behind typed wrappers (rule 7): producers for the API (enqueue after
@@ -25,7 +26,7 @@ import { BALANCE_QUEUE, BalanceQueue } from './balance-queue';
       useFactory: (config: AppConfig) => ({ settings: { lockDuration: config.contactImportLockMs, stalledInterval: config.contactImportLockMs } }),
     }),
   ],
-  providers: [DispatchQueue, WebhookQueue, ContactImportQueue, BalanceQueue],
+  providers: [DispatchQueue, WebhookQueue, ContactImportQueue, BalanceQueue, JobIntake],
   exports: [DispatchQueue, WebhookQueue, ContactImportQueue, BalanceQueue],
 })
 export class QueuesModule {}

@@ -5,7 +5,7 @@ import { isBlockedAddress } from '../common/net/address-policy';
 /** Longest webhook URL accepted: what browsers and proxies reliably carry, and far more than a receiver needs. */
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 
-export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: 'invalid' | 'not_https' | 'not_allowed' | 'too_long' | 'whitespace' };
+export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: 'invalid' | 'not_https' | 'not_allowed' | 'too_long' | 'whitespace' | 'unresolved' };
 
 /** Control characters (C0, DEL, C1) and every Unicode space: the URL parser drops or encodes them silently. */
 const CONTROL_OR_SPACE = /[\p{Cc}\p{Z}\s\u200b-\u200f\ufeff]/u;
@@ -42,7 +42,8 @@ export async function checkWebhookUrl(raw: string, allowPrivate: boolean): Promi
   try {
     addresses = isIP(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
   } catch {
-    return { ok: false, reason: 'invalid' };
+    // A well-formed URL whose name does not resolve (a typo, or DNS failing for now): said so, not "invalid".
+    return { ok: false, reason: 'unresolved' };
   }
   if (addresses.length === 0 || addresses.some((a) => isBlockedAddress(a))) return { ok: false, reason: 'not_allowed' };
   return syntax;

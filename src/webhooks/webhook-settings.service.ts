@@ -15,6 +15,7 @@ const REASON_CONDITION = {
   not_allowed: 'webhookNotAllowed',
   too_long: 'webhookUrlTooLong',
   whitespace: 'webhookUrlWhitespace',
+  unresolved: 'webhookHostUnresolved',
 } as const;
 
 @Injectable()

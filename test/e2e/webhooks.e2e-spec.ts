@@ -84,6 +84,8 @@ describe('Webhooks', () => {
         ['not a url', 'Invalid webhook URL'],
         ['ftp://93.184.216.34/x', 'Invalid webhook URL'],
         ['https://user:pw@93.184.216.34/x', 'Invalid webhook URL'],
+        // The .invalid top-level domain never resolves, with or without DNS on the machine.
+        ['https://hooks.example.invalid/hook', 'Webhook URL host could not be resolved'],
         ['https://127.0.0.1/hook', 'Webhook URL is not allowed'],
         ['https://localhost/hook', 'Webhook URL is not allowed'],
         ['https://10.0.0.5/hook', 'Webhook URL is not allowed'],

@@ -114,6 +114,7 @@ export const CATALOGUE = {
   webhookNotAllowed: entry('invalid', 'Webhook URL is not allowed'),
   webhookUrlTooLong: entry('invalid', 'Webhook URLs must be at most 2048 characters'),
   webhookUrlWhitespace: entry('invalid', 'Webhook URLs must not contain spaces or control characters'),
+  webhookHostUnresolved: entry('invalid', 'Webhook URL host could not be resolved'),
   invalidEventFilter: entry('invalid', 'Invalid event filter. Valid values: status, inbound'),
   conversationNotFound: entry('not_found', 'Conversation not found'),
   // Keyword rules (src/keywords)

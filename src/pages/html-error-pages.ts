@@ -49,6 +49,8 @@ export class HtmlErrorPages extends HtmlErrorResponder {
       message: this.messageOf(request, response),
       reference: response.status >= 500 ? request.id : undefined,
       referenceLabel: PageErrorText.requestId,
+      // A short link or opt-out link is opened by a message's recipient, who has no dashboard to go to.
+      overviewLink: !isPublicLinkRoute(request),
     });
     for (const name of KEPT_HEADERS) if (response.headers[name]) reply.header(name, response.headers[name]);
     reply.code(response.status).type('text/html; charset=utf-8').send(html);

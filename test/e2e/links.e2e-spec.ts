@@ -311,6 +311,8 @@ describe('Shortened links: shorten_urls, GET /{code} and GET /v1/link-clicks', (
       expect(page.statusCode).toBe(404);
       expect(page.body).toContain('Page not found');
       expect(page.body).toContain('This link is not valid, or it has expired.');
+      // Opened by a message's recipient: no way into the business's dashboard.
+      expect(page.body).not.toContain('Go to the overview');
       const api = await follow('ZZZZZZ9', { accept: 'application/json' });
       expect([api.statusCode, api.json()]).toEqual([404, { error: 'Not found' }]);
       // Only 7-character codes are short links: other paths keep the plain 404, other methods the 405.

@@ -169,7 +169,13 @@ describe('The opt-out page behind {optout}: GET/POST /o/{code}', () => {
 
   it('answers unknown codes with a 404 page, or the envelope when JSON is asked for; a short link code is not an opt-out code', async () => {
     const browser = new PageClient(t.app, { remoteAddress: freshIp() });
-    expect((await browser.get('/o/NoSuchCode')).status).toBe(404);
+    const unknown = await browser.get('/o/NoSuchCode');
+    expect(unknown.status).toBe(404);
+    // The recipient's page offers no way into the business's dashboard; the dashboard's own 404 page does.
+    expect(unknown.html).toContain('This link is not valid, or it has expired.');
+    expect(unknown.html).not.toContain('Go to the overview');
+    const dashboard404 = await browser.get('/no-such-page');
+    expect([dashboard404.status, dashboard404.html]).toEqual([404, expect.stringContaining('Go to the overview')]);
     const body = await t.api.post('/v1/messages', {
       auth: acct.auth,
       body: { shorten_urls: true, messages: [{ to: '0412000007', sender: 'Brand', message: 'https://a.example' }] },

@@ -31,26 +31,26 @@ export type DayRangeReader = (from: string | undefined, to: string | undefined) 
 export class MessageLookupService {
   constructor(private readonly messages: MessagesRepository) {}
 
-  /** message_id wins over custom_ref; with neither it is the history. A malformed id is simply not found. */
+  /** message_id wins over custom_ref; with neither it is the history. A malformed id is simply not found; a lookup finding nothing is a 404. */
   async query(accountId: number, input: MessagesQueryInput): Promise<LookupResult | HistoryPage> {
     const found = await this.find(accountId, input, parseDayRange);
-    if (found.kind === 'lookup') return toLookupResult(found.rows);
+    if (found.kind === 'lookup') {
+      if (found.rows.length === 0) throw failure('noMessagesFound');
+      return toLookupResult(found.rows);
+    }
     // A full page may have a next one: its last row is where that one starts.
     const last = found.rows.length === found.page.limit ? found.rows[found.rows.length - 1] : undefined;
     return { ...pageResult(found.page, found.total, found.rows.map(toHistoryShape)), next_cursor: last ? encodeCursor(last) : null };
   }
 
-  /** The rows behind query(), for pages that show them their own way (times in the account's zone). */
+  /** The rows behind query(), for pages that show them their own way (times in the account's zone); a lookup may find none. */
   async find(accountId: number, input: MessagesQueryInput, readDays: DayRangeReader): Promise<FoundMessages> {
     if (input.message_id !== undefined && input.message_id !== '') {
       const row = isUuid(input.message_id) ? await this.messages.findById(accountId, input.message_id.toLowerCase()) : null;
-      if (!row) throw failure('noMessagesFound');
-      return { kind: 'lookup', rows: [row] };
+      return { kind: 'lookup', rows: row ? [row] : [] };
     }
     if (input.custom_ref !== undefined && input.custom_ref !== '') {
-      const rows = await this.messages.findRecentByCustomRef(accountId, input.custom_ref, CUSTOM_REF_LOOKUP_LIMIT);
-      if (rows.length === 0) throw failure('noMessagesFound');
-      return { kind: 'lookup', rows };
+      return { kind: 'lookup', rows: await this.messages.findRecentByCustomRef(accountId, input.custom_ref, CUSTOM_REF_LOOKUP_LIMIT) };
     }
     const filter = this.historyFilter(input, readDays);
     const page = parsePage(input);

@@ -66,6 +66,21 @@ describe('Dashboard pages', () => {
     expect(byRef.html).not.toContain('61412345679');
     expect(textOf((await owner.get('/messages?status=failed')).html)).toContain('No messages match.');
 
+    // A reference or id that matches nothing is an empty result on the same page, the filter kept (the API's 404 is its own).
+    const noRef = await owner.get('/messages?custom_ref=order-1');
+    expect(noRef.status).toBe(200);
+    expect(noRef.html).toContain('<input id="custom_ref" name="custom_ref" type="text" value="order-1">');
+    expect(textOf(noRef.html)).toContain('No messages match.');
+    const noId = await owner.get('/messages?message_id=00000000-0000-0000-0000-000000000000');
+    expect(noId.status).toBe(200);
+    expect(noId.html).toContain('value="00000000-0000-0000-0000-000000000000"');
+    expect(textOf(noId.html)).toContain('No messages match.');
+    const malformed = await owner.get('/messages?message_id=abc123');
+    expect(malformed.status).toBe(400);
+    expect(malformed.html).toContain('<input id="message_id" name="message_id" type="text" value="abc123">');
+    expect(textOf(malformed.html)).toContain('That is not a message ID. A message ID looks like 3f2b9c1e-7a4d-4e0b-9c55-1d2e3f4a5b6c; copy it from the message.');
+    expect(textOf(malformed.html)).not.toContain('No messages match.');
+
     const bad = await owner.get('/messages?status=lost');
     expect(bad.status).toBe(400);
     expect(textOf(bad.html)).toContain('Invalid status filter. Valid values: pending, scheduled, sent, delivered, failed, cancelled');

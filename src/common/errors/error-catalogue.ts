@@ -281,6 +281,7 @@ export const CATALOGUE = {
   composeNothingToSend: entry('invalid', 'None of these recipients can be sent this message; see the reasons below.'),
   composeTestMobileUnknown: entry('invalid', 'A test goes only to a mobile you verified yourself; choose one of yours'),
   composeTestRefused: entry('invalid', (reason: string) => `The test cannot be sent to your mobile: ${reason}`),
+  messageIdInvalid: entry('invalid', 'That is not a message ID. A message ID looks like 3f2b9c1e-7a4d-4e0b-9c55-1d2e3f4a5b6c; copy it from the message.'),
   reportPeriodOrder: entry('invalid', 'The first day must not be after the last day'),
   reportPeriodTooLong: entry('invalid', (days: number) => `A report covers at most ${days} days; choose a shorter period`),
   composeFixRecipients: entry('invalid', 'Some recipients cannot be sent this message; fix or remove them (see below) and try again.'),

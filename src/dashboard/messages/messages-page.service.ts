@@ -3,6 +3,8 @@ import { MessageActivityService } from '../../messaging/message-activity.service
 import { MessageLookupService } from '../../messaging/message-lookup.service';
 import { MESSAGE_STATUSES } from '../../messaging/message.entity';
 import type { MessageRow } from '../../messaging/messages.repository';
+import { failure } from '../../common/errors/error-catalogue';
+import { isUuid } from '../../common/validation/uuid';
 import { parseLocalDayRange } from '../../common/time/local-time';
 import { withFormErrors } from '../../pages/form-error';
 import { PageResult, view } from '../../pages/page-result';
@@ -37,6 +39,8 @@ export class MessagesPageService {
     });
     return withFormErrors<PageResult>(
       async () => {
+        // The API answers a malformed id as not found; a person typed it, so say what an id looks like.
+        if (filters.message_id !== '' && !isUuid(filters.message_id)) throw failure('messageIdInvalid');
         const found = await this.lookup.find(user.accountId, { ...filters, limit: String(MESSAGES_PER_PAGE), offset }, (from, to) =>
           parseLocalDayRange(from ?? '', to ?? '', user.timeZone),
         );

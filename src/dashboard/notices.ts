@@ -59,6 +59,7 @@ export const NOTICES = {
   time_zone_saved: 'Time zone saved. Every page and export now shows times in it.',
   send_queued: 'Sent: the messages are on their way. This page shows their progress.',
   send_scheduled: 'Scheduled. The messages go at the time shown; until then you can cancel them here.',
+  send_held: 'Held by quiet hours: the messages go when sending is next allowed; until then you can cancel them here.',
   campaign_cancelled: 'Cancelled: the scheduled messages will not be sent, and what they cost is refunded.',
   nothing_to_cancel: 'Nothing was left to cancel: every message had already gone.',
   send_already_submitted: 'This form was already sent, so nothing was sent again. Here is that send.',
@@ -68,6 +69,11 @@ export type NoticeCode = keyof typeof NOTICES;
 
 export function noticeFor(code: unknown): string | undefined {
   return typeof code === 'string' && Object.prototype.hasOwnProperty.call(NOTICES, code) ? NOTICES[code as NoticeCode] : undefined;
+}
+
+/** The held send's notice with the time its first held message goes (the campaign page knows it; the URL carries only the code). */
+export function heldNotice(until: string): string {
+  return `Held by quiet hours until ${until}: the messages go when sending is next allowed; until then you can cancel them here.`;
 }
 
 export function withNotice(path: string, code: NoticeCode): string {

@@ -68,7 +68,12 @@ export class ListSendService {
   ) {}
 
   async send(caller: SendRequester, command: ListSendCommand): Promise<ListSendResult> {
-    const { account, schedule, rows, links, counts } = await this.prepare(caller.accountId, command);
+    return (await this.sendTelling(caller, command)).result;
+  }
+
+  /** The same send, also telling whether quiet hours held it (the dashboard says so; the API's answer does not). */
+  async sendTelling(caller: SendRequester, command: ListSendCommand): Promise<{ result: ListSendResult; heldUntil: Date | null }> {
+    const { account, schedule, rows, links, counts, heldUntil } = await this.prepare(caller.accountId, command);
     const totalCost = counts.totalCost;
     const send = {
       accountId: caller.accountId,
@@ -87,7 +92,7 @@ export class ListSendService {
       userId: caller.userId ?? null,
       formKey: caller.formKey ?? null,
     };
-    return this.writer.persist(
+    const result = await this.writer.persist(
       { send, messages: rows, isTest: account.isTest, debitReason: 'list send', links: links.batch(rows) },
       {
         failure: 'failedToSendToList',
@@ -98,15 +103,16 @@ export class ListSendService {
         respond: (sendId) => toListSendResult(sendId, command.listId, counts, schedule.at, command.staggerMinutes ?? null),
       },
     );
+    return { result, heldUntil };
   }
 
   /**
    * What a send to the list would be, storing and charging nothing: the same filters, rendering and
    * prices as `send` (the dashboard's preview); the first message stands for the rest.
    */
-  async preview(accountId: number, command: ListSendCommand): Promise<{ counts: ListSendCounts; first: NewMessage; totalParts: number }> {
-    const { rows, counts } = await this.prepare(accountId, command);
-    return { counts, first: rows[0], totalParts: rows.reduce((sum, r) => sum + r.parts, 0) };
+  async preview(accountId: number, command: ListSendCommand): Promise<{ counts: ListSendCounts; first: NewMessage; totalParts: number; heldUntil: Date | null }> {
+    const { rows, counts, heldUntil } = await this.prepare(accountId, command);
+    return { counts, first: rows[0], totalParts: rows.reduce((sum, r) => sum + r.parts, 0), heldUntil };
   }
 
   private async prepare(accountId: number, command: ListSendCommand) {
@@ -179,6 +185,11 @@ export class ListSendService {
     });
     const totalCost = rows.reduce((sum, r) => sum + r.cost, 0);
     const counts: ListSendCounts = { recipients: rows.length, blockedUnsubscribed: blocked, skippedTooLong: tooLong, totalCost };
-    return { account, schedule, rows, links, counts };
+    // The earliest a message moved by quiet hours now goes; null when none moved.
+    let heldUntil: Date | null = null;
+    for (let i = 0; i < allowed.length; i++) {
+      if (allowed[i].getTime() > planned[i].getTime() && (heldUntil === null || allowed[i] < heldUntil)) heldUntil = allowed[i];
+    }
+    return { account, schedule, rows, links, counts, heldUntil };
   }
 }

@@ -182,6 +182,40 @@ describe('Dashboard: send and campaigns', () => {
     expect([badStagger.res.status, textOf(badStagger.res.html).includes('stagger_minutes must be between 1 and 1440')]).toEqual([400, true]);
   });
 
+  it('says when quiet hours hold a list send, and until when: in the preview and in the banner after sending', async () => {
+    const held = await accountWithOwner(t.app, { credits: 100, senders: ['Harbour'] });
+    const owner = await signedIn(t.app, held.ownerEmail);
+    const listId = (await t.api.post('/v1/lists', { auth: held.auth, body: { name: 'Night owls' } })).body.list_id as number;
+    await t.api.post('/v1/list-contacts', { auth: held.auth, body: { number: '0412700070', list_id: listId } });
+    // Quiet from yesterday to the day after tomorrow (Sydney, the account's zone), so whatever the clock says, the send waits for 09:00 three days on.
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Australia/Sydney' }).format(new Date());
+    const day = (n: number) => new Date(Date.parse(`${today}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+    const patched = await t.api.patch('/v1/quiet-hours', {
+      auth: held.auth,
+      body: { enabled: true, days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], skip_dates: [day(-1), day(0), day(1), day(2)] },
+    });
+    expect(patched.status).toBe(200);
+    const until = new RegExp(`Held by quiet hours until ${day(3)} 09:00:00 AE[DS]T`);
+    const fields = { to_kind: 'list', list_id: String(listId), message: 'Late offer' };
+
+    const preview = await compose(fields, '/send/preview', owner);
+    expect(textOf(preview.res.html)).toMatch(until);
+    const json = await owner.post('/send/preview.json', { ...fields, sender: 'Harbour', when: 'now' }, { accept: 'application/json' });
+    expect(JSON.parse(json.html)).toEqual(expect.objectContaining({ heldUntil: expect.stringMatching(new RegExp(`^${day(3)} 09:00:00 AE[DS]T$`)) }));
+
+    const { res } = await compose(fields, '/send', owner);
+    expect(res.status).toBe(303);
+    expect(res.location).toMatch(/\?notice=send_held$/);
+    const page = textOf((await owner.get(res.location!)).html);
+    expect(page).toMatch(new RegExp(`${until.source}: the messages go when sending is next allowed; until then you can cancel them here\\.`));
+    expect(page).not.toContain('Sent: the messages are on their way');
+    expect(page).toMatch(new RegExp(`Scheduled for ${day(3)} 09:00:00 AE[DS]T`));
+
+    // Numbers (transactional) are never held: the banner says they went.
+    const now = await compose({ numbers: '0412700071', message: 'Your code' }, '/send', owner);
+    expect(now.res.location).toMatch(/\?notice=send_queued$/);
+  });
+
   it('lists the account’s campaigns newest first with their counts, and answers progress as JSON', async () => {
     const { res } = await compose({ numbers: '0412700050', message: 'Progress please' });
     const sendId = Number(/\/campaigns\/(\d+)/.exec(res.location!)![1]);

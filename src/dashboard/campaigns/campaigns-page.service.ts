@@ -9,7 +9,7 @@ import { json, PageResult, redirectTo, streamDownload, view } from '../../pages/
 import { can } from '../../users/permissions';
 import type { DashboardUser } from '../dashboard-user';
 import { show, zoneLabel } from '../format';
-import { noticeFor, withNotice } from '../notices';
+import { heldNotice, noticeFor, withNotice } from '../notices';
 import { barChart } from '../reports/svg-chart';
 import { deliveryTimeline } from './delivery-timeline';
 
@@ -80,7 +80,7 @@ export class CampaignsPageService {
     return view('dashboard/views/campaign', {
       title: `Campaign ${row.id}`,
       zone: zoneLabel(user.timeZone),
-      notice: noticeFor(query.notice),
+      notice: query.notice === 'send_held' && row.first_scheduled_for ? heldNotice(show.time(row.first_scheduled_for, user.timeZone)) : noticeFor(query.notice),
       campaign: this.summary(row, user),
       progress,
       stages: [...STAGES.map((s) => ({ ...s, count: row.counts[s.status] })), { status: 'blocked', label: 'Blocked', count: row.blocked }],

@@ -24,6 +24,8 @@ export interface ComposePreview {
   totalParts: number;
   /** Credits, two decimals. */
   cost: string;
+  /** When quiet hours hold the send: the time (in the account's zone) its first held message goes; '' when they hold none. */
+  heldUntil: string;
 }
 
 function encodingLabel(encoding: SmsEncoding): string {
@@ -47,10 +49,10 @@ export class ComposePreviewService {
     private readonly listSend: ListSendService,
   ) {}
 
-  async preview(accountId: number, request: ComposeRequest): Promise<ComposePreview> {
+  async preview(accountId: number, request: ComposeRequest, timeZone: string): Promise<ComposePreview> {
     const scheduledFor = request.scheduledAt ? request.scheduledAt.toISOString() : undefined;
     if (request.recipients.kind === 'list') {
-      const { counts, first, totalParts } = await this.listSend.preview(accountId, {
+      const { counts, first, totalParts, heldUntil } = await this.listSend.preview(accountId, {
         listId: request.recipients.listId,
         sender: request.sender,
         message: request.message,
@@ -67,6 +69,7 @@ export class ComposePreviewService {
         sample: { to: first.to, text: first.body, encoding: encodingLabel(first.encoding), characters: characters(first.body, first.encoding), parts: first.parts },
         totalParts,
         cost: show.credits(counts.totalCost),
+        heldUntil: show.time(heldUntil, timeZone),
       };
     }
     const { composed } = await this.batch.preview(accountId, {
@@ -94,6 +97,7 @@ export class ComposePreviewService {
         if (errors.length < PREVIEW_ERRORS_SHOWN) errors.push({ to: entry.to, error: entry.error });
       }
     }
-    return { recipients, blocked, skipped: 0, errors, errorCount, sample, totalParts, cost: show.credits(cost) };
+    // The page's sends to numbers do not ask for quiet hours (transactional sends are never held).
+    return { recipients, blocked, skipped: 0, errors, errorCount, sample, totalParts, cost: show.credits(cost), heldUntil: '' };
   }
 }

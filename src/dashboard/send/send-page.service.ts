@@ -56,7 +56,7 @@ export class SendPageService {
   async previewPage(user: DashboardUser, form: FormBody | undefined): Promise<PageResult> {
     const fields = composeFields(form, randomUUID());
     try {
-      const preview = await this.previews.preview(user.accountId, readCompose(fields, user.timeZone, this.clock.now()));
+      const preview = await this.previews.preview(user.accountId, readCompose(fields, user.timeZone, this.clock.now()), user.timeZone);
       return this.form(user, fields, { preview });
     } catch (err) {
       return this.formError(user, fields, err);
@@ -66,7 +66,7 @@ export class SendPageService {
   /** The page's script, as the text changes: the preview as JSON, or `{"error": ...}` with the form's status. */
   async previewJson(user: DashboardUser, form: FormBody | undefined): Promise<PageResult> {
     try {
-      return json(await this.previews.preview(user.accountId, readCompose(composeFields(form, randomUUID()), user.timeZone, this.clock.now())));
+      return json(await this.previews.preview(user.accountId, readCompose(composeFields(form, randomUUID()), user.timeZone, this.clock.now()), user.timeZone));
     } catch (err) {
       const shown = shownOnForm(err);
       return json({ error: shown.message }, shown.status);
@@ -81,7 +81,7 @@ export class SendPageService {
     let preview: ComposePreview;
     try {
       request = readCompose(fields, user.timeZone, this.clock.now());
-      preview = await this.previews.preview(user.accountId, request);
+      preview = await this.previews.preview(user.accountId, request, user.timeZone);
     } catch (err) {
       return this.formError(user, fields, err);
     }
@@ -91,8 +91,8 @@ export class SendPageService {
     }
     const requester: SendRequester = { accountId: user.accountId, apiKeyId: null, userId: user.userId, formKey: request.formKey };
     try {
-      const sendId = await this.store(requester, request);
-      return redirectTo(withNotice(`/campaigns/${sendId}`, request.scheduledAt ? 'send_scheduled' : 'send_queued'));
+      const { sendId, held } = await this.store(requester, request);
+      return redirectTo(withNotice(`/campaigns/${sendId}`, held ? 'send_held' : request.scheduledAt ? 'send_scheduled' : 'send_queued'));
     } catch (err) {
       if (err instanceof SendAlreadySubmitted) return redirectTo(withNotice(`/campaigns/${err.sendId}`, 'send_already_submitted'));
       return this.formError(user, fields, err);
@@ -117,7 +117,7 @@ export class SendPageService {
     let preview: ComposePreview;
     try {
       request = readCompose({ ...fields, to_kind: 'numbers', numbers: to, when: 'now', stagger_minutes: '' }, user.timeZone, this.clock.now());
-      preview = await this.previews.preview(user.accountId, request);
+      preview = await this.previews.preview(user.accountId, request, user.timeZone);
     } catch (err) {
       return this.formError(user, fields, err);
     }
@@ -128,7 +128,7 @@ export class SendPageService {
     const requester: SendRequester = { accountId: user.accountId, apiKeyId: null, userId: user.userId, formKey: testKey };
     let tested: { to: string; sendId: number; again: boolean };
     try {
-      tested = { to: showMobile(to), sendId: await this.store(requester, request), again: false };
+      tested = { to: showMobile(to), sendId: (await this.store(requester, request)).sendId, again: false };
     } catch (err) {
       if (!(err instanceof SendAlreadySubmitted)) return this.formError(user, fields, err);
       tested = { to: showMobile(to), sendId: err.sendId, again: true };
@@ -136,10 +136,11 @@ export class SendPageService {
     return this.form(user, { ...fields, test_key: randomUUID() }, { tested });
   }
 
-  private async store(requester: SendRequester, request: ComposeRequest): Promise<number> {
+  /** Stores the send; `held` when quiet hours moved some of its messages later than asked (list sends only: the page's batch sends do not ask for quiet hours). */
+  private async store(requester: SendRequester, request: ComposeRequest): Promise<{ sendId: number; held: boolean }> {
     const scheduledFor = request.scheduledAt ? request.scheduledAt.toISOString() : undefined;
     if (request.recipients.kind === 'list') {
-      const result = await this.listSend.send(requester, {
+      const { result, heldUntil } = await this.listSend.sendTelling(requester, {
         listId: request.recipients.listId,
         sender: request.sender,
         message: request.message,
@@ -147,14 +148,14 @@ export class SendPageService {
         staggerMinutes: request.staggerMinutes,
         shortenUrls: request.shortenUrls,
       });
-      return result.send_id;
+      return { sendId: result.send_id, held: heldUntil !== null };
     }
     const result = await this.batch.send(requester, {
       messages: request.recipients.numbers.map((to) => ({ to, message: request.message, sender: request.sender, scheduled_for: scheduledFor })),
       enableUnicode: true,
       shortenUrls: request.shortenUrls,
     });
-    return result.send_id;
+    return { sendId: result.send_id, held: false };
   }
 
   private formError(user: DashboardUser, fields: ComposeFields, err: unknown): Promise<PageResult> {

@@ -92,6 +92,15 @@
     totals.push(['Parts in all', String(answer.totalParts), 'total-parts']);
     totals.push(['Cost', answer.cost + ' credits', 'cost']);
     section.appendChild(facts(totals));
+    if (answer.heldUntil) {
+      var held = element(
+        'p',
+        'Held by quiet hours until ' + answer.heldUntil + ': messages outside the allowed hours wait until sending is next allowed.',
+        'notice notice-warning',
+      );
+      held.setAttribute('data-field', 'held');
+      section.appendChild(held);
+    }
     if (answer.errorCount) {
       section.appendChild(element('p', answer.errorCount + (answer.errorCount === 1 ? ' recipient cannot' : ' recipients cannot') + ' be sent this message:'));
       var list = element('ul', undefined, 'errors');

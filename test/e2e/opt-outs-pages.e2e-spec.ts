@@ -70,15 +70,23 @@ describe('Dashboard: opt-outs', () => {
     expect(audit).toContain('Added a number to the opt-out list 61412950010');
   });
 
-  it('exports every opt-out as CSV', async () => {
+  it('exports every opt-out as CSV, times in the account’s zone named in the header (as every export)', async () => {
     const other = await accountWithOwner(t.app);
+    const owner = await signedIn(t.app, other.ownerEmail);
+    expect((await owner.post('/settings/time-zone', { time_zone: 'Australia/Perth' })).status).toBe(303);
     await t.api.post('/v1/unsubscribes', { auth: other.auth, body: { number: '0412950020' } });
     const reader = await signedIn(t.app, await userWith(t.app, other.accountId, ['manage_contacts']));
     await t.api.post('/v1/unsubscribes', { auth: other.auth, body: { number: '0412950021' } });
     const csv = await reader.get('/contacts/opt-outs/export');
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
-    expect(csv.html).toMatch(/^number,source,unsubscribed_at\r\n61412950020,api,\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\r\n61412950021,api,\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\r\n$/);
+    // Perth keeps UTC+8 all year: the API's UTC time eight hours on.
+    const listed = (await t.api.get('/v1/unsubscribes', { auth: other.auth })).body.results as Array<{ number: string; unsubscribed_at: string }>;
+    const perth = (number: string) => {
+      const utc = listed.find((r) => r.number === number)!.unsubscribed_at;
+      return `${new Date(Date.parse(`${utc.replace(' ', 'T')}Z`) + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ')} AWST`;
+    };
+    expect(csv.html).toBe(`number,source,unsubscribed_at (Australia/Perth)\r\n61412950020,api,${perth('61412950020')}\r\n61412950021,api,${perth('61412950021')}\r\n`);
   });
 
   it('is for manage_contacts only', async () => {

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { failure } from '../../common/errors/error-catalogue';
 import { normaliseAuMobile } from '../../common/phone';
-import { formatUtc } from '../../common/time/format';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { OptOutService } from '../../inbound/opt-out.service';
 import { formText, type FormBody } from '../../pages/form-body';
@@ -112,10 +111,10 @@ export class OptOutsPageService {
     return redirectTo(withNotice(PAGES.optOuts.path, 'optout_removed'));
   }
 
-  /** Every opt-out as CSV: number, how, when (UTC, as the API writes times). */
+  /** Every opt-out as CSV: number, how, when (in the account's zone, named in the header, as every export writes times). */
   async export(user: DashboardUser): Promise<PageResult> {
     const rows = await this.unsubscribes.all(user.accountId);
-    const lines = ['number,source,unsubscribed_at', ...rows.map((r) => [r.number, r.source, formatUtc(r.created_at)].map(csvCell).join(','))];
+    const lines = [`number,source,unsubscribed_at (${user.timeZone})`, ...rows.map((r) => [r.number, r.source, show.time(r.created_at, user.timeZone)].map(csvCell).join(','))];
     return fileDownload('text/csv; charset=utf-8', 'opt-outs.csv', Buffer.from(`${lines.join('\r\n')}\r\n`));
   }
 }

@@ -67,12 +67,16 @@ describe('Dashboard: contact imports', () => {
     expect(report).toContain('Opted-out numbers kept out of lists 1');
     expect(report).toContain('4 Invalid phone number format');
     expect(report).toContain('6 61412800001 2');
+    // The table keeps only when the file came in (created_at), so the report names it so, not as when the import started.
+    expect(report).toMatch(/Uploaded \d{4}-\d\d-\d\d \d\d:\d\d:\d\d AE[DS]T Finished/);
+    expect(report).not.toContain('Started');
     const contact = (await t.api.get('/v1/contacts', { auth: acct.auth, query: { number: '0412800001' } })).body.results[0];
     expect(contact).toMatchObject({ first_name: 'Ann', other: 'VIP' });
 
     const again = await browser.post(`${path}/start`, { map_number: '0' });
     expect([again.status, textOf(again.html).includes('This import has already been started')]).toEqual([409, true]);
     const listed = textOf((await browser.get('/contacts/imports')).html);
+    expect(listed).toContain('File State List Added Updated Uploaded');
     expect(listed).toContain('people.csv Complete From the page 3 0');
   });
 

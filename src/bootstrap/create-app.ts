@@ -79,6 +79,15 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
     const parse = isPageRoute(request) ? (text: string) => parseFormBody(request.headers['content-type'], text, uploadLimit) : parseJsonBody;
     parseInTurn<unknown>(body as string, parse, done);
   });
+  // An upload is read as bytes: a file that is not UTF-8 is for the page to explain (the multipart parser
+  // marks it). Read as a string, its bytes would no longer add up to Content-Length and Fastify answers a bare 400.
+  fastify.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: config.bodyLimitBytes }, (request, body, done) => {
+    if (!request.routeOptions.url) return done(null, undefined);
+    const bytes = body as Buffer;
+    if (!isPageRoute(request)) return parseInTurn<unknown>(bytes.toString('utf8'), parseJsonBody, done);
+    const uploadLimit = acceptsUploads(request) ? config.pageUploadLimitBytes : 0;
+    parseInTurn<unknown, Buffer>(bytes, (b) => parseFormBody(request.headers['content-type'], b, uploadLimit), done);
+  });
 
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     bodyParser: false,

@@ -11,16 +11,17 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
  * Parses the body of a page route: `application/x-www-form-urlencoded` (what an HTML form sends), and
- * on routes that take a file (`uploadLimitBytes` > 0) `multipart/form-data` up to that size; an empty
- * body is no body. Keys that could reach an object's prototype are dropped.
+ * on routes that take a file (`uploadLimitBytes` > 0) `multipart/form-data` up to that size (as bytes:
+ * the file may not be UTF-8); an empty body is no body. Keys that could reach an object's prototype are dropped.
  */
-export function parseFormBody(contentType: string | undefined, text: string, uploadLimitBytes = 0): FormBody | undefined {
-  if (text.length === 0) return undefined;
+export function parseFormBody(contentType: string | undefined, body: string | Buffer, uploadLimitBytes = 0): FormBody | undefined {
+  if (body.length === 0) return undefined;
   const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
   if (type === 'multipart/form-data' && uploadLimitBytes > 0) {
-    if (Buffer.byteLength(text) > uploadLimitBytes) throw failure('bodyTooLarge');
-    return parseMultipartForm(contentType!, text);
+    if (Buffer.byteLength(body) > uploadLimitBytes) throw failure('bodyTooLarge');
+    return parseMultipartForm(contentType!, body);
   }
+  const text = typeof body === 'string' ? body : body.toString('utf8');
   if (type !== 'application/x-www-form-urlencoded') throw failure('formContentType');
   if (Buffer.byteLength(text) > FORM_BODY_LIMIT_BYTES) throw failure('bodyTooLarge');
   const form: FormBody = {};

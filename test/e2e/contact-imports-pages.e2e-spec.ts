@@ -102,6 +102,37 @@ describe('Dashboard: contact imports', () => {
     expect(textOf((await browser.get(path)).html)).toContain('Map the columns');
   });
 
+  it('explains on the Imports page a file that is not UTF-8 text (a Windows-1252 CSV, a binary file) instead of a bare 400', async () => {
+    const before = textOf((await browser.get('/contacts/imports')).html);
+    const boundary = '----import7MA4YWxkTrZu0gW';
+    const files = [
+      Buffer.from('number,first_name\n0491570124,Ren\xe9e\n', 'latin1'),
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0xff]),
+      Buffer.from('number\n\u0000\n'),
+    ];
+    for (const bytes of files) {
+      await browser.get('/contacts/imports');
+      const body = Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${browser.csrf}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="Renée.csv"\r\nContent-Type: text/csv\r\n\r\n`,
+        ),
+        bytes,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      const res = await browser.send('POST', '/contacts/imports', body, { 'content-type': `multipart/form-data; boundary=${boundary}` });
+      expect(res.status).toBe(400);
+      const text = textOf(res.html);
+      expect(text).toContain('Import contacts');
+      expect(text).toContain('The file is not UTF-8 text. Save it as CSV UTF-8 and upload it again.');
+      expect(text).not.toContain('That did not work');
+    }
+    // Nothing was kept: the list of imports is as it was.
+    expect(textOf((await browser.get('/contacts/imports')).html)).toBe(before);
+    // The same file saved as UTF-8 is taken, its name too.
+    const path = await uploaded('number,first_name\n0491570124,Renée\n', 'Renée.csv');
+    expect(textOf((await browser.get(path)).html)).toContain('Map the columns of Renée.csv');
+  });
+
   it('is for manage_contacts only, and an import of another account is not found', async () => {
     const viewer = await signedIn(t.app, await userWith(t.app, acct.accountId, ['manage_senders']));
     expect((await viewer.get('/contacts/imports')).status).toBe(403);

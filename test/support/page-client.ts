@@ -33,7 +33,7 @@ export class PageClient {
     return this.send('POST', url, body.toString(), { 'content-type': 'application/x-www-form-urlencoded', ...headers });
   }
 
-  async send(method: string, url: string, payload: string | undefined, headers: Record<string, string>): Promise<PageResponse> {
+  async send(method: string, url: string, payload: string | Buffer | undefined, headers: Record<string, string>): Promise<PageResponse> {
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const res = await this.app.inject({
       method: method as 'GET',

@@ -144,6 +144,7 @@ export const CATALOGUE = {
   csrfTokenInvalid: entry('forbidden', 'This form has expired. Go back, reload the page and try again.'),
   formContentType: entry('unsupported_media_type', 'Forms must be sent as application/x-www-form-urlencoded'),
   malformedUpload: entry('invalid', 'The upload could not be read; choose the file and send the form again'),
+  uploadNotText: entry('invalid', 'The file is not UTF-8 text. Save it as CSV UTF-8 and upload it again.'),
   // The public opt-out page (GET/POST /o/{code})
   optoutNumberInvalid: entry('invalid', 'Enter an Australian mobile number, such as 0412 345 678'),
   optoutThrottled: entry('too_many_requests', 'Too many attempts from this connection. Please try again in a few minutes.'),

@@ -7,7 +7,7 @@ import { ColumnMapping, IMPORT_FIELDS, ImportField } from '../../contacts/contac
 import { ListsService } from '../../lists/lists.service';
 import { formText, type FormBody } from '../../pages/form-body';
 import { withFormErrors } from '../../pages/form-error';
-import { filenameField } from '../../pages/multipart-form';
+import { filenameField, notTextField } from '../../pages/multipart-form';
 import { PageResult, redirectTo, view } from '../../pages/page-result';
 import type { DashboardUser } from '../dashboard-user';
 import { show } from '../format';
@@ -109,7 +109,11 @@ export class ImportsPageService {
     const csv = form && typeof form.file === 'string' ? form.file : '';
     const fileName = formText(form, filenameField('file')).slice(0, 255);
     return withFormErrors<PageResult>(
-      async () => redirectTo(importPath(await this.imports.createDraft(user.accountId, fileName, csv))),
+      async () => {
+        // A spreadsheet's own encoding (Windows-1252) or a binary file: say how to save it, not what the parser met.
+        if (formText(form, notTextField('file')) !== '') throw failure('uploadNotText');
+        return redirectTo(importPath(await this.imports.createDraft(user.accountId, fileName, csv)));
+      },
       (error) => this.list(user, {}, error),
     );
   }

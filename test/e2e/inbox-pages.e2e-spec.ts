@@ -81,7 +81,7 @@ describe('Dashboard: inbox', () => {
     expect([blocked.status, textOf(blocked.html).includes('Recipient has unsubscribed')]).toEqual([400, true]);
     expect(blocked.html).toContain('Sorry to see you go</textarea>');
     const empty = await reader.post('/inbox/61412900021/reply', { message: ' ', form_key: formKeyOf(blocked.html) });
-    expect([empty.status, textOf(empty.html).includes('message is required')]).toEqual([400, true]);
+    expect([empty.status, textOf(empty.html).includes('Enter a message')]).toEqual([400, true]);
     expect((await reader.post('/inbox/61412900021/reply', { message: 'x', form_key: formKey, _csrf: 'forged' })).status).toBe(403);
     expect((await reader.post('/inbox/61412900021/reply', { message: 'x' })).status).toBe(403);
     expect(await sentTo('61412900021')).toEqual([]);

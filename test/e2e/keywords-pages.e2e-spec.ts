@@ -54,6 +54,8 @@ describe('Dashboard: editing a keyword rule', () => {
     expect(bad.status).toBe(400);
     expect(textOf(bad.html)).toContain('keyword must be 1 to 40 letters, digits or spaces (one word for first_word; a pattern may use * and ? and needs a letter or digit)');
     expect(bad.html).toContain('>Typed reply</textarea>');
+    const empty = await manager.post(`/keywords/${join}`, form({ keyword: '', reply: 'Typed reply' }));
+    expect([empty.status, textOf(empty.html).includes('Enter a keyword'), empty.html.includes('>Typed reply</textarea>')]).toEqual([400, true, true]);
     const both = await manager.post(`/keywords/${join}`, form({ keyword: 'JOIN', reply: 'x'.repeat(766) }));
     expect([both.status, textOf(both.html).includes('reply exceeds the maximum of 5 parts')]).toEqual([400, true]);
 

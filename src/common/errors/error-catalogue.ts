@@ -276,6 +276,9 @@ export const CATALOGUE = {
   composeNumbersRequired: entry('invalid', 'Enter at least one mobile number'),
   composeTooManyNumbers: entry('invalid', (max: number) => `At most ${max} numbers per send; put more in a list and send to the list`),
   composeListRequired: entry('invalid', 'Choose a list to send to'),
+  // The dashboard's own words for an empty field (the API's `<field> is required` names its wire field).
+  pageMessageRequired: entry('invalid', 'Enter a message'),
+  pageKeywordRequired: entry('invalid', 'Enter a keyword'),
   composeScheduleInvalid: entry('invalid', 'Enter the day and time to send, such as 2026-12-01 and 09:30'),
   composeScheduleSkipped: entry('invalid', (zone: string) => `That time does not exist in ${zone}: clocks skip that hour when daylight saving starts. Choose another time.`),
   composeSchedulePast: entry('invalid', 'That time has passed. Choose a later time, or send now.'),

@@ -122,7 +122,7 @@ export class InboxPageService {
     if (!/^[0-9a-f-]{36}$/.test(formKey)) throw failure('csrfTokenInvalid');
     return withFormErrors<PageResult>(
       async () => {
-        if (message === '') throw failure('required', 'message');
+        if (message === '') throw failure('pageMessageRequired');
         if (message.length > REPLY_MAX_LENGTH) throw failure('invalidField', `The reply must be at most ${REPLY_MAX_LENGTH} characters`);
         try {
           const sent = await this.inbox.reply({ accountId: user.accountId, apiKeyId: null, userId: user.userId, formKey }, mobile, message);

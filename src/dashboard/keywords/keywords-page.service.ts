@@ -40,7 +40,7 @@ function ruleIdOf(id: string): number {
 /** The form as the API's command, with the API's texts for what the form itself can get wrong. */
 function commandOf(typed: Typed): KeywordRuleCommand {
   if (!MATCHES.some((m) => m.value === typed.match)) throw failure('invalidField', 'match must be one of: exact, first_word, pattern');
-  if (typed.keyword === '') throw failure('required', 'keyword');
+  if (typed.keyword === '') throw failure('pageKeywordRequired');
   return {
     match: typed.match as KeywordMatch,
     keyword: typed.keyword,

@@ -97,7 +97,7 @@ export function readCompose(fields: ComposeFields, timeZone: string, now: Date):
     if (numbers.length > MAX_MESSAGES_PER_REQUEST) throw failure('composeTooManyNumbers', MAX_MESSAGES_PER_REQUEST);
     recipients = { kind: 'numbers', numbers };
   }
-  if (fields.message.trim() === '') throw failure('required', 'message');
+  if (fields.message.trim() === '') throw failure('pageMessageRequired');
 
   let scheduledAt: Date | null = null;
   if (fields.when === 'later') {

@@ -24,7 +24,7 @@ describe(readCompose.name, () => {
   it('needs recipients and a message, and a stagger only for lists, within 1 to 1440 minutes', () => {
     expect(() => read({ numbers: ' \n , ' })).toThrow('Enter at least one mobile number');
     expect(() => read({ to_kind: 'list', list_id: '' })).toThrow('Choose a list to send to');
-    expect(() => read({ message: '   ' })).toThrow('message is required');
+    expect(() => read({ message: '   ' })).toThrow('Enter a message');
     expect(read({ to_kind: 'list', list_id: '7', stagger_minutes: '30' })).toMatchObject({ recipients: { kind: 'list', listId: 7 }, staggerMinutes: 30 });
     expect(() => read({ to_kind: 'list', list_id: '7', stagger_minutes: '0' })).toThrow('stagger_minutes must be between 1 and 1440');
     expect(read({ stagger_minutes: '30' }).staggerMinutes).toBeUndefined();

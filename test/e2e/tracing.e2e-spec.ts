@@ -1,4 +1,6 @@
+import { emailFor, PASSWORD } from '../support/dashboard';
 import { LogCapture } from '../support/log-capture';
+import { PageClient } from '../support/page-client';
 import { metricsText, sample } from '../support/metrics';
 import { createAccount, startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/wait';
@@ -53,6 +55,40 @@ describe('Request tracing and HTTP metrics', () => {
     for (const line of lines) expect([line.msg, line.accountId]).toEqual([line.msg, account.accountId]);
     expect(lines.find((l) => l.msg === 'request completed')).toMatchObject({ method: 'POST', url: '/v1/messages', route: '/v1/messages', status: 200 });
     expect(lines.find((l) => l.msg === 'dispatched')).toMatchObject({ sendId, messages: 1, partsSubmitted: 1, partsRefused: 0 });
+  });
+
+  describe('the request line', () => {
+    // Tokens of single-use links and opt-out codes unsubscribe, sign up, set a password or confirm a number for whoever holds them.
+    it.each([
+      ['an opt-out code', '/o/Secr3tOptOutCode', '/o/[redacted]'],
+      ['a sign-up link', '/sign-up/verify/Secr3tSignUpToken?from=mail', '/sign-up/verify/[redacted]?from=mail'],
+      ['a set-password link', '/set-password/Secr3tPasswordToken', '/set-password/[redacted]'],
+      ['an own-mobile confirmation link', '/senders/confirm/Secr3tConfirmToken', '/senders/confirm/[redacted]'],
+      ['a percent-encoded path', '/%6F/Secr3tEncodedCode', '/o/[redacted]'],
+      ['doubled slashes', '//sign-up//verify/Secr3tSlashToken', '/sign-up/verify/[redacted]'],
+    ])('carries %s redacted', async (_, url, logged) => {
+      const token = /Secr3t\w+/.exec(url)![0];
+      const reqId = `redact-${token.length}-${Math.random()}`;
+      const res = await t.app.inject({ method: 'GET', url, headers: { 'x-request-id': reqId } });
+      expect(res.statusCode).toBeLessThan(500);
+      expect(logs.withRequestId(reqId).find((l) => l.msg === 'request completed')).toMatchObject({ method: 'GET', url: logged });
+      expect(logs.raw.filter((line) => line.includes(token))).toEqual([]);
+    });
+
+    it('cuts the sign-up token from the line of the request that opens it, while the sign-up mail logged without SMTP_URL keeps its link', async () => {
+      const email = emailFor('logged-sign-up');
+      const browser = new PageClient(t.app, { remoteAddress: '10.31.0.1' });
+      await browser.get('/sign-up');
+      const form = { name: 'Ada Baker', business_name: 'Harbour Bakery', email, password: PASSWORD, confirmation: PASSWORD };
+      expect((await browser.post('/sign-up', form)).status).toBe(200);
+      const mailed = () => logs.lines.find((l) => l.msg === 'email (not sent: no SMTP_URL)' && l.to === email);
+      await until(() => mailed() !== undefined, 'the sign-up mail in the log');
+      const link = /\/sign-up\/verify\/[A-Za-z0-9_-]+/.exec(mailed()!.body as string)![0];
+
+      expect((await browser.get(link, { 'x-request-id': `open-${email}` })).status).toBe(200);
+      expect(logs.withRequestId(`open-${email}`).find((l) => l.msg === 'request completed')).toMatchObject({ url: '/sign-up/verify/[redacted]', status: 200 });
+      expect(logs.raw.filter((line) => line.includes(link))).toHaveLength(1);
+    });
   });
 
   it('puts them on lines services write through Nest’s Logger while serving the request', async () => {

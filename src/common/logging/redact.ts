@@ -1,3 +1,5 @@
+import { LINK_TOKEN_PATHS } from './redact-url';
+
 /**
  * Credentials a client put in a query string (`api_username`, `api_password`, e.g. the simple send
  * interface) end up in URLs, and URLs end up in log lines. Applied to every serialised line, so no field,
@@ -13,14 +15,11 @@ export function redactQueryCredentials(line: string): string {
   return line.replace(QUERY_CREDENTIAL, '$1[redacted]');
 }
 
-/**
- * Single-use links carry their token as a path segment: set password and reset (emailed), and the
- * own-mobile confirmation link (texted). Cut wherever a URL is logged.
- */
-const SECRET_PATH_SEGMENT = /(\/set-password\/|\/senders\/confirm\/)[^/?#"\s\\]+/g;
+/** The tokens of the single-use links the service mails and texts (redact-url.ts), wherever a line carries one. */
+const SECRET_PATH_SEGMENT = new RegExp(`(${LINK_TOKEN_PATHS.join('|')})[^/?#"\\s\\\\]+`, 'g');
 
 /** Every secret a serialised log line could carry in a URL. */
 export function redactSecrets(line: string): string {
   const withoutQuery = redactQueryCredentials(line);
-  return withoutQuery.includes('/set-password/') || withoutQuery.includes('/senders/confirm/') ? withoutQuery.replace(SECRET_PATH_SEGMENT, '$1[redacted]') : withoutQuery;
+  return LINK_TOKEN_PATHS.some((path) => withoutQuery.includes(path)) ? withoutQuery.replace(SECRET_PATH_SEGMENT, '$1[redacted]') : withoutQuery;
 }

@@ -65,11 +65,18 @@ describe(safeLocalPath.name, () => {
 });
 
 describe(redactUrl.name, () => {
-  it('hides the token of a set-password link and keeps everything else', () => {
+  it('hides the token of every single-use link and opt-out code, however the path is spelt, and keeps everything else', () => {
     expect(redactUrl('/set-password/abcDEF123?x=1')).toBe('/set-password/[redacted]?x=1');
     expect(redactUrl('/set-password/abc')).toBe('/set-password/[redacted]');
     expect(redactUrl('/senders/confirm/AbCd-_12?x=1')).toBe('/senders/confirm/[redacted]?x=1');
     expect(redactUrl('/o/aZ3k9Qx')).toBe('/o/[redacted]');
+    expect(redactUrl('/sign-up/verify/Tok3n_-x?from=mail')).toBe('/sign-up/verify/[redacted]?from=mail');
+    // Any spelling the router (or a mistyping client) may send: escapes, case, doubled slashes, absolute form.
+    expect(redactUrl('/%6F/aZ3k9Qx')).toBe('/o/[redacted]');
+    expect(redactUrl('/O/aZ3k9Qx%ZZ')).toBe('/o/[redacted]');
+    expect(redactUrl('//sign-up//verify/Tok3n')).toBe('/sign-up/verify/[redacted]');
+    expect(redactUrl('http://dash.example/set-password/abc')).toBe('/set-password/[redacted]');
+    expect(redactUrl('/sign-up?next=/o/x')).toBe('/sign-up?next=/o/x');
     expect(redactUrl('/senders/3/deactivate')).toBe('/senders/3/deactivate');
     expect(redactUrl('/v1/messages?status=sent')).toBe('/v1/messages?status=sent');
   });

@@ -6,13 +6,15 @@ import { Public } from '../common/auth/public.decorator';
 import { CsrfGuard } from './csrf';
 import { PageInterceptor } from './page.interceptor';
 import { PAGE_ROUTE_CONFIG } from './page-route';
+import { StorableInputGuard } from './storable-input.guard';
 
 /**
  * A controller of HTML pages. Its routes need no API key and take no in-flight slot (@Public), are
  * left out of the OpenAPI document, parse form bodies, answer errors as pages, carry the security
- * headers, check the CSRF token of every state-changing request (after `guards`, so a signed-out
- * browser is sent to sign in first), and return PageResults (view or redirect). `documented` keeps the
- * routes in the OpenAPI document (public link pages, which answer API clients in the envelope).
+ * headers, check the CSRF token of every state-changing request and refuse query and form fields
+ * PostgreSQL cannot store (both after `guards`, so a signed-out browser is sent to sign in first), and
+ * return PageResults (view or redirect). `documented` keeps the routes in the OpenAPI document (public
+ * link pages, which answer API clients in the envelope).
  */
 export function PageController(path: string, options: { guards?: Array<Type<CanActivate>>; documented?: boolean } = {}): ClassDecorator {
   return (target) => {
@@ -25,6 +27,6 @@ export function PageController(path: string, options: { guards?: Array<Type<CanA
     }
     // Public pages that API clients also reach (short links, the opt-out page) are in the document.
     const docs = options.documented ? [] : [ApiExcludeController()];
-    applyDecorators(Controller(path), Public(), ...docs, UseGuards(...(options.guards ?? []), CsrfGuard), UseInterceptors(PageInterceptor))(target);
+    applyDecorators(Controller(path), Public(), ...docs, UseGuards(...(options.guards ?? []), CsrfGuard, StorableInputGuard), UseInterceptors(PageInterceptor))(target);
   };
 }

@@ -1,3 +1,6 @@
+import { accountWithOwner, signedIn } from '../support/dashboard';
+import { LogCapture } from '../support/log-capture';
+import { PageClient, textOf } from '../support/page-client';
 import { createAccount, startTestApp, TestAccount, TestApp } from '../support/test-app';
 
 const UNSTORABLE = (field: string) => `${field} must not contain NUL characters or unpaired surrogates`;
@@ -7,9 +10,10 @@ const TOO_DEEP = 'Request body is nested too deeply (at most 32 levels)';
 describe('Hostile input', () => {
   let t: TestApp;
   let acct: TestAccount;
+  const logs = new LogCapture();
 
   beforeAll(async () => {
-    t = await startTestApp({ testReceiptDelayMs: 60_000 });
+    t = await startTestApp({ testReceiptDelayMs: 60_000, logLevel: 'warn' }, { logDestination: logs.stream });
   });
   beforeEach(async () => {
     acct = await createAccount(t.app, { credits: 100, senders: ['Brand'] });
@@ -103,6 +107,55 @@ describe('Hostile input', () => {
         ['success', undefined],
       ]);
       expect(res.body.total_cost).toBe(1);
+    });
+
+    describe('in a page’s query or form', () => {
+      let owner: PageClient;
+      beforeAll(async () => {
+        const pages = await accountWithOwner(t.app, { test: true, senders: ['Brand'] });
+        owner = await signedIn(t.app, pages.ownerEmail);
+      });
+
+      /** The page's status and message, and the warning or error lines written while serving it (none: nothing reached PostgreSQL). */
+      async function answer(request: () => Promise<{ status: number; html: string }>) {
+        const before = logs.raw.length;
+        const res = await request();
+        const main = /<main[\s\S]*<\/main>/.exec(res.html)?.[0] ?? res.html;
+        return { status: res.status, text: textOf(main), logged: logs.lines.slice(before).map((l) => l.msg as string) };
+      }
+
+      it.each([
+        ['/messages', 'custom_ref'],
+        ['/messages', 'message_id'],
+        ['/contacts', 'q'],
+        ['/contacts/lists', 'q'],
+        ['/contacts/opt-outs', 'q'],
+        ['/inbox', 'q'],
+        ['/campaigns', 'before'],
+        ['/audit', 'offset'],
+        ['/reports', 'to'],
+      ])('GET %s?%s=a%%00b answers a 400 page naming the field', async (path, field) => {
+        const res = await answer(() => owner.get(`${path}?${field}=a%00b`));
+        expect(res).toEqual({ status: 400, text: expect.stringContaining(`That did not work ${UNSTORABLE(field)}`), logged: [] });
+      });
+
+      it.each([
+        ['/contacts', '/contacts', { number: '0412345678', first_name: NUL }, 'first_name'],
+        ['/contacts/lists', '/contacts/lists', { name: NUL }, 'name'],
+        ['/profile', '/profile/name', { name: NUL }, 'name'],
+        ['/users', '/users', { email: `${NUL}@example.com` }, 'email'],
+      ])('POST %s answers a 400 page naming the field (%j)', async (page, path, form, field) => {
+        await owner.get(page);
+        const res = await answer(() => owner.post(path, form));
+        expect(res).toEqual({ status: 400, text: expect.stringContaining(`That did not work ${UNSTORABLE(field)}`), logged: [] });
+      });
+
+      it('sends a signed-out browser to sign in first, and answers a script on a public page in the envelope', async () => {
+        const res = await t.app.inject({ method: 'GET', url: '/messages?custom_ref=%00', headers: { accept: 'text/html' } });
+        expect([res.statusCode, res.headers.location]).toEqual([303, '/sign-in?next=%2Fmessages%3Fcustom_ref%3D%2500']);
+        const script = await t.app.inject({ method: 'GET', url: '/o/abcdefg?number=%00', headers: { accept: 'application/json' } });
+        expect([script.statusCode, script.json()]).toEqual([400, { error: UNSTORABLE('number') }]);
+      });
     });
 
     it('answers a Basic username with a NUL 401 like any unknown username', async () => {

@@ -98,6 +98,11 @@ describe('Dashboard: reports and exports', () => {
     expect([long.status, textOf(long.html).includes('A report covers at most 366 days; choose a shorter period')]).toEqual([400, true]);
     const bad = await viewer.get('/reports?from=2026-13-01');
     expect([bad.status, textOf(bad.html).includes('Invalid from date; expected format YYYY-MM-DD')]).toEqual([400, true]);
+    // Without a first day, the last day is read before the default period is counted back from it.
+    const badTo = await viewer.get('/reports?to=2026-13-01');
+    expect([badTo.status, textOf(badTo.html).includes('Invalid to date; expected format YYYY-MM-DD')]).toEqual([400, true]);
+    const badExport = await viewer.get('/reports/export.csv?to=soon');
+    expect([badExport.status, textOf(badExport.html).includes('Invalid to date; expected format YYYY-MM-DD')]).toEqual([400, true]);
   });
 
   it('exports the period’s messages as CSV in local time, quoting what needs it and never starting a formula', async () => {

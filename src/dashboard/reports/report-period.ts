@@ -18,6 +18,8 @@ export interface ChosenPeriod {
 export function readReportPeriod(query: Record<string, unknown>, timeZone: string, now: Date): ChosenPeriod {
   const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
   const toDay = text(query.to) || localDayOf(now, timeZone);
+  // A `to` that is no day is refused by name before the default `from` is counted back from it.
+  parseLocalDayRange('', toDay, timeZone);
   const fromDay = text(query.from) || addDays(toDay, 1 - DEFAULT_REPORT_DAYS);
   const range = parseLocalDayRange(fromDay, toDay, timeZone);
   if (fromDay > toDay) throw failure('reportPeriodOrder');

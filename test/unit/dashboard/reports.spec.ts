@@ -57,6 +57,11 @@ describe(readReportPeriod.name, () => {
     expect(() => readReportPeriod({ from: '2025-11-01', to: '2026-11-02' }, 'Australia/Perth', now)).toThrow('A report covers at most 366 days');
     expect(readReportPeriod({ from: '2025-11-02', to: '2026-11-02' }, 'Australia/Perth', now).days).toHaveLength(366);
   });
+
+  it('refuses a last day that is no day by name, with or without a first day', () => {
+    expect(() => readReportPeriod({ to: '2026-13-01' }, 'Australia/Perth', now)).toThrow('Invalid to date; expected format YYYY-MM-DD');
+    expect(() => readReportPeriod({ from: '2026-11-01', to: 'soon' }, 'Australia/Perth', now)).toThrow('Invalid to date; expected format YYYY-MM-DD');
+  });
 });
 
 describe('export CSV fields', () => {

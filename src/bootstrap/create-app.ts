@@ -51,7 +51,8 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
     // What never reaches a route still answers in the envelope: requests Node's parser refuses and
     // URLs the router cannot decode.
     clientErrorHandler: envelopeClientErrorHandler((path) => routes.allowedMethods(path)),
-    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => sendEnvelope(reply, frameworkError(error)),
+    // Answered before the onRequest hooks (observeRequests), so the request id is set here.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => sendEnvelope(reply.header('X-Request-Id', request.id), frameworkError(error)),
   });
   const fastify = adapter.getInstance();
   fastify.addHook('onRoute', (route) => routes.add(route.url, route.method));

@@ -57,6 +57,20 @@ describe('Requests refused by the HTTP parser', () => {
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
   });
 
+  it('gives each refusal an X-Request-Id of its own making, as every answer has one (the headers sent are what could not be read)', async () => {
+    const refusals = [
+      `FOO /v1/messages HTTP/1.1\r\nHost: x\r\nX-Request-Id: mine-1\r\n\r\n`,
+      'GET /v1/account HTTP/1.1\r\nHost: x\r\nX-Request-Id: mine-2\r\nnonsense\r\n\r\n',
+      `GET /v1/messages?custom_ref=${'a'.repeat(17 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+      `GET /v1/account HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(17 * 1024)}\r\n\r\n`,
+    ];
+    const answers = await Promise.all(refusals.map((bytes) => rawRequest(port, bytes)));
+    expect(answers.map((res) => res.status)).toEqual([405, 400, 414, 431]);
+    const ids = answers.map((res) => res.headers['x-request-id']);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set(ids).size).toBe(refusals.length);
+  });
+
   it('answers an unknown method on an unknown path 404 Not found', async () => {
     const res = await rawRequest(port, 'FOO /v1/nowhere HTTP/1.1\r\nHost: x\r\n\r\n');
     expect([res.status, res.body]).toEqual([404, { error: 'Not found' }]);
@@ -85,8 +99,8 @@ describe('Requests refused by the HTTP parser', () => {
   });
 
   it('answers a path whose percent-encoding does not decode 400 in the envelope', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/v1/%E0%A4%A', headers: { authorization: acct.auth } });
-    expect([res.statusCode, res.json()]).toEqual([400, { error: 'Malformed HTTP request' }]);
+    const res = await t.app.inject({ method: 'GET', url: '/v1/%E0%A4%A', headers: { authorization: acct.auth, 'x-request-id': 'undecodable-1' } });
+    expect([res.statusCode, res.json(), res.headers['x-request-id']]).toEqual([400, { error: 'Malformed HTTP request' }, 'undecodable-1']);
   });
 
   it('keeps serving after all of that', async () => {

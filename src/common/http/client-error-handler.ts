@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { failure } from '../errors/error-catalogue';
@@ -69,11 +70,15 @@ function requestPath(raw: unknown): string | null {
   return match ? match[1] : null;
 }
 
-/** The raw HTTP/1.1 response for a domain error (nothing else can be written on a socket the parser gave up on). */
-export function rawErrorResponse({ error, headers: more }: ClientErrorAnswer): string {
+/**
+ * The raw HTTP/1.1 response for a domain error (nothing else can be written on a socket the parser gave up on).
+ * It carries an X-Request-Id like every answer: always one made for it, since the request's own headers
+ * are what the parser could not read.
+ */
+export function rawErrorResponse({ error, headers: more }: ClientErrorAnswer, requestId: string): string {
   const { status, body, headers } = mapError(error);
   const json = JSON.stringify(body);
-  const extra = Object.entries({ ...headers, ...more })
+  const extra = Object.entries({ ...headers, ...more, 'X-Request-Id': requestId })
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join('');
   return (
@@ -90,7 +95,7 @@ export function envelopeClientErrorHandler(allowedMethods: AllowedMethods) {
     // would read our bytes as part of it.
     const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
     if (socket.writable && !inFlight?.headersSent) {
-      socket.end(rawErrorResponse(clientErrorFor(err, allowedMethods)));
+      socket.end(rawErrorResponse(clientErrorFor(err, allowedMethods), randomUUID()));
     } else {
       socket.destroy();
     }

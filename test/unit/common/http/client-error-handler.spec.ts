@@ -29,10 +29,10 @@ describe(clientErrorFor.name, () => {
 
 describe(rawErrorResponse.name, () => {
   it('writes a complete HTTP/1.1 response in the envelope that closes the connection', () => {
-    const text = rawErrorResponse(clientErrorFor(err('HPE_INVALID_METHOD', 'FOO /v1/messages HTTP/1.1\r\n'), allowed));
+    const text = rawErrorResponse(clientErrorFor(err('HPE_INVALID_METHOD', 'FOO /v1/messages HTTP/1.1\r\n'), allowed), 'id-1');
     const body = '{"error":"Invalid request method. Allowed methods: GET, POST, DELETE"}';
     expect(text).toBe(
-      `HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${body.length}\r\nAllow: GET, POST, DELETE\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${body.length}\r\nAllow: GET, POST, DELETE\r\nX-Request-Id: id-1\r\nConnection: close\r\n\r\n${body}`,
     );
   });
 });

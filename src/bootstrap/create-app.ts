@@ -25,7 +25,7 @@ import { HtmlErrorPages } from '../pages/html-error-pages';
 import { acceptsUploads, isPageRoute } from '../pages/page-route';
 import { registerPages, SIGN_IN_PATH } from '../pages/register-pages';
 import { setupOpenApi } from './openapi';
-import { refuseHeadOnGetsWithEffects } from './refuse-head';
+import { shieldGetsWithEffects } from './gets-with-effects';
 import { LinkClicksService } from '../links/link-clicks.service';
 import { registerShortLinkRoute } from './short-link-route';
 
@@ -56,7 +56,7 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
   });
   const fastify = adapter.getInstance();
   fastify.addHook('onRoute', (route) => routes.add(route.url, route.method));
-  refuseHeadOnGetsWithEffects(fastify);
+  shieldGetsWithEffects(fastify);
   // The API's one Content-Type rule (body-media-type.ts), after onRequest so even a refusal carries its
   // request id. Unknown paths and methods are answered 404/405 whatever their body says; page routes
   // take only HTML forms (parseFormBody answers anything else with a page).

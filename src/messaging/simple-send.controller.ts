@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Query } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Caller } from '../common/auth/authenticated-request';
 import { CurrentCaller } from '../common/auth/current-caller.decorator';
@@ -22,8 +22,7 @@ export class SimpleSendController {
 
   @Get('send-sms')
   @AcceptsQueryCredentials()
-  // A send must never be answered from a cache.
-  @Header('Cache-Control', 'no-store')
+  // A send is never answered from a cache: every answer, refusals included, carries Cache-Control: no-store (bootstrap/gets-with-effects.ts).
   @ApiOperation({
     operationId: 'sendSimpleMessage',
     summary: 'Send one message (query-string interface)',

@@ -101,20 +101,21 @@ describe('GET /simple/send-sms', () => {
     expect(await balance()).toBe(10);
   });
 
-  describe('the v1 envelopes', () => {
+  // Every answer is never to be cached, refusals by the guards (before the handler) included.
+  describe('the v1 envelopes, each with Cache-Control: no-store', () => {
     it.each([
       ['no credentials', {}, 'Authentication required'],
       ['only a username', { api_username: 'api_x' }, 'Authentication required'],
       ['a wrong password', { api_username: 'api_x', api_password: 'nope' }, 'Invalid API username or password'],
     ])('answers 401 for %s, with WWW-Authenticate', async (_, credentials, error) => {
       const res = await t.api.get('/simple/send-sms', { query: { ...credentials, to: '0412000005', message: 'Hi', sender: 'Brand' } });
-      expect([res.status, res.body, res.headers['www-authenticate']]).toEqual([401, { error }, 'Basic realm="api"']);
+      expect([res.status, res.body, res.headers['www-authenticate'], res.headers['cache-control']]).toEqual([401, { error }, 'Basic realm="api"', 'no-store']);
     });
 
     it('answers 403 when the message cannot be paid for, storing nothing', async () => {
       const poor = await createAccount(t.app, { credits: 0, senders: ['Brand'] });
       const res = await t.api.get('/simple/send-sms', { auth: poor.auth, query: { to: '0412000006', message: 'Hi', sender: 'Brand' } });
-      expect([res.status, res.body]).toEqual([403, { error: 'Insufficient credits to send the batch of messages' }]);
+      expect([res.status, res.body, res.headers['cache-control']]).toEqual([403, { error: 'Insufficient credits to send the batch of messages' }, 'no-store']);
       expect((await t.api.get('/v1/messages', { auth: poor.auth })).body.total).toBe(0);
     });
 
@@ -124,7 +125,12 @@ describe('GET /simple/send-sms', () => {
       try {
         await until(() => gate.holding === 5, 'five requests in their handlers');
         const res = await t.api.get('/simple/send-sms', { query: { ...creds(), to: '0412000007', message: 'Hi', sender: 'Brand' } });
-        expect([res.status, res.body, res.headers['retry-after']]).toEqual([429, { error: 'Too many concurrent requests. Please wait.' }, '1']);
+        expect([res.status, res.body, res.headers['retry-after'], res.headers['cache-control']]).toEqual([
+          429,
+          { error: 'Too many concurrent requests. Please wait.' },
+          '1',
+          'no-store',
+        ]);
       } finally {
         gate.releaseAll();
         await Promise.all(held);
@@ -133,7 +139,7 @@ describe('GET /simple/send-sms', () => {
 
     it('answers HEAD 405 (Allow: GET) before anything runs, so a link checker sends nothing', async () => {
       const res = await rawGet(port, query({ ...creds(), to: '0412000008', message: 'Hi', sender: 'Brand' }), {}, 'HEAD');
-      expect([res.status, res.headers.allow]).toEqual([405, 'GET']);
+      expect([res.status, res.headers.allow, res.headers['cache-control']]).toEqual([405, 'GET', 'no-store']);
       expect((await t.api.get('/v1/messages', { auth: acct.auth })).body.total).toBe(0);
     });
   });

@@ -43,6 +43,7 @@ import { MessageCounts1763707700000 } from './database/migrations/1763707700000-
 import { WebhookEventsFillfactor1763708200000 } from './database/migrations/1763708200000-WebhookEventsFillfactor';
 import { MessageKeysPerStatement1763708700000 } from './database/migrations/1763708700000-MessageKeysPerStatement';
 import { WebhookKeysPerStatement1763708800000 } from './database/migrations/1763708800000-WebhookKeysPerStatement';
+import { PurchaseActors1763708900000 } from './database/migrations/1763708900000-PurchaseActors';
 import { ReceiptsPerCarrier1763706000000 } from './database/migrations/1763706000000-ReceiptsPerCarrier';
 
 /** In order of application. A new migration is added here as well as generated. */
@@ -93,4 +94,5 @@ export const MIGRATIONS = [
   WebhookEventsFillfactor1763708200000,
   MessageKeysPerStatement1763708700000,
   WebhookKeysPerStatement1763708800000,
+  PurchaseActors1763708900000,
 ];

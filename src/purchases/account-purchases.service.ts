@@ -4,8 +4,7 @@ import { Clock } from '../common/time/clock';
 import { UnitOfWork } from '../database/unit-of-work';
 import { CardsService } from '../payments/cards.service';
 import type { Actor } from '../users/actor';
-import { AuditLogService } from '../users/audit-log.service';
-import { dollars, priceCredits } from './pricing';
+import { priceCredits } from './pricing';
 import type { Purchase } from './purchase.entity';
 import { PurchaseRunner } from './purchase-runner.service';
 import { PurchasesRepository } from './purchases.repository';
@@ -28,7 +27,6 @@ export class AccountPurchasesService {
     private readonly repo: PurchasesRepository,
     private readonly cards: CardsService,
     private readonly runner: PurchaseRunner,
-    private readonly audit: AuditLogService,
     private readonly clock: Clock,
   ) {}
 
@@ -82,13 +80,13 @@ export class AccountPurchasesService {
           amountIncGstCents: price.incGstCents,
           provider: card.provider,
           createdAt: this.clock.now(),
+          actor: { email: actor.email, userId: actor.userId, ip: actor.ip },
         },
         tx,
       );
       // Another submission of the same form inserted first (it committed while we waited on its key).
       if (!purchase) return { purchase: (await this.repo.byRequestKey(actor.accountId, requestKey, tx))!, first: false };
-      const action = requestKey.startsWith(AUTO_RECHARGE_PREFIX) ? 'billing.auto_recharged' : 'billing.credits_bought';
-      await this.audit.record(actor, action, `${credits} credits, A$${dollars(price.incGstCents)} inc. GST, ${card.brand} ending in ${card.last4}`, tx);
+      // No audit entry yet: the settler writes it with the outcome (bought, declined, held), naming this actor.
       return { purchase, first: true };
     });
     if (!started.first) return this.runner.waitOrSettle(started.purchase.id);

@@ -6,6 +6,7 @@ import { IdempotencyService } from '../idempotency/idempotency.service';
 import { CardsService } from '../payments/cards.service';
 import type { ChargeOutcome } from '../payments/payment-provider';
 import { InvoiceMailer } from './invoice-mailer.service';
+import { PurchaseAudit } from './purchase-audit.service';
 import { chargeDescription, type PurchaseHandler } from './purchase-handler';
 import { PurchaseHandlers } from './purchase-handlers';
 import type { Purchase } from './purchase.entity';
@@ -18,7 +19,8 @@ export const chargeKey = (purchaseId: number) => `purchase-${purchaseId}-charge`
  * Moves a purchase through its states, each step one conditional UPDATE in its own transaction:
  * created → (provider charge) → charged | declined | held; charged → fulfilled. Safe to run from any
  * number of processes at once (the first request, its retries, the reconciler): the provider answers
- * the same charge for the same key, and only one process makes each step.
+ * the same charge for the same key, and only one process makes each step. Each outcome's audit entry
+ * (PurchaseAudit) is written in the step that records it.
  */
 @Injectable()
 export class PurchaseSettler {
@@ -29,6 +31,7 @@ export class PurchaseSettler {
     private readonly idempotency: IdempotencyService,
     private readonly handlers: PurchaseHandlers,
     private readonly invoices: InvoiceMailer,
+    private readonly audit: PurchaseAudit,
     private readonly clock: Clock,
   ) {}
 
@@ -58,7 +61,10 @@ export class PurchaseSettler {
     if (held.state !== 'held') throw failure('purchaseNotHeld', id, held.state);
     const moved = await this.uow.run(async (tx) => {
       const p = await this.repo.transition(id, ['held'], 'fulfilled', this.clock.now(), {}, tx);
-      if (p) await this.handler(p).fulfil(p, tx);
+      if (p) {
+        await this.handler(p).fulfil(p, tx);
+        await this.audit.settled(p, tx, 'released after review');
+      }
       return p;
     });
     if (!moved) throw failure('purchaseNotHeld', id, (await this.mustGet(id)).state);
@@ -72,7 +78,10 @@ export class PurchaseSettler {
     if (held.providerPaymentId) await this.cards.refund(held.providerPaymentId, `purchase-${id}-refund`);
     const moved = await this.uow.run(async (tx) => {
       const p = await this.repo.transition(id, ['held'], 'refunded', this.clock.now(), {}, tx);
-      if (p) await this.handler(p).release(p, tx);
+      if (p) {
+        await this.handler(p).release(p, tx);
+        await this.audit.settled(p, tx, 'refunded after review');
+      }
       return p;
     });
     if (!moved) throw failure('purchaseNotHeld', id, (await this.mustGet(id)).state);
@@ -87,13 +96,17 @@ export class PurchaseSettler {
       }
       if (outcome.outcome === 'held') {
         const p = await this.repo.transition(purchase.id, ['created'], 'held', now, { providerPaymentId: outcome.paymentId, invoice: true }, tx);
-        if (p) await this.answer(p, tx);
+        if (p) {
+          await this.answer(p, tx);
+          await this.audit.settled(p, tx);
+        }
         return p;
       }
       const p = await this.repo.transition(purchase.id, ['created'], 'declined', now, { providerPaymentId: outcome.paymentId }, tx);
       if (p) {
         await this.handler(p).release(p, tx);
         await this.store(p, tx, 402, JSON.stringify({ error: failure('paymentDeclined').message }));
+        await this.audit.settled(p, tx);
       }
       return p;
     });
@@ -109,6 +122,7 @@ export class PurchaseSettler {
       if (!p) return null;
       await this.handler(p).fulfil(p, tx);
       await this.answer(p, tx);
+      await this.audit.settled(p, tx);
       return p;
     });
     if (!moved) return this.mustGet(purchase.id);

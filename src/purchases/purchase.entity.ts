@@ -49,6 +49,20 @@ export class Purchase {
   @Column({ name: 'request_key', type: 'text', nullable: true })
   requestKey: string | null;
 
+  /**
+   * Who started a purchase made without an API key, as the audit log names them (a person's email, or
+   * `auto-recharge`), with their user id and address: its audit entry is written with the outcome, maybe
+   * by another process. Null for a purchase by API key (not in the audit log; its invoice names the key).
+   */
+  @Column({ name: 'actor', type: 'text', nullable: true })
+  actor: string | null;
+
+  @Column({ name: 'actor_user_id', type: 'integer', nullable: true })
+  actorUserId: number | null;
+
+  @Column({ name: 'actor_ip', type: 'text', default: '' })
+  actorIp: string;
+
   @Column({ name: 'kind', type: 'text' })
   kind: PurchaseKind;
 

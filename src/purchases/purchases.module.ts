@@ -15,6 +15,7 @@ import { InvoicesService } from './invoices.service';
 import { NumberPurchaseHandler } from './number-purchase.handler';
 import { NumberPurchasesController } from './number-purchases.controller';
 import { NumberPurchasesService } from './number-purchases.service';
+import { PurchaseAudit } from './purchase-audit.service';
 import { PurchaseHandlers } from './purchase-handlers';
 import { PurchaseReconciler } from './purchase-reconciler.service';
 import { PurchaseRunner } from './purchase-runner.service';
@@ -39,6 +40,7 @@ import { AccountPurchasesService } from './account-purchases.service';
     PurchaseHandlers,
     InvoicesService,
     InvoiceMailer,
+    PurchaseAudit,
     PurchaseSettler,
     PurchaseRunner,
     PurchasesSwitch,

@@ -6,13 +6,18 @@ import { Tx } from '../database/unit-of-work';
 import type { Purchase, PurchaseState } from './purchase.entity';
 
 const COLUMNS = `id, account_id AS "accountId", api_key_id AS "apiKeyId", api_key_label AS "apiKeyLabel", api_username AS "apiUsername",
-  idempotency_key AS "idempotencyKey", fingerprint, request_key AS "requestKey", kind, state, credits, number, card_id AS "cardId", card_last4 AS "cardLast4",
+  idempotency_key AS "idempotencyKey", fingerprint, request_key AS "requestKey", actor, actor_user_id AS "actorUserId", actor_ip AS "actorIp", kind, state, credits, number, card_id AS "cardId", card_last4 AS "cardLast4",
   amount_ex_gst_cents AS "amountExGstCents", gst_cents AS "gstCents", amount_inc_gst_cents AS "amountIncGstCents", provider,
   provider_payment_id AS "providerPaymentId", invoice_number AS "invoiceNumber", created_at AS "createdAt", charged_at AS "chargedAt",
   settled_at AS "settledAt", invoice_emailed_at AS "invoiceEmailedAt"`;
 
-export type NewPurchase = Omit<Purchase, 'id' | 'state' | 'providerPaymentId' | 'invoiceNumber' | 'chargedAt' | 'settledAt' | 'invoiceEmailedAt' | 'requestKey'> & {
+export type NewPurchase = Omit<
+  Purchase,
+  'id' | 'state' | 'providerPaymentId' | 'invoiceNumber' | 'chargedAt' | 'settledAt' | 'invoiceEmailedAt' | 'requestKey' | 'actor' | 'actorUserId' | 'actorIp'
+> & {
   requestKey?: string | null;
+  /** Who started a purchase made without an API key (its audit entries name them); absent for one by API key. */
+  actor?: { email: string; userId: number | null; ip: string };
 };
 
 /** States that hold a share of the key's daily limit: a purchase on its way, or paid. */
@@ -59,8 +64,8 @@ export class PurchasesRepository {
     const { rows } = await sql<Purchase>(
       tx,
       `INSERT INTO purchases (account_id, api_key_id, api_key_label, api_username, idempotency_key, fingerprint, kind, credits, number, card_id, card_last4,
-                              amount_ex_gst_cents, gst_cents, amount_inc_gst_cents, provider, created_at, request_key)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+                              amount_ex_gst_cents, gst_cents, amount_inc_gst_cents, provider, created_at, request_key, actor, actor_user_id, actor_ip)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
        ON CONFLICT (account_id, request_key) WHERE request_key IS NOT NULL DO NOTHING
        RETURNING ${COLUMNS}`,
       [
@@ -81,6 +86,9 @@ export class PurchasesRepository {
         p.provider,
         p.createdAt.toISOString(),
         p.requestKey ?? null,
+        p.actor?.email ?? null,
+        p.actor?.userId ?? null,
+        p.actor?.ip ?? '',
       ],
     );
     return rows[0] ?? null;

@@ -5,7 +5,11 @@ import { Tx } from '../database/unit-of-work';
 import type { Actor } from './actor';
 import { AuditLogRepository, AuditRow } from './audit-log.repository';
 
-/** The actions the audit log records (state changes on an account; sign-in and sign-out included). */
+/**
+ * The actions the audit log records (state changes on an account; sign-in and sign-out included). A credit
+ * purchase made without an API key is recorded by its outcome (bought, declined, held, refunded), in the
+ * transaction that records it: never as bought before the payment was taken.
+ */
 export type AuditAction =
   | 'signed_in'
   | 'signed_out'
@@ -45,6 +49,9 @@ export type AuditAction =
   | 'billing.email_changed'
   | 'billing.credits_bought'
   | 'billing.auto_recharged'
+  | 'billing.credit_purchase_declined'
+  | 'billing.credit_purchase_held'
+  | 'billing.credit_purchase_refunded'
   | 'billing.auto_recharge_changed'
   | 'billing.auto_recharge_stopped'
   | 'billing.low_balance_warning_changed'

@@ -5,6 +5,7 @@ import type { IdempotencyService } from '../../../src/idempotency/idempotency.se
 import type { CardsService } from '../../../src/payments/cards.service';
 import { PaymentProviderUnavailable, type ChargeOutcome } from '../../../src/payments/payment-provider';
 import type { InvoiceMailer } from '../../../src/purchases/invoice-mailer.service';
+import type { PurchaseAudit } from '../../../src/purchases/purchase-audit.service';
 import type { PurchaseHandler } from '../../../src/purchases/purchase-handler';
 import type { PurchaseHandlers } from '../../../src/purchases/purchase-handlers';
 import { chargeKey, PurchaseSettler } from '../../../src/purchases/purchase-settler.service';
@@ -92,39 +93,43 @@ function setUp(charge: () => Promise<ChargeOutcome>, card: { removedAt: Date | n
   const uow = { run: <T>(work: (tx: Tx) => Promise<T>) => work(TX) } as unknown as UnitOfWork;
   const invoices = { sendSoon: (id: number) => void log.push(`invoice ${id}`) } as unknown as InvoiceMailer;
   const handlers = { of: () => handler } as unknown as PurchaseHandlers;
+  // The outcome's audit entry, written in the step's transaction (before its commit's after-effects).
+  const audit = {
+    settled: (p: Purchase, tx: Tx, note?: string) => Promise.resolve(void log.push(`audit ${p.id} ${p.state}${tx === TX ? '' : ' outside'}${note ? ` (${note})` : ''}`)),
+  } as unknown as PurchaseAudit;
   const clock = { now: () => new Date('2026-11-27T00:00:00Z') } as Clock;
-  const settler = new PurchaseSettler(uow, repo as unknown as PurchasesRepository, cards, idempotency, handlers, invoices, clock);
+  const settler = new PurchaseSettler(uow, repo as unknown as PurchasesRepository, cards, idempotency, handlers, invoices, audit, clock);
   return { settler, repo, log, charges, refunds, stored };
 }
 
 const succeeded = (): Promise<ChargeOutcome> => Promise.resolve({ outcome: 'succeeded', paymentId: 'pi_1' });
 
 describe('PurchaseSettler (state machine over fakes)', () => {
-  it('created → charged → fulfilled: one charge under the purchase’s key, fulfilled once, the 200 answer stored, the invoice sent', async () => {
+  it('created → charged → fulfilled: one charge under the purchase’s key, fulfilled once and audited as such, the 200 answer stored, the invoice sent', async () => {
     const s = setUp(succeeded);
     s.repo.rows.set(1, purchase(1));
     const settled = await s.settler.settle(1);
     expect(settled.state).toBe('fulfilled');
     expect(s.charges).toEqual([{ amountCents: 3850, idempotencyKey: chargeKey(1) }]);
     expect(s.stored).toEqual([{ key: 'key-1', status: 200, body: { purchase_id: 1, state: 'fulfilled' } }]);
-    expect(s.log).toEqual(['fulfil 1', 'invoice 1', 'settled 1 fulfilled']);
+    expect(s.log).toEqual(['fulfil 1', 'audit 1 fulfilled', 'invoice 1', 'settled 1 fulfilled']);
     expect(s.repo.rows.get(1)!.providerPaymentId).toBe('pi_1');
   });
 
-  it('held: the 200 answer says held, nothing is fulfilled, the invoice is sent', async () => {
+  it('held: the 200 answer says held, nothing is fulfilled, it is audited as held, the invoice is sent', async () => {
     const s = setUp(() => Promise.resolve({ outcome: 'held', paymentId: 'pi_h' }));
     s.repo.rows.set(2, purchase(2));
     expect((await s.settler.settle(2)).state).toBe('held');
     expect(s.stored).toEqual([{ key: 'key-2', status: 200, body: { purchase_id: 2, state: 'held' } }]);
-    expect(s.log).toEqual(['invoice 2', 'settled 2 held']);
+    expect(s.log).toEqual(['audit 2 held', 'invoice 2', 'settled 2 held']);
   });
 
-  it('declined: what was reserved is given back and the 402 is stored; no invoice', async () => {
+  it('declined: what was reserved is given back, the 402 is stored, it is audited as declined; no invoice', async () => {
     const s = setUp(() => Promise.resolve({ outcome: 'declined', paymentId: 'pi_d', reason: 'card_declined' }));
     s.repo.rows.set(3, purchase(3));
     expect((await s.settler.settle(3)).state).toBe('declined');
     expect(s.stored).toEqual([{ key: 'key-3', status: 402, body: { error: 'Payment declined' } }]);
-    expect(s.log).toEqual(['release 3', 'settled 3 declined']);
+    expect(s.log).toEqual(['release 3', 'audit 3 declined', 'settled 3 declined']);
   });
 
   it('a card removed since the purchase began is declined without calling the provider', async () => {
@@ -155,7 +160,7 @@ describe('PurchaseSettler (state machine over fakes)', () => {
     s.repo.rows.set(7, purchase(7, 'charged'));
     expect((await s.settler.settle(7)).state).toBe('fulfilled');
     expect(s.charges).toEqual([]);
-    expect(s.log).toEqual(['fulfil 7', 'invoice 7', 'settled 7 fulfilled']);
+    expect(s.log).toEqual(['fulfil 7', 'audit 7 fulfilled', 'invoice 7', 'settled 7 fulfilled']);
   });
 
   it('when another process makes the step first, this one fulfils nothing and answers the purchase as it now is', async () => {
@@ -169,11 +174,11 @@ describe('PurchaseSettler (state machine over fakes)', () => {
     expect([s.stored, s.log]).toEqual([[], []]);
   });
 
-  it('release: a held purchase is fulfilled; anything else is refused with its state', async () => {
+  it('release: a held purchase is fulfilled and audited as released; anything else is refused with its state', async () => {
     const s = setUp(succeeded);
     s.repo.rows.set(9, purchase(9, 'held'));
     expect((await s.settler.release(9)).state).toBe('fulfilled');
-    expect(s.log).toEqual(['fulfil 9']);
+    expect(s.log).toEqual(['fulfil 9', 'audit 9 fulfilled (released after review)']);
     const again = await s.settler.release(9).catch((err: unknown) => err);
     expect(again).toBeInstanceOf(DomainError);
     expect((again as DomainError).message).toBe('Purchase 9 is fulfilled, not held for review');
@@ -184,6 +189,6 @@ describe('PurchaseSettler (state machine over fakes)', () => {
     s.repo.rows.set(10, { ...purchase(10, 'held'), providerPaymentId: 'pi_10' } as Purchase);
     expect((await s.settler.refund(10)).state).toBe('refunded');
     expect(s.refunds).toEqual([['pi_10', 'purchase-10-refund']]);
-    expect(s.log).toEqual(['release 10']);
+    expect(s.log).toEqual(['release 10', 'audit 10 refunded (refunded after review)']);
   });
 });

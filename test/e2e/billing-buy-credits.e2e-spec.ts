@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { AccountsService } from '../../src/accounts/accounts.service';
+import { LiveRequestsService } from '../../src/live-requests/live-requests.service';
 import { CardsService } from '../../src/payments/cards.service';
 import { accountWithOwner, PASSWORD, signedIn, userWith } from '../support/dashboard';
 import { PageClient, textOf } from '../support/page-client';
@@ -169,8 +170,48 @@ describe('Buying credits on the Billing page (simulated provider)', () => {
     expect(textOf((await browser.get('/billing')).html)).toContain('Add a card below to buy credits.');
     await addCard(t.app, acct.accountId);
     const page = await browser.get('/billing');
+    expect(textOf(page.html)).not.toContain('This is a test account');
     const res = await browser.post('/billing/credits', { purchase_key: formKeyOf(page.html), credits: '2000', card_id: cardIdsOf(page.html)[0] });
     const result = await browser.get(res.location!);
     expect(textOf(result.html)).toContain('Credit balance 2000.00');
+    expect(textOf(result.html)).not.toContain('This is a test account');
+  });
+
+  it('tells a test account before it buys that credits are a real purchase kept for going live, which its sends never use; going live keeps them', async () => {
+    const acct = await accountWithOwner(t.app, { test: true, senders: ['Sandbox'], name: 'Harbour Bakery' });
+    await addCard(t.app, acct.accountId);
+    const browser = await signedIn(t.app, acct.ownerEmail, PASSWORD, '10.30.3.2');
+    const page = await browser.get('/billing');
+    const before = textOf(page.html);
+    expect(before).toContain(
+      'This is a test account: its messages cost nothing and never use credits. Credits bought here are a real purchase, charged to your card with a tax invoice, and stay on the balance for when the account goes live (going live keeps this account, its API keys and its balance).',
+    );
+    expect(before).toContain("A test account's messages never lower the balance, so auto-recharge and the low-balance warning act only once it is live.");
+    // The notice comes before the form that buys.
+    expect(page.html.indexOf('data-testid="test-account-credits"')).toBeLessThan(page.html.indexOf('action="/billing/credits"'));
+
+    const res = await browser.post('/billing/credits', { purchase_key: formKeyOf(page.html), credits: '500', card_id: cardIdsOf(page.html)[0] });
+    const result = textOf((await browser.get(res.location!)).html);
+    expect(result).toContain('The credits are on your balance now. This is a test account: its messages do not use them, and they stay on the balance for when it goes live.');
+    expect(result).toContain('Credit balance 500.00');
+
+    // A test send uses none of them.
+    const sent = await t.api.post('/v1/messages', { auth: acct.auth, body: { messages: [{ to: '0412345678', message: 'Fresh bread at 7', sender: 'Sandbox' }] } });
+    expect([sent.status, sent.body.total_cost]).toEqual([200, 1]);
+    expect((await t.api.get('/v1/account', { auth: acct.auth })).body).toMatchObject({ test_account: true, credit_balance: 500 });
+
+    // Going live keeps the account, its key and the credits bought.
+    await browser.get('/go-live');
+    const asked = await browser.post('/go-live', {
+      business_name: 'Harbour Bakery Pty Ltd',
+      abn: '51 824 753 556',
+      website: '',
+      intended_use: 'Order-ready texts to customers who ordered online',
+    });
+    expect(asked.status).toBe(303);
+    const [request] = await t.app.get(DataSource).query(`SELECT id::int FROM live_requests WHERE account_id = $1`, [acct.accountId]);
+    await t.app.get(LiveRequestsService).approve(request.id, 0);
+    expect((await t.api.get('/v1/account', { auth: acct.auth })).body).toMatchObject({ test_account: false, credit_balance: 500 });
+    expect(textOf((await browser.get('/billing')).html)).not.toContain('This is a test account');
   });
 });

@@ -65,6 +65,8 @@ export class BillingPageService {
         notice: noticeFor(notice),
         error: error?.message,
         simulated: !this.cards.realProvider,
+        // Credits bought on a test account are real and carry over when it goes live (the same account and balance); its sends never use them.
+        isTest: account.isTest,
         // The form's own key: a double click or a retried post of this form is one purchase.
         purchaseKey: randomUUID(),
         tiers: tierRows(),

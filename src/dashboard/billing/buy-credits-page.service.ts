@@ -65,6 +65,7 @@ export class BuyCreditsPageService {
         card: purchase.cardLast4,
         invoice: purchase.invoiceNumber,
         balance: show.credits(account.creditBalance),
+        isTest: account.isTest,
         minCredits: MIN_CREDITS,
       },
       purchase.state === 'declined' ? 402 : 200,

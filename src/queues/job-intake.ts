@@ -6,8 +6,13 @@ import { CONTACT_IMPORT_QUEUE } from './contact-import-queue';
 import { DISPATCH_QUEUE } from './dispatch-queue';
 import { WEBHOOK_QUEUE } from './webhook-queue';
 
-/** How long a stop waits for a queue to stop taking jobs (Redis unreachable): the stop goes on regardless. */
-const PAUSE_WAIT_MS = 1000;
+/**
+ * At most this long for a queue to stop taking jobs. The pause ends its blocking connection and opens it
+ * again, which settles at once even with Redis gone (the reconnect fails fast); the bound is a safeguard.
+ * It is waited for in full: a pause still under way when the queues close (just after) overlapped their
+ * own pause and disconnect.
+ */
+const PAUSE_WAIT_MS = 5000;
 
 /**
  * A stopping process takes no new job. Its workers finish what they have out (beforeApplicationShutdown), and

@@ -3,7 +3,6 @@ import type { FastifyRequest } from 'fastify';
 import { failure } from '../common/errors/error-catalogue';
 import type { DomainError } from '../common/errors/domain-error';
 import { isStorableText } from '../common/validation/storable-text';
-import { filenameField } from './multipart-form';
 
 /**
  * Pages read their query and form fields as plain strings, without the API's field checks, and hand
@@ -11,7 +10,9 @@ import { filenameField } from './multipart-form';
  * refuses it. Every page route refuses such a field before its handler runs, naming it as the API does
  * (`400 <field> must not contain NUL characters or unpaired surrogates`, an error page for browsers).
  * After the sign-in and CSRF guards, so a signed-out browser is still sent to sign in first. A file's
- * content is left to its importer, which reports such a row among the file's problems.
+ * content is checked like any field: an uploaded file never holds one (the upload parser blanks a file
+ * that is not UTF-8 text, or holds a NUL, and marks it so its page can say so), and a field that only
+ * claims to be a file (a `<name>:filename` beside it in a query or a form) gets no exemption.
  */
 @Injectable()
 export class StorableInputGuard implements CanActivate {
@@ -30,7 +31,6 @@ export function unstorableField(fields: unknown): DomainError | null {
   for (const [name, value] of Object.entries(form)) {
     // A name that cannot be stored cannot be named either.
     if (!isStorableText(name)) return failure('unstorableInput');
-    if (Object.prototype.hasOwnProperty.call(form, filenameField(name))) continue;
     for (const text of Array.isArray(value) ? value : [value]) {
       if (typeof text === 'string' && !isStorableText(text)) return failure('unstorableText', name);
     }

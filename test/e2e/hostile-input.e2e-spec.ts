@@ -139,6 +139,14 @@ describe('Hostile input', () => {
         expect(res).toEqual({ status: 400, text: expect.stringContaining(`That did not work ${UNSTORABLE(field)}`), logged: [] });
       });
 
+      it('gives a field no exemption for a `:filename` beside it (only the upload parser makes files)', async () => {
+        const query = await answer(() => owner.get('/messages?custom_ref=a%00b&custom_ref:filename=x'));
+        expect(query).toEqual({ status: 400, text: expect.stringContaining(`That did not work ${UNSTORABLE('custom_ref')}`), logged: [] });
+        await owner.get('/contacts');
+        const form = await answer(() => owner.post('/contacts', { number: '0412345678', first_name: NUL, 'first_name:filename': 'x.csv' }));
+        expect(form).toEqual({ status: 400, text: expect.stringContaining(`That did not work ${UNSTORABLE('first_name')}`), logged: [] });
+      });
+
       it.each([
         ['/contacts', '/contacts', { number: '0412345678', first_name: NUL }, 'first_name'],
         ['/contacts/lists', '/contacts/lists', { name: NUL }, 'name'],

@@ -12,8 +12,9 @@ describe(unstorableField.name, () => {
     expect(text({ 'a\u0000': '1' })).toBe('Request must not contain NUL characters or unpaired surrogates');
   });
 
-  it('leaves a file’s content to its importer but checks its name', () => {
-    expect(text({ file: 'number\n04123\u0000', 'file:filename': 'contacts.csv' })).toBeNull();
+  it('checks a file’s content and name like any field: a `:filename` beside a field exempts nothing', () => {
+    expect(text({ file: 'number\n04123\u0000', 'file:filename': 'contacts.csv' })).toBe('file must not contain NUL characters or unpaired surrogates');
+    expect(text({ custom_ref: 'a\u0000b', 'custom_ref:filename': 'x' })).toBe('custom_ref must not contain NUL characters or unpaired surrogates');
     expect(text({ file: 'number', 'file:filename': 'a\u0000.csv' })).toBe('file:filename must not contain NUL characters or unpaired surrogates');
   });
 

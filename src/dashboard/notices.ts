@@ -59,7 +59,7 @@ export const NOTICES = {
   time_zone_saved: 'Time zone saved. Every page and export now shows times in it.',
   send_queued: 'Sent: the messages are on their way. This page shows their progress.',
   send_scheduled: 'Scheduled. The messages go at the time shown; until then you can cancel them here.',
-  send_held: 'Held by quiet hours: the messages go when sending is next allowed; until then you can cancel them here.',
+  send_held: 'Held by quiet hours: messages outside the allowed hours go when sending is next allowed; until then you can cancel them here.',
   campaign_cancelled: 'Cancelled: the scheduled messages will not be sent, and what they cost is refunded.',
   nothing_to_cancel: 'Nothing was left to cancel: every message had already gone.',
   send_already_submitted: 'This form was already sent, so nothing was sent again. Here is that send.',
@@ -71,9 +71,20 @@ export function noticeFor(code: unknown): string | undefined {
   return typeof code === 'string' && Object.prototype.hasOwnProperty.call(NOTICES, code) ? NOTICES[code as NoticeCode] : undefined;
 }
 
-/** The held send's notice with the time its first held message goes (the campaign page knows it; the URL carries only the code). */
-export function heldNotice(until: string): string {
-  return `Held by quiet hours until ${until}: the messages go when sending is next allowed; until then you can cancel them here.`;
+/**
+ * The held send's notice, with the time the earliest message quiet hours moved now goes (`held_until`, ms,
+ * set by the send page's redirect beside the code). Only the messages outside the allowed hours wait: a
+ * staggered or scheduled send may be held in part.
+ */
+export function heldNotice(query: Record<string, unknown>, showTime: (at: Date) => string): string {
+  const until = typeof query.held_until === 'string' && /^\d{1,15}$/.test(query.held_until) ? new Date(Number(query.held_until)) : null;
+  if (!until) return NOTICES.send_held;
+  return `Held by quiet hours until ${showTime(until)}: messages outside the allowed hours go when sending is next allowed; until then you can cancel them here.`;
+}
+
+/** The send page's redirect after a send quiet hours held: the notice code and when its earliest held message goes. */
+export function withHeldNotice(path: string, heldUntil: Date): string {
+  return `${withNotice(path, 'send_held')}&held_until=${heldUntil.getTime()}`;
 }
 
 export function withNotice(path: string, code: NoticeCode): string {

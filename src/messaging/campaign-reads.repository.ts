@@ -13,8 +13,6 @@ export interface CampaignRow {
   kind: 'batch' | 'list';
   created_at: Date;
   scheduled_for: Date | null;
-  /** When the first message to go is due, if it was scheduled (by the request, or moved by quiet hours). */
-  first_scheduled_for: Date | null;
   stagger_minutes: number | null;
   message_count: number;
   total_cost: number;
@@ -152,8 +150,7 @@ export class CampaignReadsRepository {
             clicks AS (SELECT l.send_id, sum(l.clicks)::int AS clicks FROM short_links l
                         WHERE l.account_id = $1 AND l.kind = 'url' AND l.send_id = ANY (SELECT id FROM chosen) GROUP BY l.send_id),
             ${FOLLOWED}
-       SELECT s.id, s.kind, s.created_at, coalesce(s.scheduled_for, first.scheduled_for) AS scheduled_for,
-              first.scheduled_for AS first_scheduled_for, s.stagger_minutes, s.message_count, s.total_cost,
+       SELECT s.id, s.kind, s.created_at, coalesce(s.scheduled_for, first.scheduled_for) AS scheduled_for, s.stagger_minutes, s.message_count, s.total_cost,
               l.name AS list_name, u.email AS sent_by, first.sender, first.body,
               coalesce(c.pending, 0) AS pending, coalesce(c.scheduled, 0) AS scheduled, coalesce(c.sent, 0) AS sent,
               coalesce(c.delivered, 0) AS delivered, coalesce(c.failed, 0) AS failed, coalesce(c.cancelled, 0) AS cancelled,
@@ -177,7 +174,6 @@ export class CampaignReadsRepository {
       kind: r.kind,
       created_at: r.created_at,
       scheduled_for: r.scheduled_for,
-      first_scheduled_for: r.first_scheduled_for,
       stagger_minutes: r.stagger_minutes,
       message_count: r.message_count,
       total_cost: Number(r.total_cost),

@@ -205,9 +205,9 @@ describe('Dashboard: send and campaigns', () => {
 
     const { res } = await compose(fields, '/send', owner);
     expect(res.status).toBe(303);
-    expect(res.location).toMatch(/\?notice=send_held$/);
+    expect(res.location).toMatch(/\?notice=send_held&held_until=\d+$/);
     const page = textOf((await owner.get(res.location!)).html);
-    expect(page).toMatch(new RegExp(`${until.source}: the messages go when sending is next allowed; until then you can cancel them here\\.`));
+    expect(page).toMatch(new RegExp(`${until.source}: messages outside the allowed hours go when sending is next allowed; until then you can cancel them here\\.`));
     expect(page).not.toContain('Sent: the messages are on their way');
     expect(page).toMatch(new RegExp(`Scheduled for ${day(3)} 09:00:00 AE[DS]T`));
 

@@ -80,7 +80,7 @@ export class CampaignsPageService {
     return view('dashboard/views/campaign', {
       title: `Campaign ${row.id}`,
       zone: zoneLabel(user.timeZone),
-      notice: query.notice === 'send_held' && row.first_scheduled_for ? heldNotice(show.time(row.first_scheduled_for, user.timeZone)) : noticeFor(query.notice),
+      notice: query.notice === 'send_held' ? heldNotice(query, (at) => show.time(at, user.timeZone)) : noticeFor(query.notice),
       campaign: this.summary(row, user),
       progress,
       stages: [...STAGES.map((s) => ({ ...s, count: row.counts[s.status] })), { status: 'blocked', label: 'Blocked', count: row.blocked }],

@@ -16,7 +16,7 @@ import { SendersService } from '../../senders/senders.service';
 import { can } from '../../users/permissions';
 import type { DashboardUser } from '../dashboard-user';
 import { zoneLabel } from '../format';
-import { withNotice } from '../notices';
+import { withHeldNotice, withNotice } from '../notices';
 import { isUuid } from '../../common/validation/uuid';
 import { ComposeFields, composeFields, ComposeRequest, readCompose } from './compose-form';
 import { ComposePreview, ComposePreviewService } from './compose-preview.service';
@@ -91,8 +91,9 @@ export class SendPageService {
     }
     const requester: SendRequester = { accountId: user.accountId, apiKeyId: null, userId: user.userId, formKey: request.formKey };
     try {
-      const { sendId, held } = await this.store(requester, request);
-      return redirectTo(withNotice(`/campaigns/${sendId}`, held ? 'send_held' : request.scheduledAt ? 'send_scheduled' : 'send_queued'));
+      const { sendId, heldUntil } = await this.store(requester, request);
+      const campaign = `/campaigns/${sendId}`;
+      return redirectTo(heldUntil ? withHeldNotice(campaign, heldUntil) : withNotice(campaign, request.scheduledAt ? 'send_scheduled' : 'send_queued'));
     } catch (err) {
       if (err instanceof SendAlreadySubmitted) return redirectTo(withNotice(`/campaigns/${err.sendId}`, 'send_already_submitted'));
       return this.formError(user, fields, err);
@@ -136,8 +137,11 @@ export class SendPageService {
     return this.form(user, { ...fields, test_key: randomUUID() }, { tested });
   }
 
-  /** Stores the send; `held` when quiet hours moved some of its messages later than asked (list sends only: the page's batch sends do not ask for quiet hours). */
-  private async store(requester: SendRequester, request: ComposeRequest): Promise<{ sendId: number; held: boolean }> {
+  /**
+   * Stores the send; `heldUntil`: when the earliest message quiet hours moved later than asked now goes (list
+   * sends only: the page's batch sends do not ask for quiet hours), else null.
+   */
+  private async store(requester: SendRequester, request: ComposeRequest): Promise<{ sendId: number; heldUntil: Date | null }> {
     const scheduledFor = request.scheduledAt ? request.scheduledAt.toISOString() : undefined;
     if (request.recipients.kind === 'list') {
       const { result, heldUntil } = await this.listSend.sendTelling(requester, {
@@ -148,14 +152,14 @@ export class SendPageService {
         staggerMinutes: request.staggerMinutes,
         shortenUrls: request.shortenUrls,
       });
-      return { sendId: result.send_id, held: heldUntil !== null };
+      return { sendId: result.send_id, heldUntil };
     }
     const result = await this.batch.send(requester, {
       messages: request.recipients.numbers.map((to) => ({ to, message: request.message, sender: request.sender, scheduled_for: scheduledFor })),
       enableUnicode: true,
       shortenUrls: request.shortenUrls,
     });
-    return { sendId: result.send_id, held: false };
+    return { sendId: result.send_id, heldUntil: null };
   }
 
   private formError(user: DashboardUser, fields: ComposeFields, err: unknown): Promise<PageResult> {

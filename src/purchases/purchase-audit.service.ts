@@ -11,7 +11,8 @@ import { AUTO_RECHARGE_PREFIX } from './request-keys';
  * The audit log's entry for what a credit purchase made without an API key came to (a person on the
  * Billing page, or auto-recharge), written in the transaction that records that outcome: so an entry exists
  * exactly when the outcome does, and a payment that was declined or held never reads as credits bought.
- * A declined attempt is recorded too: the card was tried at the provider, the purchase stays on the account
+ * A declined attempt is recorded too (the card was tried at the provider, or had been removed before it could
+ * be, which the buyer was also told as a decline): the purchase stays on the account
  * (declined), and for auto-recharge it is what switched auto-recharge off.
  */
 @Injectable()

@@ -19,8 +19,9 @@ const PAUSE_WAIT_MS = 5000;
  * until the queues close after that, a job they took would be dropped (a stopping dispatcher claims nothing,
  * a stopping deliverer starts no drain) or would hold the stop (an import). So each queue stops taking jobs
  * here, first (every onModuleDestroy runs before any beforeApplicationShutdown): what is added meanwhile
- * waits for the other workers, or this one's next start. Jobs already running finish; in a process that
- * consumes nothing this does nothing.
+ * waits for the other workers, or this one's next start. Jobs already running finish, as does one whose fetch
+ * Redis had already answered as the pause began (the sweeps find what a stopping worker drops); in a
+ * process that consumes nothing this does nothing.
  */
 @Injectable()
 export class JobIntake implements OnModuleDestroy {

@@ -4,7 +4,7 @@ import { LiveRequestsService } from '../../src/live-requests/live-requests.servi
 import { CardsService } from '../../src/payments/cards.service';
 import { accountWithOwner, PASSWORD, signedIn, userWith } from '../support/dashboard';
 import { PageClient, textOf } from '../support/page-client';
-import { addCard } from '../support/purchases';
+import { addCard, cardIdsOf, purchaseKeyOf as formKeyOf } from '../support/purchases';
 import { SmtpPeer } from '../support/smtp-peer';
 import { StripePeer } from '../support/stripe-peer';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -12,16 +12,6 @@ import { startTestApp, TestApp } from '../support/test-app';
 const SECRET = 'sk_test_localpeer';
 let ip = 0;
 const nextIp = () => `10.30.2.${++ip}`;
-
-/** The Billing page's own key, as rendered into its Buy credits form. */
-function formKeyOf(html: string): string {
-  const key = /name="purchase_key" value="([^"]+)"/.exec(html)?.[1];
-  if (!key) throw new Error('no purchase_key on the page');
-  return key;
-}
-function cardIdsOf(html: string): string[] {
-  return [...html.matchAll(/name="card_id" value="(\d+)"/g)].map((m) => m[1]);
-}
 
 describe('Buying credits on the Billing page (Stripe SDK against a local peer)', () => {
   let t: TestApp;

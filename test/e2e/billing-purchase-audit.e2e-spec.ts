@@ -5,7 +5,7 @@ import { PurchaseReconciler } from '../../src/purchases/purchase-reconciler.serv
 import { PurchaseSettler } from '../../src/purchases/purchase-settler.service';
 import { accountWithOwner, DashboardAccount, PASSWORD, signedIn } from '../support/dashboard';
 import { PageClient, textOf } from '../support/page-client';
-import { buyCredits, enablePurchases } from '../support/purchases';
+import { buyCredits, cardIdsOf, enablePurchases, purchaseKeyOf as formKeyOf } from '../support/purchases';
 import { StripePeer } from '../support/stripe-peer';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/wait';
@@ -14,12 +14,7 @@ const SECRET = 'sk_test_localpeer';
 let ip = 0;
 const nextIp = () => `10.30.9.${++ip}`;
 
-function formKeyOf(html: string): string {
-  const key = /name="purchase_key" value="([^"]+)"/.exec(html)?.[1];
-  if (!key) throw new Error('no purchase_key on the page');
-  return key;
-}
-const cardIdOf = (html: string) => /name="card_id" value="(\d+)"/.exec(html)![1];
+const cardIdOf = (html: string) => cardIdsOf(html)[0];
 
 /**
  * The audit log says what a purchase made without an API key came to (bought, declined, held, refunded),

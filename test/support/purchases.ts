@@ -16,6 +16,18 @@ export async function enablePurchases(app: NestFastifyApplication, acct: TestAcc
   await app.get(ApiKeysService).setPurchases(acct.username, true, Math.round(dailyLimitDollars * 100));
 }
 
+/** The Billing page's own key, as rendered into its Buy credits form. */
+export function purchaseKeyOf(html: string): string {
+  const key = /name="purchase_key" value="([^"]+)"/.exec(html)?.[1];
+  if (!key) throw new Error('no purchase_key on the page');
+  return key;
+}
+
+/** The saved cards the Billing page offers to pay with, in its order. */
+export function cardIdsOf(html: string): string[] {
+  return [...html.matchAll(/name="card_id" value="(\d+)"/g)].map((m) => m[1]);
+}
+
 let keys = 0;
 /** A fresh Idempotency-Key. */
 export function newKey(prefix = 'buy'): string {

@@ -67,6 +67,14 @@ export const NOTICES = {
 
 export type NoticeCode = keyof typeof NOTICES;
 
+/** Notices that report something still waiting rather than done: shown in the warning style, not the success one. */
+const WARNING_NOTICES: ReadonlySet<string> = new Set<NoticeCode>(['send_held']);
+
+/** The layout's style for a notice code: `warn`, or undefined for the usual success style. */
+export function noticeTone(code: unknown): 'warn' | undefined {
+  return typeof code === 'string' && WARNING_NOTICES.has(code) ? 'warn' : undefined;
+}
+
 export function noticeFor(code: unknown): string | undefined {
   return typeof code === 'string' && Object.prototype.hasOwnProperty.call(NOTICES, code) ? NOTICES[code as NoticeCode] : undefined;
 }

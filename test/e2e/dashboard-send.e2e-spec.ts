@@ -206,7 +206,10 @@ describe('Dashboard: send and campaigns', () => {
     const { res } = await compose(fields, '/send', owner);
     expect(res.status).toBe(303);
     expect(res.location).toMatch(/\?notice=send_held&held_until=\d+$/);
-    const page = textOf((await owner.get(res.location!)).html);
+    const bannerHtml = (await owner.get(res.location!)).html;
+    // Still waiting, not done: the banner wears the warning style, as the preview's line does.
+    expect(bannerHtml).toMatch(/<p class="notice notice-warn" role="status">Held by quiet hours until /);
+    const page = textOf(bannerHtml);
     expect(page).toMatch(new RegExp(`${until.source}: messages outside the allowed hours go when sending is next allowed; until then you can cancel them here\\.`));
     expect(page).not.toContain('Sent: the messages are on their way');
     expect(page).toMatch(new RegExp(`Scheduled for ${day(3)} 09:00:00 AE[DS]T`));
@@ -214,6 +217,7 @@ describe('Dashboard: send and campaigns', () => {
     // Numbers (transactional) are never held: the banner says they went.
     const now = await compose({ numbers: '0412700071', message: 'Your code' }, '/send', owner);
     expect(now.res.location).toMatch(/\?notice=send_queued$/);
+    expect((await owner.get(now.res.location!)).html).toContain('<p class="notice notice-success" role="status">Sent: the messages are on their way.');
   });
 
   it('lists the account’s campaigns newest first with their counts, and answers progress as JSON', async () => {

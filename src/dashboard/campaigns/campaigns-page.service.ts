@@ -9,7 +9,7 @@ import { json, PageResult, redirectTo, streamDownload, view } from '../../pages/
 import { can } from '../../users/permissions';
 import type { DashboardUser } from '../dashboard-user';
 import { show, zoneLabel } from '../format';
-import { heldNotice, noticeFor, withNotice } from '../notices';
+import { heldNotice, noticeFor, noticeTone, withNotice } from '../notices';
 import { barChart } from '../reports/svg-chart';
 import { deliveryTimeline } from './delivery-timeline';
 
@@ -81,6 +81,7 @@ export class CampaignsPageService {
       title: `Campaign ${row.id}`,
       zone: zoneLabel(user.timeZone),
       notice: query.notice === 'send_held' ? heldNotice(query, (at) => show.time(at, user.timeZone)) : noticeFor(query.notice),
+      noticeTone: noticeTone(query.notice),
       campaign: this.summary(row, user),
       progress,
       stages: [...STAGES.map((s) => ({ ...s, count: row.counts[s.status] })), { status: 'blocked', label: 'Blocked', count: row.blocked }],

@@ -93,11 +93,7 @@
     totals.push(['Cost', answer.cost + ' credits', 'cost']);
     section.appendChild(facts(totals));
     if (answer.heldUntil) {
-      var held = element(
-        'p',
-        'Held by quiet hours until ' + answer.heldUntil + ': messages outside the allowed hours wait until sending is next allowed.',
-        'notice notice-warning',
-      );
+      var held = element('p', 'Held by quiet hours until ' + answer.heldUntil + ': messages outside the allowed hours wait until sending is next allowed.', 'notice notice-warn');
       held.setAttribute('data-field', 'held');
       section.appendChild(held);
     }

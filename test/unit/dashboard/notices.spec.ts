@@ -1,4 +1,4 @@
-import { heldNotice, NOTICES, withHeldNotice } from '../../../src/dashboard/notices';
+import { heldNotice, noticeTone, NOTICES, withHeldNotice } from '../../../src/dashboard/notices';
 
 describe('the notice of a send held by quiet hours', () => {
   const showTime = (at: Date) => at.toISOString();
@@ -17,5 +17,15 @@ describe('the notice of a send held by quiet hours', () => {
     expect(heldNotice({ notice: 'send_held' }, showTime)).toBe(NOTICES.send_held);
     expect(heldNotice({ notice: 'send_held', held_until: 'soon' }, showTime)).toBe(NOTICES.send_held);
     expect(heldNotice({ notice: 'send_held', held_until: ['1', '2'] }, showTime)).toBe(NOTICES.send_held);
+  });
+});
+
+describe('the style of a notice', () => {
+  it('is the warning one for a send held by quiet hours, and the success one otherwise', () => {
+    expect(noticeTone('send_held')).toBe('warn');
+    expect(noticeTone('send_queued')).toBeUndefined();
+    expect(noticeTone('toString')).toBeUndefined();
+    expect(noticeTone(['send_held'])).toBeUndefined();
+    expect(noticeTone(undefined)).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { csvText } from '../common/csv/csv-cell';
 import { formatUtc } from '../common/time/format';
 import type { ConsentRow } from './consent.repository';
 
@@ -18,19 +19,14 @@ export type ConsentView = ReturnType<typeof toConsentView>;
 
 const CSV_COLUMNS = ['number', 'change', 'source', 'recorded_at', 'inbound_message_id', 'message_id', 'client_address', 'api_key_id', 'user_id', 'detail'] as const;
 
-/** One CSV field (RFC 4180), and never a formula when a spreadsheet opens it (the detail holds what people wrote). */
-function csvField(value: string | number | null): string {
-  if (value === null) return '';
-  const text = String(value);
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
+/** One CSV field, never a formula when a spreadsheet opens it (the detail holds what people wrote). */
+const csvCell = (value: string | number | null) => csvText(value === null ? null : String(value));
 
 /** The records as CSV with a header line, times in UTC as the API shows them. */
 export function consentCsv(rows: ConsentRow[]): string {
   const lines = rows.map((r) => {
     const view = toConsentView(r);
-    return CSV_COLUMNS.map((c) => csvField(view[c])).join(',');
+    return CSV_COLUMNS.map((c) => csvCell(view[c])).join(',');
   });
   return [CSV_COLUMNS.join(','), ...lines].join('\r\n') + '\r\n';
 }

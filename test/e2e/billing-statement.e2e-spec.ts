@@ -47,6 +47,15 @@ describe('Billing › Statement', () => {
     expect(textOf(second.html)).toContain(`Send ${sendId}`);
   });
 
+  it('never hands a spreadsheet a formula: written text gets a leading apostrophe, amounts stay numbers', async () => {
+    const acct = await accountWithOwner(t.app, { credits: 0 });
+    await t.app.get(CreditsService).grant(acct.accountId, 250, '=HYPERLINK("http://x.example","refund")', '@ticket 7');
+    const browser = await signedIn(t.app, acct.ownerEmail, PASSWORD, '10.30.5.3');
+    const lines = (await browser.get('/billing/statement/csv')).html.trim().split('\r\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^[^,]+,grant,"'=HYPERLINK\(""http:\/\/x\.example"",""refund""\)",2\.50,'@ticket 7$/);
+  });
+
   it('is refused on the server to a user without manage_billing', async () => {
     const acct = await accountWithOwner(t.app);
     const viewer = await signedIn(t.app, await userWith(t.app, acct.accountId, ['manage_api_keys']), PASSWORD, '10.30.5.2');

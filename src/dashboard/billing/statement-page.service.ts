@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CreditsService } from '../../billing/credits.service';
 import type { StatementRow } from '../../billing/ledger.repository';
+import { csvField, csvText } from '../../common/csv/csv-cell';
 import { failure } from '../../common/errors/error-catalogue';
 import { fileDownload, PageResult, view } from '../../pages/page-result';
 import { can } from '../../users/permissions';
@@ -12,8 +13,6 @@ import { PAGES } from '../navigation';
 const PAGE_SIZE = 50;
 /** The CSV holds the newest rows up to this many (a year of daily sends many times over); the page pages through all. */
 export const STATEMENT_CSV_MAX_ROWS = 100_000;
-
-const csvCell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
 /** What a ledger row is, in words: purchases and grants, a send's debit, a refund. */
 function describe(row: StatementRow): string {
@@ -43,7 +42,7 @@ export class StatementPageService {
     const page = await this.credits.statement(user.accountId, { direction: 'older' }, STATEMENT_CSV_MAX_ROWS);
     const lines = [
       `date (${user.timeZone}),kind,description,credits,reference`,
-      ...page.rows.map((r) => [show.time(r.createdAt, user.timeZone), r.kind, describe(r), show.credits(r.amount), r.reference].map(csvCell).join(',')),
+      ...page.rows.map((r) => [csvField(show.time(r.createdAt, user.timeZone)), r.kind, csvText(describe(r)), csvField(show.credits(r.amount)), csvText(r.reference)].join(',')),
     ];
     return fileDownload('text/csv; charset=utf-8', 'statement.csv', Buffer.from(`${lines.join('\r\n')}\r\n`));
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { csvField } from '../../common/csv/csv-cell';
 import { failure } from '../../common/errors/error-catalogue';
 import { normaliseAuMobile } from '../../common/phone';
 import { UnitOfWork } from '../../database/unit-of-work';
@@ -31,8 +32,6 @@ function numberOf(text: string): string {
   if (!number) throw failure('optOutNotFound');
   return number;
 }
-
-const csvCell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
 /**
  * The opt-out list on a page (`manage_contacts`): search, add (every effect of an opt-out: off every
@@ -114,7 +113,7 @@ export class OptOutsPageService {
   /** Every opt-out as CSV: number, how, when (in the account's zone, named in the header, as every export writes times). */
   async export(user: DashboardUser): Promise<PageResult> {
     const rows = await this.unsubscribes.all(user.accountId);
-    const lines = [`number,source,unsubscribed_at (${user.timeZone})`, ...rows.map((r) => [r.number, r.source, show.time(r.created_at, user.timeZone)].map(csvCell).join(','))];
+    const lines = [`number,source,unsubscribed_at (${user.timeZone})`, ...rows.map((r) => [r.number, r.source, show.time(r.created_at, user.timeZone)].map(csvField).join(','))];
     return fileDownload('text/csv; charset=utf-8', 'opt-outs.csv', Buffer.from(`${lines.join('\r\n')}\r\n`));
   }
 }

@@ -1,6 +1,7 @@
 import { readReportPeriod } from '../../../src/dashboard/reports/report-period';
 import { barChart, niceMax } from '../../../src/dashboard/reports/svg-chart';
-import { creditsText, csvField, csvText } from '../../../src/messaging/message-export.csv';
+import { csvField, csvText } from '../../../src/common/csv/csv-cell';
+import { creditsText } from '../../../src/messaging/message-export.csv';
 
 describe(barChart.name, () => {
   it('places one bar per value on a round scale, each with its tooltip, labelling the axis sparsely', () => {

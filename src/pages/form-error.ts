@@ -1,5 +1,6 @@
 import { DomainError, DomainErrorKind } from '../common/errors/domain-error';
 import { STATUS_OF } from '../common/errors/error-mapping';
+import { pageWordingOf } from './form-wording';
 
 /** Errors a person can fix on the form they sent; anything else (403, 404, our failures) is an error page. */
 const FIXABLE: readonly DomainErrorKind[] = ['invalid', 'conflict', 'unauthenticated', 'too_many_requests', 'unprocessable'];
@@ -11,10 +12,10 @@ export interface FormError {
   retryAfterSeconds?: number;
 }
 
-/** The text and status to re-render a form with, when the error is one the person can fix; null otherwise (rethrow it). */
+/** The text (in the page's wording) and status to re-render a form with, when the error is one the person can fix; null otherwise (rethrow it). */
 export function fixableFormError(error: unknown): FormError | null {
   if (!(error instanceof DomainError) || !FIXABLE.includes(error.kind)) return null;
-  return { message: error.message, status: STATUS_OF[error.kind], ...(error.retryAfterSeconds ? { retryAfterSeconds: error.retryAfterSeconds } : {}) };
+  return { message: pageWordingOf(error), status: STATUS_OF[error.kind], ...(error.retryAfterSeconds ? { retryAfterSeconds: error.retryAfterSeconds } : {}) };
 }
 
 /**

@@ -166,7 +166,7 @@ describe('Auto-recharge and the low-balance warning', () => {
     [{ below_credits: '0' }, 'The threshold must be a whole number from 1 to 10000000'],
     [{ buy_credits: '100' }, 'The amount to buy must be a whole number from 500 to 10000000'],
     [{ max_per_day: '11' }, 'Recharges a day must be a whole number from 1 to 10'],
-    [{ card_id: '' }, 'card is required'],
+    [{ card_id: '' }, 'Choose a card'],
   ])('re-renders the Billing page with %j: %s, changing nothing', async (fields, message) => {
     const { acct, browser, cardId } = await owner(10);
     const res = await browser.post('/billing/auto-recharge', { enabled: 'on', below_credits: '10', buy_credits: '500', card_id: cardId, max_per_day: '3', ...fields });

@@ -110,9 +110,9 @@ describe('Buying credits on the Billing page (Stripe SDK against a local peer)',
   it.each([
     [{ credits: '499' }, 'The minimum purchase is 500 credits'],
     [{ credits: '10000001' }, 'The maximum purchase is 10000000 credits'],
-    [{ credits: '12.5' }, 'credits must be a whole number'],
-    [{ credits: '' }, 'credits is required'],
-    [{ card_id: '' }, 'card is required'],
+    [{ credits: '12.5' }, 'Enter a whole number of credits, such as 5000'],
+    [{ credits: '' }, 'Enter how many credits to buy'],
+    [{ card_id: '' }, 'Choose a card'],
   ])('re-renders the page with %j: %s, buying nothing', async (fields, message) => {
     const { acct, browser, page } = await owner();
     const res = await browser.post('/billing/credits', { purchase_key: formKeyOf(page.html), credits: '500', card_id: cardIdsOf(page.html)[0], ...fields });

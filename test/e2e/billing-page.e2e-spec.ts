@@ -32,7 +32,7 @@ describe('Billing page', () => {
     expect(textOf(bad.html)).toContain('Not a test card of the simulated payment provider. Use one of: 4242424242424242 (succeeds)');
     expect(bad.html).not.toContain('4111 1111 1111 1111');
     const none = await owner.post('/billing/cards', { card: '' });
-    expect([none.status, textOf(none.html).includes('card is required')]).toEqual([400, true]);
+    expect([none.status, textOf(none.html).includes('Enter a test card number')]).toEqual([400, true]);
 
     const added = await owner.post('/billing/cards', { card: '4242 4242 4242 4242' });
     expect([added.status, added.location]).toEqual([303, '/billing?notice=card_added']);

@@ -42,7 +42,7 @@ describe('Dashboard: contacts and lists', () => {
     expect(textOf(bad.html)).toContain('Invalid phone number format');
     expect(bad.html).toContain('value="Ann"');
     const empty = await browser.post('/contacts', { number: '' });
-    expect([empty.status, textOf(empty.html).includes('number is required')]).toEqual([400, true]);
+    expect([empty.status, textOf(empty.html).includes('Enter a mobile number')]).toEqual([400, true]);
 
     const added = await browser.post('/contacts', { number: '0412 600 001', first_name: 'Ann', company: 'Acme', field_3: 'VIP' });
     expect(added.status).toBe(303);

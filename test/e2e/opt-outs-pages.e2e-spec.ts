@@ -48,7 +48,7 @@ describe('Dashboard: opt-outs', () => {
     const bad = await browser.post('/contacts/opt-outs', { number: '0298765432' });
     expect([bad.status, textOf(bad.html).includes('Invalid phone number format'), bad.html.includes('value="0298765432"')]).toEqual([400, true, true]);
     const empty = await browser.post('/contacts/opt-outs', { number: '' });
-    expect([empty.status, textOf(empty.html).includes('number is required')]).toEqual([400, true]);
+    expect([empty.status, textOf(empty.html).includes('Enter a mobile number')]).toEqual([400, true]);
   });
 
   it('removes a number only after a confirmation that says what removing means; sends reach it again; both changes are in the audit log', async () => {

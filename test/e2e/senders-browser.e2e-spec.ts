@@ -71,7 +71,7 @@ describe('Sender IDs in a browser', () => {
     await page.getByLabel('ABN', { exact: true }).fill('51 824 753 557');
     await page.getByLabel('Why you send as this ID').fill('Order and delivery notices');
     await page.getByRole('button', { name: 'Submit registration' }).click();
-    await expectText('abn is not a valid ABN: its check digits do not match');
+    await expectText('That is not a valid ABN: its check digits do not match. Check it and try again.');
     await check('senders-form-error');
     await page.getByLabel('ABN', { exact: true }).fill('51 824 753 556');
     await page.getByRole('button', { name: 'Submit registration' }).click();

@@ -87,7 +87,7 @@ describe('Dashboard: Sender IDs', () => {
 
     const registration = await submit(browser, '/senders/registrations', { sender: 'MyBrand', business_name: 'Bakery', abn: '51 824 753 557', reason: 'Receipts' });
     expect(registration.status).toBe(400);
-    expect(textOf(registration.html)).toContain('abn is not a valid ABN: its check digits do not match');
+    expect(textOf(registration.html)).toContain('That is not a valid ABN: its check digits do not match. Check it and try again.');
     expect(registration.html).toContain('value="51 824 753 557"');
 
     await t.app.get(DataSource).query(`INSERT INTO dedicated_numbers (number, annual_price_cents) VALUES ('61400000699', 0)`);

@@ -169,6 +169,9 @@ export const CATALOGUE = {
   nameTooLong: entry('invalid', 'Names must be at most 100 characters'),
   // Auto-recharge and the low-balance warning (the Billing page)
   balanceSettingOutOfRange: entry('invalid', (field: string, min: number, max: number) => `${field} must be a whole number from ${min} to ${max}`),
+  // Adding a card (the Billing page): a test card number with the simulated provider, a PaymentMethod id with Stripe
+  cardNumberRequired: entry('invalid', 'Enter a test card number'),
+  paymentMethodRequired: entry('invalid', 'Enter the payment method id (it starts with pm_)'),
   // Sign-up (the public page)
   signUpClosed: entry('not_found', 'Sign-up is not open on this service. Ask its operator for an account.'),
   signUpThrottled: entry('too_many_requests', (minutes: number) => `Too many sign-ups from this connection. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`),

@@ -111,7 +111,7 @@ export class BillingPageService {
     const input = formText(form, 'card');
     return withFormErrors<PageResult>(
       async () => {
-        if (input === '') throw failure('required', this.cards.realProvider ? 'payment_method' : 'card');
+        if (input === '') throw failure(this.cards.realProvider ? 'paymentMethodRequired' : 'cardNumberRequired');
         const account = await this.accounts.get(user.accountId);
         const card = await this.cards.add(account, this.cards.realProvider ? { paymentMethodId: input } : { cardNumber: input });
         await this.uow.run((tx) => this.audit.record(user, 'billing.card_added', `${card.brand} ending in ${card.last4}`, tx));

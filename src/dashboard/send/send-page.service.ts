@@ -16,6 +16,7 @@ import { SendersService } from '../../senders/senders.service';
 import { can } from '../../users/permissions';
 import type { DashboardUser } from '../dashboard-user';
 import { zoneLabel } from '../format';
+import { pageWordingOf } from '../../pages/form-wording';
 import { withHeldNotice, withNotice } from '../notices';
 import { isUuid } from '../../common/validation/uuid';
 import { ComposeFields, composeFields, ComposeRequest, readCompose } from './compose-form';
@@ -201,7 +202,7 @@ export class SendPageService {
 }
 
 function shownOnForm(err: unknown): { message: string; status: number } {
-  if (err instanceof DomainError && SHOWN_ON_FORM.includes(err.kind)) return { message: err.message, status: STATUS_OF[err.kind] };
+  if (err instanceof DomainError && SHOWN_ON_FORM.includes(err.kind)) return { message: pageWordingOf(err), status: STATUS_OF[err.kind] };
   throw err;
 }
 

@@ -1,4 +1,6 @@
 import { DataSource } from 'typeorm';
+import { base32Decode, totpAt } from '../../src/users/two-factor/totp';
+import { TwoFactorService } from '../../src/users/two-factor/two-factor.service';
 import { accountWithOwner, emailFor, PASSWORD, signedIn, userWith } from '../support/dashboard';
 import { PageClient, textOf } from '../support/page-client';
 import { runCli } from '../support/run-cli';
@@ -146,6 +148,25 @@ describe('Account users: the CLI, invitations and the one-owner rule', () => {
       expect(perms.status).toBe(409);
       expect(textOf(perms.html)).toContain('The owner can do everything; their permissions cannot be changed');
       expect(await owners(acct.accountId)).toEqual([acct.ownerEmail]);
+    });
+
+    it("cannot turn off the owner's own two-factor sign-in from the users page: only with a code, on the profile", async () => {
+      const acct = await accountWithOwner(t.app);
+      const db = t.app.get(DataSource);
+      const ownerId = (await db.query(`SELECT id FROM users WHERE email = $1`, [acct.ownerEmail]))[0].id;
+      const owner = await signedIn(t.app, acct.ownerEmail);
+      const twoFactor = t.app.get(TwoFactorService);
+      const actor = { userId: ownerId, accountId: acct.accountId, email: acct.ownerEmail, isOwner: true, permissions: [], ip: '' };
+      await twoFactor.confirmEnrolment(actor, totpAt(base32Decode((await twoFactor.enrolment(actor)).secret), new Date()));
+      // The owner's row has no edit link and their page offers no reset; a posted form (a stolen session) is refused too.
+      const page = await owner.get(`/users/${ownerId}`);
+      expect(page.status).toBe(200);
+      expect(textOf(page.html)).not.toContain('Reset two-factor sign-in');
+      const res = await owner.post(`/users/${ownerId}/reset-two-factor`, {});
+      expect(res.status).toBe(409);
+      expect(textOf(res.html)).toContain('Turn off your own two-factor sign-in on Your profile, with a code');
+      expect(await twoFactor.isEnabled(ownerId)).toBe(true);
+      expect(await db.query(`SELECT action FROM audit_log WHERE account_id = $1 AND action = 'two_factor.reset'`, [acct.accountId])).toEqual([]);
     });
 
     it('transfers ownership: one owner before and after, the old owner keeps every permission but not the users page', async () => {

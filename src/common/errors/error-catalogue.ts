@@ -156,6 +156,7 @@ export const CATALOGUE = {
   twoFactorAlreadyOn: entry('conflict', 'Two-factor sign-in is already on'),
   twoFactorSetupRequired: entry('forbidden', 'Your account requires two-factor sign-in. Set it up on Your profile › Two-factor sign-in to continue.'),
   twoFactorRequiredByAccount: entry('conflict', 'Your account requires two-factor sign-in, so it cannot be turned off. The account owner can reset it if you lost your phone.'),
+  twoFactorResetOwn: entry('conflict', 'Turn off your own two-factor sign-in on Your profile, with a code from your app or a recovery code'),
   twoFactorRequireNeedsYours: entry('conflict', 'Set up two-factor sign-in for yourself first: everyone, you included, will need it'),
   twoFactorChallengeExpired: entry('unauthenticated', 'Your sign-in has expired. Sign in again.'),
   signInThrottled: entry('too_many_requests', (wait: string) => `Too many failed sign-ins. Try again in ${wait}.`),

@@ -140,8 +140,12 @@ export class TwoFactorService {
     return { email: user.email, accountId: user.accountId, wasOn };
   }
 
-  /** The owner (for a user of their account) or an operator turns a user's two-factor off; they set it up again. */
+  /**
+   * The owner (for another user of their account) or an operator turns a user's two-factor off; they set it
+   * up again. Nobody resets their own: turning yours off takes a code (disable), so a stolen session cannot.
+   */
   async reset(actor: Actor, userId: number, email: string, tx?: Tx): Promise<void> {
+    if (actor.userId !== null && actor.userId === userId) throw failure('twoFactorResetOwn');
     const work = async (t: Tx) => {
       const state = await this.repo.stateOf(userId, t, true);
       if (!state || state.accountId !== actor.accountId) throw failure('userNotFound');

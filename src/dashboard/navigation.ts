@@ -64,3 +64,10 @@ export function navigationFor(principal: Principal, currentPath: string): NavLin
     .filter((page) => page.inNav !== false && mayOpen(principal, page.access))
     .map((page) => ({ label: page.label, href: page.path, current: currentPath === page.path || currentPath.startsWith(`${page.path}/`) }));
 }
+
+/** The labels of the pages in the navigation that every signed-in user may open, whatever their permissions. */
+export function pagesForEveryone(): string[] {
+  return Object.values(PAGES as Record<string, DashboardPage>)
+    .filter((page) => page.inNav !== false && page.access === 'signed_in')
+    .map((page) => page.label);
+}

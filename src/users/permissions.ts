@@ -6,7 +6,7 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
   manage_api_keys: 'Manage API keys',
   manage_billing: 'Manage billing',
   manage_senders: 'Manage sender IDs',
-  manage_settings: 'Manage settings (webhooks)',
+  manage_settings: 'Manage settings (webhooks, time zone, quiet hours)',
   send_messages: 'Send messages',
   manage_contacts: 'Manage contacts and opt-outs',
   read_inbox: 'Read and answer the inbox',

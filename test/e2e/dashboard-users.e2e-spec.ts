@@ -124,6 +124,19 @@ describe('Account users: the CLI, invitations and the one-owner rule', () => {
       expect((await pat.get('/settings/api')).status).toBe(403);
     });
 
+    it('says what everyone sees whatever their permissions, what a settings manager manages, and how far a key manager reaches', async () => {
+      const acct = await accountWithOwner(t.app);
+      const owner = await signedIn(t.app, acct.ownerEmail);
+      const viewer = await userWith(t.app, acct.accountId, []);
+      const page = textOf((await owner.get('/users')).html);
+      expect(page).toContain(`${viewer} Viewing only (Overview, Campaigns, Reports and Messages)`);
+      expect(page).toContain('Everyone can see the Overview, Campaigns, Reports and Messages pages, and download what they export.');
+      expect(page).toContain('Manage settings (webhooks, time zone, quiet hours)');
+      expect(page).toContain('Whoever can manage API keys can make a key with any scopes');
+      const [{ id }] = await t.app.get(DataSource).query(`SELECT id FROM users WHERE email = $1`, [viewer]);
+      expect(textOf((await owner.get(`/users/${id}`)).html)).toContain(`Besides the Overview, Campaigns, Reports and Messages pages, ${viewer} can`);
+    });
+
     it.each([
       [{ email: 'nope' }, 400, 'Enter a valid email address'],
       [{ email: 'OWNER' }, 409, 'A user with this email already exists'],

@@ -9,7 +9,7 @@ import { TwoFactorService } from '../../users/two-factor/two-factor.service';
 import { UsersService } from '../../users/users.service';
 import type { DashboardUser } from '../dashboard-user';
 import { show } from '../format';
-import { PAGES } from '../navigation';
+import { PAGES, pagesForEveryone } from '../navigation';
 import { noticeFor, withNotice } from '../notices';
 
 /** A user id from a path: anything but a positive integer is a user that does not exist. */
@@ -18,9 +18,12 @@ function userIdOf(text: string): number {
   return Number(text);
 }
 
+/** What every user sees whatever their permissions, in words: "Overview, Campaigns, Reports and Messages". */
+const EVERYONE_SEES = ((labels: string[]) => `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`)(pagesForEveryone());
+
 function roleOf(user: UserRecord): string {
   if (user.isOwner) return 'Owner (everything)';
-  return user.permissions.length ? user.permissions.map((p) => PERMISSION_LABELS[p as keyof typeof PERMISSION_LABELS] ?? p).join(', ') : 'Overview and messages only';
+  return user.permissions.length ? user.permissions.map((p) => PERMISSION_LABELS[p as keyof typeof PERMISSION_LABELS] ?? p).join(', ') : `Viewing only (${EVERYONE_SEES})`;
 }
 
 const permissionChoices = (selected: readonly string[]) => PERMISSIONS.map((value) => ({ value, label: PERMISSION_LABELS[value], checked: selected.includes(value) }));
@@ -58,6 +61,7 @@ export class UsersPageService {
           isYou: u.id === user.userId,
         })),
         invite: { email: typed?.email ?? '', name: typed?.name ?? '', permissions: permissionChoices(typed?.permissions ?? []) },
+        everyoneSees: EVERYONE_SEES,
       },
       error?.status ?? 200,
     );
@@ -84,6 +88,7 @@ export class UsersPageService {
         target: { id: target.id, email: target.email, name: target.name, isOwner: target.isOwner, pending: !target.hasPassword, role: roleOf(target) },
         twoFactorOn: await this.twoFactor.isEnabled(target.id),
         permissions: permissionChoices(target.permissions),
+        everyoneSees: EVERYONE_SEES,
       },
       error?.status ?? 200,
     );

@@ -1,4 +1,4 @@
-import { mayOpen, navigationFor, PAGES } from '../../../src/dashboard/navigation';
+import { mayOpen, navigationFor, PAGES, pagesForEveryone } from '../../../src/dashboard/navigation';
 import { parseDailyLimit } from '../../../src/dashboard/settings-api/api-key-actions.service';
 
 describe(navigationFor.name, () => {
@@ -100,5 +100,12 @@ describe(parseDailyLimit.name, () => {
     ['lots', null],
   ])('%j → %j cents', (text, cents) => {
     expect(parseDailyLimit(text)).toBe(cents);
+  });
+});
+
+describe(pagesForEveryone.name, () => {
+  it('names the navigation’s pages that need no permission, in order', () => {
+    expect(pagesForEveryone()).toEqual(['Overview', 'Campaigns', 'Reports', 'Messages']);
+    for (const label of pagesForEveryone()) expect(navigationFor({ isOwner: false, permissions: [] }, '/').map((l) => l.label)).toContain(label);
   });
 });

@@ -12,6 +12,7 @@ export interface CampaignRow {
   id: number;
   kind: 'batch' | 'list';
   created_at: Date;
+  /** When its first message goes: the time asked for, or later where quiet hours moved it (null: sent at once). */
   scheduled_for: Date | null;
   stagger_minutes: number | null;
   message_count: number;
@@ -150,7 +151,7 @@ export class CampaignReadsRepository {
             clicks AS (SELECT l.send_id, sum(l.clicks)::int AS clicks FROM short_links l
                         WHERE l.account_id = $1 AND l.kind = 'url' AND l.send_id = ANY (SELECT id FROM chosen) GROUP BY l.send_id),
             ${FOLLOWED}
-       SELECT s.id, s.kind, s.created_at, coalesce(s.scheduled_for, first.scheduled_for) AS scheduled_for, s.stagger_minutes, s.message_count, s.total_cost,
+       SELECT s.id, s.kind, s.created_at, coalesce(first.scheduled_for, s.scheduled_for) AS scheduled_for, s.stagger_minutes, s.message_count, s.total_cost,
               l.name AS list_name, u.email AS sent_by, first.sender, first.body,
               coalesce(c.pending, 0) AS pending, coalesce(c.scheduled, 0) AS scheduled, coalesce(c.sent, 0) AS sent,
               coalesce(c.delivered, 0) AS delivered, coalesce(c.failed, 0) AS failed, coalesce(c.cancelled, 0) AS cancelled,

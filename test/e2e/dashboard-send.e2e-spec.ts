@@ -214,6 +214,13 @@ describe('Dashboard: send and campaigns', () => {
     expect(page).not.toContain('Sent: the messages are on their way');
     expect(page).toMatch(new RegExp(`Scheduled for ${day(3)} 09:00:00 AE[DS]T`));
 
+    // Scheduled for a quiet day: the campaign says when its messages now go, not the time asked for.
+    const later = await compose({ ...fields, when: 'later', send_date: day(1), send_time: '12:00' }, '/send', owner);
+    expect(later.res.location).toMatch(/\?notice=send_held&held_until=\d+$/);
+    const laterPage = textOf((await owner.get(later.res.location!)).html);
+    expect(laterPage).toMatch(new RegExp(`Scheduled for ${day(3)} 09:00:00 AE[DS]T`));
+    expect(laterPage).not.toContain(`Scheduled for ${day(1)} 12:00`);
+
     // Numbers (transactional) are never held: the banner says they went.
     const now = await compose({ numbers: '0412700071', message: 'Your code' }, '/send', owner);
     expect(now.res.location).toMatch(/\?notice=send_queued$/);

@@ -34,8 +34,17 @@ export function parseCommandArgs<O extends OptionSpecs>(argv: readonly string[],
   const specs = Object.fromEntries(Object.entries(options).map(([name, o]) => [name, { type: o.type, multiple: o.multiple === true }]));
   let parsed: Record<string, string | boolean | (string | boolean)[] | undefined>;
   try {
-    parsed = parseArgs({ args: joinNegativeValues(argv, options), options: specs, strict: true, allowPositionals: false }).values;
+    const result = parseArgs({ args: joinNegativeValues(argv, options), options: specs, strict: true, allowPositionals: false, tokens: true });
+    parsed = result.values;
+    // parseArgs keeps the last value of a flag given twice; `--account 1 … --account 2` is a mistake to point out.
+    const seen = new Set<string>();
+    for (const token of result.tokens) {
+      if (token.kind !== 'option' || options[token.name]?.type !== 'string' || options[token.name].multiple) continue;
+      if (seen.has(token.name)) throw new UsageError(UsageText.flagRepeated(token.name));
+      seen.add(token.name);
+    }
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     throw new UsageError((err as Error).message);
   }
   const values: Record<string, unknown> = {};

@@ -83,7 +83,9 @@ describe('Carrier and route commands', () => {
     [WITH_KEY, ['--name', 'x4', '--host', 'http://x'], '--host must be a host name or an IP address'],
     [WITH_KEY, ['--name', 'alpha'], 'a carrier named alpha already exists'],
   ])('carrier:add refuses %j %j with exit 2 and stores nothing', async (env, args, message) => {
-    const res = await runCliWithInput(`${PASSWORD}\n`, env, 'carrier:add', '--host', '127.0.0.1', '--system-id', 'harbour', '--password-stdin', ...args);
+    // A case's own --host replaces the default (a flag given twice is a usage error).
+    const host = args.includes('--host') ? [] : ['--host', '127.0.0.1'];
+    const res = await runCliWithInput(`${PASSWORD}\n`, env, 'carrier:add', ...host, '--system-id', 'harbour', '--password-stdin', ...args);
     expect(res.code).toBe(2);
     expect(res.stdout).toBe('');
     expect(res.stderr).toContain(message);

@@ -324,6 +324,7 @@ export function failureBecause<C extends Condition>(cause: unknown, condition: C
 export const UsageText = {
   unknownCommand: (name: string, usage: string) => `unknown command ${name}\n${usage}`,
   flagRequired: (flag: string) => `--${flag} is required`,
+  flagRepeated: (flag: string) => `--${flag} is given more than once (it takes one value)`,
   flagPositiveInteger: (flag: string) => `--${flag} must be a positive integer`,
   flagCredits: (flag: string, allowZero: boolean) => `--${flag} must be a ${allowZero ? 'non-negative' : 'positive'} number with at most two decimals`,
   flagOneOf: (flag: string, values: readonly string[]) => `--${flag} must be one of ${values.join(', ')}`,

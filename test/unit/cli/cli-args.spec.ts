@@ -33,6 +33,14 @@ describe(parseCommandArgs.name, () => {
     expect(() => parseCommandArgs(['--name', '  '], OPTIONS)).toThrow('--name is required');
   });
 
+  it('refuses a flag that takes one value given twice (not a repeatable flag or a switch)', () => {
+    expect(() => parseCommandArgs(['--name', 'X', '--credits', '5', '--credits', '500'], OPTIONS)).toThrow('--credits is given more than once (it takes one value)');
+    expect(() => parseCommandArgs(['--name', 'X', '--name=Y'], OPTIONS)).toThrow(UsageError);
+    expect(() => parseCommandArgs(['--name', 'X', '--credits', '-5', '--credits', '5'], OPTIONS)).toThrow(UsageError);
+    expect(parseCommandArgs(['--name', 'X', '--test', '--test'], OPTIONS).test).toBe(true);
+    expect(parseCommandArgs(['--name', 'X', '--sender', 'A', '--sender', 'A'], OPTIONS).sender).toEqual(['A', 'A']);
+  });
+
   it('does not take a negative number after a switch', () => {
     expect(() => parseCommandArgs(['--name', 'X', '--test', '-5'], OPTIONS)).toThrow(UsageError);
   });

@@ -123,6 +123,19 @@ describe('Operator CLI', () => {
     expect(both.stderr).toContain('exactly one of --enable or --disable is required');
   });
 
+  it('key:purchases takes a daily limit up to A$1,000,000 (as the Settings page) and refuses more as a usage error', async () => {
+    const account = await newAccount();
+    const top = await runCli('key:purchases', '--username', account.api_username, '--enable', '--daily-limit', '1000000');
+    expect([top.code, top.json?.daily_limit]).toEqual([0, 1000000]);
+    // 30,000,000 dollars is more cents than the column holds: it was PostgreSQL's "out of range for type integer", exit 1.
+    for (const amount of ['1000000.01', '30000000']) {
+      const res = await runCli('key:purchases', '--username', account.api_username, '--enable', '--daily-limit', amount);
+      expect([res.code, res.stdout, res.stderr]).toEqual([2, '', 'error: --daily-limit must be an amount in dollars with at most two decimals, up to 1000000\n']);
+    }
+    const list = await runCli('key:list', '--account', String(account.account_id));
+    expect(list.json.keys[0]).toMatchObject({ daily_limit: 1000000 });
+  });
+
   it('sender:add and sender:remove change what GET /v1/senders lists', async () => {
     const account = await newAccount();
     const auth = basicAuth(account.api_username, account.api_password);

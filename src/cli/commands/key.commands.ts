@@ -1,11 +1,18 @@
 import { AccountsModule } from '../../accounts/accounts.module';
 import { AccountsService } from '../../accounts/accounts.service';
-import { ApiKeysService } from '../../accounts/api-keys.service';
+import { ApiKeysService, MAX_DAILY_LIMIT_CENTS } from '../../accounts/api-keys.service';
+import { parseCreditsToHundredths } from '../../billing/money';
 import { UsageText } from '../../common/errors/error-catalogue';
 import { positiveId, UsageError } from '../cli-args';
 import { defineCommand } from '../command';
-import { creditsFlag } from '../flag-values';
 import { keyView } from './views';
+
+/** --daily-limit in cents: dollars with two decimals at most, no more than the Settings page allows (the column is an integer). */
+function dailyLimitFlag(text: string): number {
+  const cents = parseCreditsToHundredths(text);
+  if (cents === null || cents > MAX_DAILY_LIMIT_CENTS) throw new UsageError(UsageText.flagAmountUpTo('daily-limit', String(MAX_DAILY_LIMIT_CENTS / 100)));
+  return cents;
+}
 
 export const COMMANDS = [
   defineCommand({
@@ -58,13 +65,13 @@ export const COMMANDS = [
       username: { type: 'string', value: 'USERNAME', required: true, help: "the key's api_username" },
       enable: { type: 'boolean', help: 'let the key buy credits and numbers' },
       disable: { type: 'boolean', help: 'stop the key buying' },
-      'daily-limit': { type: 'string', value: 'AUD', help: 'the most the key may spend a day, in dollars inc. GST' },
+      'daily-limit': { type: 'string', value: 'AUD', help: `the most the key may spend a day, in dollars inc. GST (0 to ${MAX_DAILY_LIMIT_CENTS / 100})` },
     },
     examples: ['--username api_54XWFc2DvuhqPXAT --enable --daily-limit 750'],
     modules: [AccountsModule],
     run: async (app, v) => {
       if (v.enable === v.disable) throw new UsageError(UsageText.exactlyOneOf('enable', 'disable'));
-      const limit = v['daily-limit'] === undefined ? undefined : creditsFlag(v['daily-limit'], 'daily-limit');
+      const limit = v['daily-limit'] === undefined ? undefined : dailyLimitFlag(v['daily-limit']);
       return keyView(await app.get(ApiKeysService).setPurchases(v.username, v.enable, limit));
     },
   }),

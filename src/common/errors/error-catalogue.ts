@@ -327,6 +327,7 @@ export const UsageText = {
   flagRepeated: (flag: string) => `--${flag} is given more than once (it takes one value)`,
   flagPositiveInteger: (flag: string) => `--${flag} must be a positive integer`,
   flagCredits: (flag: string, allowZero: boolean) => `--${flag} must be a ${allowZero ? 'non-negative' : 'positive'} number with at most two decimals`,
+  flagAmountUpTo: (flag: string, max: string) => `--${flag} must be an amount in dollars with at most two decimals, up to ${max}`,
   flagOneOf: (flag: string, values: readonly string[]) => `--${flag} must be one of ${values.join(', ')}`,
   exactlyOneOf: (a: string, b: string) => `exactly one of --${a} or --${b} is required`,
   cannotReadFile: (file: string, reason: string) => `cannot read --file ${file}: ${reason}`,

@@ -190,4 +190,12 @@ describe('Carrier and route commands', () => {
     expect(res.code).toBe(2);
     expect(res.stderr).toContain(message);
   });
+
+  it('route:add for an account that does not exist says so (exit 1) and adds no rule', async () => {
+    const before = (await db.query('SELECT count(*)::int AS n FROM routes')).rows[0].n;
+    // It was the routes table's foreign key violation: insert or update on table "routes" violates foreign key constraint …
+    const res = await runCli('route:add', '--to', '614', '--account', '999999', '--carrier', 'alpha', '--position', '1');
+    expect([res.code, res.stdout, res.stderr]).toEqual([1, '', 'error: Account 999999 not found\n']);
+    expect((await db.query('SELECT count(*)::int AS n FROM routes')).rows[0].n).toBe(before);
+  });
 });

@@ -1,3 +1,5 @@
+import { AccountsModule } from '../../accounts/accounts.module';
+import { AccountsService } from '../../accounts/accounts.service';
 import { CarrierStatusModule } from '../../carriers/carrier-status.module';
 import { CarrierStatusStore } from '../../carriers/carrier-status-store';
 import { CarriersAdminService, type NamedMember } from '../../carriers/carriers-admin.service';
@@ -51,7 +53,7 @@ export const COMMANDS = [
       position: { type: 'string', value: 'N', help: 'where in the order (default last); later rules move down' },
     },
     examples: ['--to 614 --sender alphanumeric --carrier telstra:3 --carrier optus:1', '--to 61400-61449 --account 12 --carrier optus --carrier env:1:1'],
-    modules: [CarriersModule],
+    modules: [CarriersModule, AccountsModule],
     run: (app, v) =>
       asUsage(async () => {
         const range = v.to === undefined || v.to === 'any' ? { toFrom: null, toThrough: null } : parseDestination(v.to);
@@ -60,8 +62,11 @@ export const COMMANDS = [
         const members = v.carrier.map(memberFlag);
         const position = v.position === undefined ? null : checkWhole(v.position, 'position', 1, 100_000);
         const senderKind: SenderKindRule = oneOfFlag(v.sender, 'sender', SENDER_KINDS) ?? 'any';
+        const accountId = accountFlag(v.account);
+        // `Account N not found` (exit 1) as everywhere else, not the routes table's foreign key violation.
+        if (accountId !== null) await app.get(AccountsService).get(accountId);
         const admin = app.get(CarriersAdminService);
-        const id = await admin.addRoute({ position, ...range, senderKind, accountId: accountFlag(v.account) }, members);
+        const id = await admin.addRoute({ position, ...range, senderKind, accountId }, members);
         const names = await admin.namesById();
         return ruleView(
           (await admin.listRoutes()).find((r) => r.id === id)!,

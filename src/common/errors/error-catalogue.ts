@@ -331,6 +331,7 @@ export const UsageText = {
   flagOneOf: (flag: string, values: readonly string[]) => `--${flag} must be one of ${values.join(', ')}`,
   exactlyOneOf: (a: string, b: string) => `exactly one of --${a} or --${b} is required`,
   cannotReadFile: (file: string, reason: string) => `cannot read --file ${file}: ${reason}`,
+  fileNotText: 'it is not UTF-8 text (save it as CSV UTF-8 and try again)',
   flagEmail: (flag: string) => `--${flag} must be an email address`,
   flagBetween: (flag: string, min: number, max: number) => `--${flag} must be a whole number from ${min} to ${max}`,
   ownerTakesNoPermission: '--permission does not apply with --owner (the owner can do everything)',

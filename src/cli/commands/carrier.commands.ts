@@ -53,14 +53,18 @@ export const COMMANDS = [
     name: 'carrier:add',
     summary: 'adds an SMSC connection (a carrier); workers bind to it without a restart',
     description: `The password is read from stdin (--password-stdin) or an environment variable (--password-env), never from a flag's value, and stored sealed with CARRIER_SECRET_KEY; it is never printed. ${RELOAD}`,
-    options: { ...NAME, ...CONNECTION, disabled: { type: 'boolean', help: 'add it disabled (carrier:enable starts it)' } },
+    options: {
+      ...NAME,
+      ...CONNECTION,
+      host: { ...CONNECTION.host, required: true },
+      'system-id': { ...CONNECTION['system-id'], required: true },
+      disabled: { type: 'boolean', help: 'add it disabled (carrier:enable starts it)' },
+    },
     examples: ['--name telstra --host smpp.example.net --system-id harbour --password-stdin --binds 2 --window 50 < password.txt'],
     modules: [CarriersModule],
     run: (app, v) =>
       asUsage(async () => {
         const name = checkCarrierName(v.name);
-        if (v.host === undefined) throw new UsageError('--host is required');
-        if (v['system-id'] === undefined) throw new UsageError('--system-id is required');
         const password = readPassword(v);
         if (password === undefined) throw new UsageError('the password is required: --password-stdin or --password-env VAR');
         const c = connectionChanges(v);

@@ -2,6 +2,7 @@ import { parseCommandArgs } from '../../../src/cli/cli-args';
 import type { AnyCommand } from '../../../src/cli/command';
 import { COMMAND_FILES } from '../../../src/cli/command-table';
 import * as account from '../../../src/cli/commands/account.commands';
+import * as carrier from '../../../src/cli/commands/carrier.commands';
 import * as compliance from '../../../src/cli/commands/compliance.commands';
 import * as contacts from '../../../src/cli/commands/contacts.commands';
 import * as credits from '../../../src/cli/commands/credits.commands';
@@ -52,6 +53,13 @@ describe(commandHelp.name, () => {
   it('brackets optional flags and marks repeatable ones', () => {
     const create = account.COMMANDS.find((c) => c.name === 'account:create')!;
     expect(usageLine(create)).toBe('account:create --name NAME [--owner-email EMAIL] [--test] [--credits CREDITS] [--sender SENDER]... [--allow-duplicate-contacts]');
+  });
+
+  it('marks the flags carrier:add cannot do without as required (not bracketed)', () => {
+    const add = carrier.COMMANDS.find((c) => c.name === 'carrier:add')!;
+    expect(usageLine(add)).toMatch(/^carrier:add --name NAME --host HOST \[--port PORT\] \[--tls BOOL\] --system-id ID \[--password-stdin\]/);
+    expect(commandHelp(add)).toMatch(/--host HOST\s+the SMSC's host name or address \(required\)/);
+    expect(usageLine(carrier.COMMANDS.find((c) => c.name === 'carrier:update')!)).toContain('[--host HOST]');
   });
 
   it('lists every command with its summary', () => {

@@ -74,4 +74,24 @@ describe('Inbox in a browser', () => {
     await page.getByRole('link', { name: '← Inbox' }).click();
     await page.getByRole('cell', { name: '0', exact: true }).waitFor();
   });
+
+  it('a thread whose messages hold a long link fits a phone: the text wraps, the page never scrolls sideways', async () => {
+    const acct = await accountWithOwner(t.app, { test: true, credits: 5, senders: ['61400000002'], name: 'Harbour Bakery' });
+    const link = 'https://harbourbakery.example.com.au/specials/sourdough-and-croissants-this-weekend';
+    await t.api.post('/v1/messages', { auth: acct.auth, body: { messages: [{ to: '0412910002', message: `Fresh bread at 4pm: ${link}`, sender: '61400000002' }] } });
+    await t.api.post('/v1/test-inbound', { auth: acct.auth, body: { from: '0412910002', message: `Is this still on? ${link}` } });
+
+    await page.context().clearCookies();
+    await page.goto('/sign-in');
+    await page.getByLabel('Email').fill(acct.ownerEmail);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/overview');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/inbox/61412910002');
+    await page.getByText(`Is this still on? ${link}`).waitFor();
+    const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, clientWidth: document.scrollingElement!.clientWidth }));
+    expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+    await check('inbox-thread-long-link');
+  });
 });

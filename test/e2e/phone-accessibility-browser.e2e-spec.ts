@@ -39,15 +39,20 @@ describe('Dashboard at phone width in a browser', () => {
         .map((wrap) => `${location.pathname}: table headed "${wrap.querySelector('th')?.textContent?.trim()}"`),
     );
 
+  async function signIn(email: string) {
+    await page.context().clearCookies();
+    await page.goto('/sign-in');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/overview');
+  }
+
   it('a table that scrolls sideways on a phone (overview, users, audit log) can be scrolled from the keyboard', async () => {
     const acct = await accountWithOwner(t.app, { test: true, credits: 5, senders: ['Harbour'], name: 'Harbour Bakery' });
     await t.api.post('/v1/messages', { auth: acct.auth, body: { messages: [{ to: '0412910003', message: 'Fresh bread at 4pm', sender: 'Harbour' }] } });
 
-    await page.goto('/sign-in');
-    await page.getByLabel('Email').fill(acct.ownerEmail);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/overview');
+    await signIn(acct.ownerEmail);
     // Something for the audit log.
     await page.goto('/settings/api');
     await page.getByLabel('Label').fill('Online store, Harbour Bakery website');
@@ -66,5 +71,37 @@ describe('Dashboard at phone width in a browser', () => {
     }
     expect(unreachable).toEqual([]);
     expect(accessibility).toEqual([]);
+  });
+
+  it('the focus ring of every stop on the way through a page contrasts at least 3:1 with what is around it (WCAG 1.4.11)', async () => {
+    const acct = await accountWithOwner(t.app, { test: true, credits: 5, senders: ['Harbour'], name: 'Harbour Bakery' });
+    await signIn(acct.ownerEmail);
+    const weak = new Set<string>();
+    for (const path of ['/send', '/settings/api', '/contacts']) {
+      await page.goto(path);
+      for (let stop = 0; stop < 80; stop++) {
+        await page.keyboard.press('Tab');
+        const ring = await page.evaluate(() => {
+          const focused = document.activeElement as HTMLElement | null;
+          if (!focused || focused === document.body) return null;
+          const rgb = (css: string) => (css.match(/[\d.]+/g) ?? []).map(Number);
+          const luminance = ([r, g, b]: number[]) =>
+            [r, g, b].map((v) => (v / 255 <= 0.04045 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4)).reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+          let around = focused.parentElement;
+          while (around && (rgb(getComputedStyle(around).backgroundColor)[3] ?? 1) === 0) around = around.parentElement;
+          const background = rgb(around ? getComputedStyle(around).backgroundColor : 'rgb(255, 255, 255)');
+          const style = getComputedStyle(focused);
+          const [light, dark] = [luminance(rgb(style.outlineColor)), luminance(background)].sort((a, b) => b - a);
+          const what = `${location.pathname} ${focused.tagName.toLowerCase()} "${(focused.textContent ?? '').trim().slice(0, 20) || focused.id}"`;
+          // A date input's picker button has focus inside the input: Chromium draws its own ring round it.
+          const inside = !focused.matches(':focus');
+          return { what, ratio: (light + 0.05) / (dark + 0.05), style: style.outlineStyle, inside };
+        });
+        if (!ring) break;
+        // 'auto' is Chromium's own two-colour ring, which contrasts with any background.
+        if (!ring.inside && ring.style !== 'auto' && (ring.style === 'none' || ring.ratio < 3)) weak.add(`${ring.what}: ${ring.style} ${ring.ratio.toFixed(2)}:1`);
+      }
+    }
+    expect([...weak]).toEqual([]);
   });
 });

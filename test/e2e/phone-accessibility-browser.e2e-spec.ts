@@ -39,6 +39,14 @@ describe('Dashboard at phone width in a browser', () => {
         .map((wrap) => `${location.pathname}: table headed "${wrap.querySelector('th')?.textContent?.trim()}"`),
     );
 
+  /** Column headers a screen reader would announce as nothing: at phone width a header may be hidden from sight, never from it. */
+  const silentHeaders = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll<HTMLTableCellElement>('th')]
+        .filter((th) => th.innerText.trim() === '')
+        .map((th) => `${location.pathname}: column ${th.cellIndex + 1} of the table headed "${th.closest('tr')?.cells[0]?.innerText.trim()}" has an empty header`),
+    );
+
   async function signIn(email: string) {
     await page.context().clearCookies();
     await page.goto('/sign-in');
@@ -71,6 +79,25 @@ describe('Dashboard at phone width in a browser', () => {
     }
     expect(unreachable).toEqual([]);
     expect(accessibility).toEqual([]);
+  });
+
+  it('every column header says what its column is, on a phone too (users, sender IDs, a list, saved cards)', async () => {
+    const acct = await accountWithOwner(t.app, { credits: 5, senders: ['Harbour'], name: 'Harbour Bakery' });
+    const listId = (await t.api.post('/v1/lists', { auth: acct.auth, body: { name: 'Regulars' } })).body.list_id as number;
+    await t.api.post('/v1/list-contacts', { auth: acct.auth, body: { number: '0412910004', list_id: listId } });
+    await signIn(acct.ownerEmail);
+    await page.goto('/billing');
+    await page.getByLabel('Test card number').fill('4242424242424242');
+    await page.getByRole('button', { name: 'Add card' }).click();
+    await page.getByText('The card is saved.').waitFor();
+
+    const silent: string[] = [];
+    for (const path of ['/users', '/senders', `/contacts/lists/${listId}`, '/billing']) {
+      await page.goto(path);
+      expect(await page.locator('th').count()).toBeGreaterThan(0);
+      silent.push(...(await silentHeaders()));
+    }
+    expect(silent).toEqual([]);
   });
 
   it('the focus ring of every stop on the way through a page contrasts at least 3:1 with what is around it (WCAG 1.4.11)', async () => {

@@ -48,6 +48,17 @@ describe('page templates', () => {
     expect(offenders.map((f) => path.relative(VIEWS_ROOT, f))).toEqual([]);
   });
 
+  it('let a keyboard scroll every table box that holds nothing focusable (on a phone a table scrolls sideways inside it)', () => {
+    const offenders = files.flatMap((file) => {
+      const boxes = readFileSync(file, 'utf8').match(/<div class="table-wrap"[^>]*>[\s\S]*?<\/table>/g) ?? [];
+      return boxes
+        .filter((box) => !/^<div[^>]*\btabindex="0"[^>]*\brole="region"[^>]*\baria-label="[^"]+"/.test(box))
+        .filter((box) => !/<a\s|<button|<input|<select|<summary/.test(box))
+        .map((box) => `${path.relative(VIEWS_ROOT, file)}: ${box.slice(0, box.indexOf('>') + 1)}`);
+    });
+    expect(offenders).toEqual([]);
+  });
+
   it('register each partial once, by file name', () => {
     expect(discoverPartials()).toMatchObject({ csrf: 'pages/views/partials/csrf.hbs', 'site-header': 'pages/views/partials/site-header.hbs' });
   });

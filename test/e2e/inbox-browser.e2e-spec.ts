@@ -6,6 +6,9 @@ import { accountWithOwner, PASSWORD } from '../support/dashboard';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/wait';
 
+// The project compiles without the DOM library: inside page.evaluate this is the browser's own global.
+declare const document: any;
+
 // A browser journey with axe on every page takes tens of seconds on a shared 2-core machine.
 jest.setTimeout(120_000);
 

@@ -4,6 +4,11 @@ import { inspectPage, launchChromium, watchForProblems } from '../support/browse
 import { accountWithOwner, PASSWORD } from '../support/dashboard';
 import { startTestApp, TestApp } from '../support/test-app';
 
+// The project compiles without the DOM library: inside page.evaluate these are the browser's own globals.
+declare const document: any;
+declare const location: any;
+declare function getComputedStyle(element: unknown): any;
+
 jest.setTimeout(120_000);
 
 /** Dashboard pages at a phone's width (390 px) in headless Chromium: axe run at that width, and what a keyboard needs there. */
@@ -33,7 +38,7 @@ describe('Dashboard at phone width in a browser', () => {
   /** Tables wider than the phone scroll inside their box; a keyboard scrolls it only when the box, or something in it, takes focus. */
   const unreachableScrollers = () =>
     page.evaluate(() =>
-      [...document.querySelectorAll<HTMLElement>('.table-wrap')]
+      [...document.querySelectorAll('.table-wrap')]
         .filter((wrap) => wrap.scrollWidth > wrap.clientWidth)
         .filter((wrap) => wrap.tabIndex < 0 && !wrap.querySelector('a[href], button, input, select, textarea, [tabindex]'))
         .map((wrap) => `${location.pathname}: table headed "${wrap.querySelector('th')?.textContent?.trim()}"`),
@@ -42,7 +47,7 @@ describe('Dashboard at phone width in a browser', () => {
   /** Column headers a screen reader would announce as nothing: at phone width a header may be hidden from sight, never from it. */
   const silentHeaders = () =>
     page.evaluate(() =>
-      [...document.querySelectorAll<HTMLTableCellElement>('th')]
+      [...document.querySelectorAll('th')]
         .filter((th) => th.innerText.trim() === '')
         .map((th) => `${location.pathname}: column ${th.cellIndex + 1} of the table headed "${th.closest('tr')?.cells[0]?.innerText.trim()}" has an empty header`),
     );
@@ -109,7 +114,7 @@ describe('Dashboard at phone width in a browser', () => {
       for (let stop = 0; stop < 80; stop++) {
         await page.keyboard.press('Tab');
         const ring = await page.evaluate(() => {
-          const focused = document.activeElement as HTMLElement | null;
+          const focused = document.activeElement;
           if (!focused || focused === document.body) return null;
           const rgb = (css: string) => (css.match(/[\d.]+/g) ?? []).map(Number);
           const luminance = ([r, g, b]: number[]) =>

@@ -101,6 +101,9 @@ describe('Dashboard at phone width in a browser', () => {
       await page.goto(path);
       expect(await page.locator('th').count()).toBeGreaterThan(0);
       silent.push(...(await silentHeaders()));
+      // Hidden from sight must not mean wider than the phone: the page itself never scrolls sideways.
+      const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.scrollingElement.scrollWidth, clientWidth: document.scrollingElement.clientWidth }));
+      if (scrollWidth > clientWidth) silent.push(`${path}: the page is ${scrollWidth} px wide in ${clientWidth}`);
     }
     expect(silent).toEqual([]);
   });

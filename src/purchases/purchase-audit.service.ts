@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Tx } from '../database/unit-of-work';
 import { CardsService } from '../payments/cards.service';
-import type { Actor } from '../users/actor';
+import { operatorActor, type Actor } from '../users/actor';
 import { AuditLogService, type AuditAction } from '../users/audit-log.service';
 import { dollars } from './pricing';
 import type { Purchase } from './purchase.entity';
@@ -22,16 +22,28 @@ export class PurchaseAudit {
     private readonly audit: AuditLogService,
   ) {}
 
-  /** `note`: how an operator's decision on a held payment came about (`released after review`). */
-  async settled(p: Purchase, tx: Tx, note?: string): Promise<void> {
+  async settled(p: Purchase, tx: Tx): Promise<void> {
     // Purchases by API key are not in the audit log (their invoice names the key); renewals have no actor.
     if (p.actor === null || p.kind !== 'credits') return;
     const action = actionOf(p);
     if (!action) return;
-    const card = await this.cards.byId(p.accountId, p.cardId, tx);
-    const detail = `${p.credits} credits, A$${dollars(p.amountIncGstCents)} inc. GST, ${card?.brand ?? 'card'} ending in ${p.cardLast4}${note ? `, ${note}` : ''}`;
     const actor: Actor = { accountId: p.accountId, userId: p.actorUserId, email: p.actor, ip: p.actorIp, isOwner: false, permissions: [] };
-    await this.audit.record(actor, action, detail, tx);
+    await this.audit.record(actor, action, await this.detailOf(p, tx), tx);
+  }
+
+  /**
+   * An operator's decision on a payment held for review (released: the credits are added; refunded): the
+   * operator made it, so it is theirs in the log, naming who bought. The buyer's own entry is the hold.
+   */
+  async reviewed(p: Purchase, tx: Tx): Promise<void> {
+    if (p.actor === null || p.kind !== 'credits') return;
+    const action: AuditAction = p.state === 'refunded' ? 'billing.credit_purchase_refunded' : 'billing.credit_purchase_released';
+    await this.audit.record(operatorActor(p.accountId), action, `${await this.detailOf(p, tx)}, bought by ${p.actor}`, tx);
+  }
+
+  private async detailOf(p: Purchase, tx: Tx): Promise<string> {
+    const card = await this.cards.byId(p.accountId, p.cardId, tx);
+    return `${p.credits} credits, A$${dollars(p.amountIncGstCents)} inc. GST, ${card?.brand ?? 'card'} ending in ${p.cardLast4}`;
   }
 }
 
@@ -43,10 +55,8 @@ function actionOf(p: Purchase): AuditAction | null {
       return 'billing.credit_purchase_declined';
     case 'held':
       return 'billing.credit_purchase_held';
-    case 'refunded':
-      return 'billing.credit_purchase_refunded';
     default:
-      // created, charged: not an outcome yet.
+      // created, charged: not an outcome yet; refunded: only by an operator's review (reviewed).
       return null;
   }
 }

@@ -63,7 +63,7 @@ export class PurchaseSettler {
       const p = await this.repo.transition(id, ['held'], 'fulfilled', this.clock.now(), {}, tx);
       if (p) {
         await this.handler(p).fulfil(p, tx);
-        await this.audit.settled(p, tx, 'released after review');
+        await this.audit.reviewed(p, tx);
       }
       return p;
     });
@@ -80,7 +80,7 @@ export class PurchaseSettler {
       const p = await this.repo.transition(id, ['held'], 'refunded', this.clock.now(), {}, tx);
       if (p) {
         await this.handler(p).release(p, tx);
-        await this.audit.settled(p, tx, 'refunded after review');
+        await this.audit.reviewed(p, tx);
       }
       return p;
     });

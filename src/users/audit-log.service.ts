@@ -51,6 +51,7 @@ export type AuditAction =
   | 'billing.auto_recharged'
   | 'billing.credit_purchase_declined'
   | 'billing.credit_purchase_held'
+  | 'billing.credit_purchase_released'
   | 'billing.credit_purchase_refunded'
   | 'billing.auto_recharge_changed'
   | 'billing.auto_recharge_stopped'

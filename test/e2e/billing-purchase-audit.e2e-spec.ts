@@ -84,13 +84,17 @@ describe('The audit log of credit purchases (Stripe SDK against a local peer)', 
 
     await t.app.get(PurchaseSettler).release(first.id);
     await t.app.get(PurchaseSettler).refund(second.id);
+    // The decisions are the operator's, naming who bought; the buyer's own entries stay the holds.
+    const byOperator = { actor: 'operator (CLI)', ip: '', by_user: false };
     expect((await billingAudit(acct.accountId)).slice(2)).toEqual([
-      { action: 'billing.credits_bought', detail: '500 credits, A$22.00 inc. GST, visa ending in 9235, released after review', ...whoFrom },
-      { action: 'billing.credit_purchase_refunded', detail: '1000 credits, A$38.50 inc. GST, visa ending in 9235, refunded after review', ...whoFrom },
+      { action: 'billing.credit_purchase_released', detail: `500 credits, A$22.00 inc. GST, visa ending in 9235, bought by ${acct.ownerEmail}`, ...byOperator },
+      { action: 'billing.credit_purchase_refunded', detail: `1000 credits, A$38.50 inc. GST, visa ending in 9235, bought by ${acct.ownerEmail}`, ...byOperator },
     ]);
     const audit = textOf((await browser.get('/audit')).html);
     expect(audit).toContain('Payment for credits held for review (no credits added yet)');
-    expect(audit).toContain('Held payment for credits refunded (no credits added)');
+    expect(audit).toContain('Held payment for credits released after review (credits added)');
+    expect(audit).toContain('Held payment for credits refunded after review (no credits added)');
+    expect(audit).not.toContain('Bought credits');
   });
 
   it('writes the entry when the purchase settles, however late, naming who bought and from where', async () => {

@@ -95,7 +95,8 @@ function setUp(charge: () => Promise<ChargeOutcome>, card: { removedAt: Date | n
   const handlers = { of: () => handler } as unknown as PurchaseHandlers;
   // The outcome's audit entry, written in the step's transaction (before its commit's after-effects).
   const audit = {
-    settled: (p: Purchase, tx: Tx, note?: string) => Promise.resolve(void log.push(`audit ${p.id} ${p.state}${tx === TX ? '' : ' outside'}${note ? ` (${note})` : ''}`)),
+    settled: (p: Purchase, tx: Tx) => Promise.resolve(void log.push(`audit ${p.id} ${p.state}${tx === TX ? '' : ' outside'}`)),
+    reviewed: (p: Purchase, tx: Tx) => Promise.resolve(void log.push(`audit ${p.id} ${p.state}${tx === TX ? '' : ' outside'} (reviewed)`)),
   } as unknown as PurchaseAudit;
   const clock = { now: () => new Date('2026-11-27T00:00:00Z') } as Clock;
   const settler = new PurchaseSettler(uow, repo as unknown as PurchasesRepository, cards, idempotency, handlers, invoices, audit, clock);
@@ -178,7 +179,7 @@ describe('PurchaseSettler (state machine over fakes)', () => {
     const s = setUp(succeeded);
     s.repo.rows.set(9, purchase(9, 'held'));
     expect((await s.settler.release(9)).state).toBe('fulfilled');
-    expect(s.log).toEqual(['fulfil 9', 'audit 9 fulfilled (released after review)']);
+    expect(s.log).toEqual(['fulfil 9', 'audit 9 fulfilled (reviewed)']);
     const again = await s.settler.release(9).catch((err: unknown) => err);
     expect(again).toBeInstanceOf(DomainError);
     expect((again as DomainError).message).toBe('Purchase 9 is fulfilled, not held for review');
@@ -189,6 +190,6 @@ describe('PurchaseSettler (state machine over fakes)', () => {
     s.repo.rows.set(10, { ...purchase(10, 'held'), providerPaymentId: 'pi_10' } as Purchase);
     expect((await s.settler.refund(10)).state).toBe('refunded');
     expect(s.refunds).toEqual([['pi_10', 'purchase-10-refund']]);
-    expect(s.log).toEqual(['release 10', 'audit 10 refunded (refunded after review)']);
+    expect(s.log).toEqual(['release 10', 'audit 10 refunded (reviewed)']);
   });
 });

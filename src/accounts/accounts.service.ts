@@ -58,7 +58,7 @@ export class AccountsService {
   async create(input: NewAccount, tx?: Tx): Promise<{ account: Account; key: IssuedApiKey }> {
     return this.uow.runIn(tx, async (m) => {
       const account = await this.accounts.insert({ name: input.name, isTest: input.isTest, allowDuplicateContacts: input.allowDuplicateContacts }, m);
-      for (const sender of input.senders) await this.senders.add(account.id, sender, undefined, m);
+      await this.senders.addAll(account.id, input.senders, undefined, m);
       if (input.creditsHundredths > 0) {
         account.creditBalance = await this.credits.grant(account.id, input.creditsHundredths, 'opening balance', 'account:create', m);
       }

@@ -3,6 +3,7 @@ import { Tx } from '../database/unit-of-work';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { managerFor, sql } from '../database/sql';
+import { RECEIVING_NUMBER_LOCK_SQL } from './receiving-number-lock';
 import { Sender, SenderType } from './sender.entity';
 
 const SENDER = `id, account_id AS "accountId", value, type, status, label, is_default AS "isDefault", created_at AS "createdAt"`;
@@ -39,6 +40,31 @@ export class SendersRepository {
   async findById(senderId: number, tx?: Tx): Promise<Sender | null> {
     const { rows } = await sql<Sender>(tx ?? this.dataSource, `SELECT ${SENDER} FROM senders WHERE id = $1`, [senderId]);
     return rows[0] ?? null;
+  }
+
+  /** Holds the number's receiving-number lock until the transaction ends (receiving-number-lock.ts). */
+  async lockReceivingNumber(value: string, tx: Tx): Promise<void> {
+    await sql(tx, RECEIVING_NUMBER_LOCK_SQL, [value]);
+  }
+
+  /** Another account on which the number is an active sender of one of these types, oldest first; null for none. */
+  async activeElsewhere(accountId: number, value: string, types: readonly SenderType[], tx: Tx): Promise<{ accountId: number; type: SenderType } | null> {
+    const { rows } = await sql<{ accountId: number; type: SenderType }>(
+      tx,
+      `SELECT account_id AS "accountId", type FROM senders WHERE value = $1 AND status = 'active' AND account_id <> $2 AND type = ANY($3::text[]) ORDER BY id LIMIT 1`,
+      [value, accountId, types],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * The account the dedicated number inventory has assigned the number to, when that is not this one.
+   * FOR SHARE: a free-number claim assigning it right now is waited for, so its assignment is seen.
+   */
+  async assignedElsewhere(accountId: number, value: string, tx: Tx): Promise<number | null> {
+    const { rows } = await sql<{ accountId: number }>(tx, `SELECT account_id AS "accountId" FROM dedicated_numbers WHERE number = $1 FOR SHARE`, [value]);
+    const holder = rows[0]?.accountId ?? null;
+    return holder !== null && holder !== accountId ? holder : null;
   }
 
   /** Adds the sender, or re-activates it (with the given type) when it was removed. */

@@ -1,15 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { failure } from '../common/errors/error-catalogue';
 import { ActiveSenders } from './active-senders';
+import { RECEIVING_TYPES } from './receiving-number-lock';
 import { Sender, SenderType } from './sender.entity';
 import { parseSenderValue } from './sender-value';
 import { SendersRepository } from './senders.repository';
 import { SenderView, toSenderView } from './senders.mapper';
-import { Tx } from '../database/unit-of-work';
+import { Tx, UnitOfWork } from '../database/unit-of-work';
 
 @Injectable()
 export class SendersService {
-  constructor(private readonly senders: SendersRepository) {}
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly senders: SendersRepository,
+  ) {}
 
   async listActive(accountId: number): Promise<{ status: 'complete'; results: SenderView[] }> {
     const senders = await this.senders.findActive(accountId);
@@ -26,10 +30,42 @@ export class SendersService {
     return this.senders.findCurrent(accountId);
   }
 
-  async add(accountId: number, input: string, type?: SenderType, manager?: Tx): Promise<Sender> {
-    const parsed = parseSenderValue(input, type);
-    if ('error' in parsed) throw failure('invalidField', parsed.error);
-    return this.senders.upsertActive(accountId, parsed.value, parsed.type, manager);
+  /**
+   * Adds or re-activates a sender (operator paths: account:create, sender:add). A dedicated number active
+   * on another account (as dedicated or shared) or assigned to another account in the inventory is
+   * refused, and so is sharing another account's dedicated number: replies go to the accounts a number is
+   * active on, so a second account would take the first one's replies. Nothing is written when refused.
+   */
+  async add(accountId: number, input: string, type?: SenderType, tx?: Tx): Promise<Sender> {
+    return (await this.addAll(accountId, [input], type, tx))[0];
+  }
+
+  /** Several senders at once, all or nothing; receiving numbers are locked in one order, so two such adds never deadlock. */
+  async addAll(accountId: number, inputs: readonly string[], type?: SenderType, tx?: Tx): Promise<Sender[]> {
+    const parsed = inputs.map((input) => {
+      const p = parseSenderValue(input, type);
+      if ('error' in p) throw failure('invalidField', p.error);
+      return p;
+    });
+    if (parsed.length === 0) return [];
+    return this.uow.runIn(tx, async (m) => {
+      const receiving = [...new Set(parsed.filter((p) => isReceiving(p.type)).map((p) => p.value))].sort();
+      for (const value of receiving) await this.senders.lockReceivingNumber(value, m);
+      const added: Sender[] = [];
+      for (const p of parsed) {
+        if (isReceiving(p.type)) await this.refuseIfTakenElsewhere(accountId, p.value, p.type, m);
+        added.push(await this.senders.upsertActive(accountId, p.value, p.type, m));
+      }
+      return added;
+    });
+  }
+
+  /** Under the number's lock: another account's dedicated number (or, for a dedicated one, another's shared) is not this account's to take. */
+  private async refuseIfTakenElsewhere(accountId: number, value: string, type: SenderType, tx: Tx): Promise<void> {
+    const holder = await this.senders.activeElsewhere(accountId, value, type === 'dedicated' ? ['dedicated', 'shared'] : ['dedicated'], tx);
+    if (holder) throw failure('receivingNumberTaken', value, holder.accountId, holder.type);
+    const assignedTo = await this.senders.assignedElsewhere(accountId, value, tx);
+    if (assignedTo !== null) throw failure('receivingNumberAssigned', value, assignedTo);
   }
 
   async remove(accountId: number, input: string): Promise<boolean> {
@@ -66,4 +102,8 @@ export class SendersService {
   async deactivate(senderId: number, tx: Tx): Promise<void> {
     await this.senders.markRemovedById(senderId, tx);
   }
+}
+
+function isReceiving(type: SenderType): boolean {
+  return (RECEIVING_TYPES as readonly SenderType[]).includes(type);
 }

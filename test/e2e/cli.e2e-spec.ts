@@ -150,6 +150,22 @@ describe('Operator CLI', () => {
     expect(badType.stderr).toContain('--type must be one of alpha, own, dedicated, shared');
   });
 
+  it('account:create and sender:add refuse a dedicated number active on another account: one line, exit 1, nothing written', async () => {
+    const owner = await newAccount('--sender', '0412 000 222');
+    const taken = `error: 61412000222 is already an active dedicated sender on account ${owner.account_id}; a dedicated number belongs to one account at a time (remove it there first)\n`;
+    // The README walkthrough run a second time on the same database.
+    const again = await runCli('account:create', '--name', 'Second Bakery', '--sender', 'Second', '--sender', '0412000222');
+    expect([again.code, again.stdout, again.stderr]).toEqual([1, '', taken]);
+    expect((await runCli('account:list', '--name', 'Second Bakery')).json.accounts).toEqual([]);
+
+    const other = await newAccount();
+    for (const type of ['dedicated', 'shared']) {
+      const add = await runCli('sender:add', '--account', String(other.account_id), '--sender', '+61 412 000 222', '--type', type);
+      expect([type, add.code, add.stdout, add.stderr]).toEqual([type, 1, '', taken]);
+    }
+    expect((await runCli('account:show', '--account', String(other.account_id))).json.senders).toEqual([]);
+  });
+
   it('credits:add records a ledger entry and moves the balance', async () => {
     const account = await newAccount('--credits', '5');
     const res = await runCli('credits:add', '--account', String(account.account_id), '--credits', '20.5', '--reason', 'goodwill');

@@ -20,7 +20,7 @@ export const COMMANDS = [
     name: 'account:create',
     summary: 'an account, its senders, opening credits, a first API key and (optionally) its owner',
     description:
-      'Senders of digits are `dedicated` numbers, others `alpha` Sender IDs. The API password is printed only this once (only its SHA-256 is stored). With --owner-email the owner is emailed a single-use set-password link (24 h), also printed.',
+      'Senders of digits are `dedicated` numbers (refused, with nothing created, when another account holds the number), others `alpha` Sender IDs. The API password is printed only this once (only its SHA-256 is stored). With --owner-email the owner is emailed a single-use set-password link (24 h), also printed.',
     options: {
       name: { type: 'string', value: 'NAME', required: true, help: 'the business name' },
       'owner-email': { type: 'string', value: 'EMAIL', help: 'make the owner, who signs in to the dashboard' },

@@ -11,6 +11,8 @@ export const COMMANDS = [
   defineCommand({
     name: 'sender:add',
     summary: 'adds or re-activates a sender',
+    description:
+      'A dedicated number belongs to one account at a time: one that is active on another account (dedicated or shared) or assigned to another account in the inventory is refused, and so is another account’s dedicated number as shared.',
     options: {
       account: { type: 'string', value: 'ID', required: true, help: 'the account' },
       sender: { type: 'string', value: 'SENDER', required: true, help: 'a Sender ID or an Australian mobile' },

@@ -226,6 +226,17 @@ export const CATALOGUE = {
   senderNotFound: entry('not_found', 'Sender not found'),
   dedicatedSenderNotRemovable: entry('conflict', 'Dedicated numbers cannot be removed: a dedicated number ends with its subscription'),
   sharedSenderNotRemovable: entry('conflict', 'Shared numbers are assigned by us and cannot be removed'),
+  // Operator paths only (account:create, sender:add): replies to a number go to the accounts it is active on, so
+  // a dedicated number is active on one account and is no other account's shared number (inbound routing).
+  receivingNumberTaken: entry(
+    'conflict',
+    (number: string, accountId: number, type: string) =>
+      `${number} is already an active ${type} sender on account ${accountId}; a dedicated number belongs to one account at a time (remove it there first)`,
+  ),
+  receivingNumberAssigned: entry(
+    'conflict',
+    (number: string, accountId: number) => `${number} is assigned to account ${accountId} in the dedicated number inventory; a dedicated number belongs to one account at a time`,
+  ),
   // ACMA Sender ID registrations (supplement: Sender ID registration)
   senderIdLength: entry('invalid', 'sender must be 3 to 11 characters'),
   senderIdCharacters: entry('invalid', 'sender may contain only letters, digits and spaces'),

@@ -3,9 +3,16 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { sql } from '../database/sql';
 import { Tx } from '../database/unit-of-work';
+import { RECEIVING_NUMBER_LOCK_SQL } from '../senders/receiving-number-lock';
 import type { DedicatedNumberKind } from './dedicated-number.entity';
 import type { FreeNumberClaim } from './free-number-claim.entity';
 import type { InventoryRow } from './numbers-csv';
+
+/**
+ * An available number that an account already uses as a dedicated or shared sender (an operator added it
+ * before it was imported) is not handed out: its replies would be split between two accounts.
+ */
+const NOT_IN_USE = `NOT EXISTS (SELECT 1 FROM senders s WHERE s.value = dedicated_numbers.number AND s.status = 'active' AND s.type IN ('dedicated', 'shared'))`;
 
 const CLAIM = `account_id AS "accountId", number, street, suburb, state, postcode, user_id AS "userId", api_key_id AS "apiKeyId", claimed_at AS "claimedAt"`;
 
@@ -42,7 +49,7 @@ export class NumbersRepository {
     const { rows } = await sql<{ number: string }>(
       tx,
       `UPDATE dedicated_numbers SET status = 'assigned', account_id = $1, kind = $2, assigned_at = $3
-        WHERE number = (SELECT number FROM dedicated_numbers WHERE status = 'available' ORDER BY annual_price_cents, number LIMIT 1 FOR UPDATE SKIP LOCKED)
+        WHERE number = (SELECT number FROM dedicated_numbers WHERE status = 'available' AND ${NOT_IN_USE} ORDER BY annual_price_cents, number LIMIT 1 FOR UPDATE SKIP LOCKED)
           AND status = 'available'
         RETURNING number`,
       [accountId, kind, at.toISOString()],
@@ -67,15 +74,20 @@ export class NumbersRepository {
   }
 
   async availableCount(): Promise<number> {
-    const { rows } = await sql<{ n: number }>(this.dataSource, `SELECT count(*)::int AS n FROM dedicated_numbers WHERE status = 'available'`);
+    const { rows } = await sql<{ n: number }>(this.dataSource, `SELECT count(*)::int AS n FROM dedicated_numbers WHERE status = 'available' AND ${NOT_IN_USE}`);
     return rows[0].n;
   }
-  /** Sells this number to the account if it is still available (one conditional UPDATE: one buyer wins); answers its price ex GST in cents. */
+  /**
+   * Sells this number to the account if it is still available and no account uses it as a sender (one
+   * conditional UPDATE: one buyer wins); answers its price ex GST in cents. The receiving-number lock
+   * first, so an operator adding the number to an account meanwhile is seen, or sees this sale.
+   */
   async reserve(accountId: number, number: string, at: Date, tx: Tx): Promise<number | null> {
+    await sql(tx, RECEIVING_NUMBER_LOCK_SQL, [number]);
     const { rows } = await sql<{ annual_price_cents: number }>(
       tx,
       `UPDATE dedicated_numbers SET status = 'assigned', account_id = $1, kind = 'paid', assigned_at = $3
-        WHERE number = $2 AND status = 'available'
+        WHERE number = $2 AND status = 'available' AND ${NOT_IN_USE}
         RETURNING annual_price_cents`,
       [accountId, number, at.toISOString()],
     );
@@ -98,7 +110,7 @@ export class NumbersRepository {
     const { rows } = await sql<{ number: string; annualPriceCents: number }>(
       this.dataSource,
       `SELECT number, annual_price_cents AS "annualPriceCents" FROM dedicated_numbers
-        WHERE status = 'available' AND ($1 = '' OR strpos(number, $1) > 0)
+        WHERE status = 'available' AND ${NOT_IN_USE} AND ($1 = '' OR strpos(number, $1) > 0)
         ORDER BY annual_price_cents, number LIMIT $2`,
       [contains, limit],
     );

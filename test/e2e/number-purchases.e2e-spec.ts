@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
+import { SendersService } from '../../src/senders/senders.service';
 import { accountWithOwner, DashboardAccount } from '../support/dashboard';
 import { addCard, buyNumber, enablePurchases, newKey } from '../support/purchases';
 import { runCli } from '../support/run-cli';
@@ -135,6 +136,17 @@ describe('Dedicated number purchases', () => {
     expect([again.status, again.body]).toEqual([409, { error: 'This number is not available' }]);
     const forSale = await t.api.get('/v1/available-numbers', { auth: acct.auth, headers: { 'idempotency-key': newKey() }, query: { contains: number.slice(-8) } });
     expect(forSale.body.results).toEqual([]);
+  });
+
+  it('does not sell a number another account already uses as its dedicated sender (one account per dedicated number)', async () => {
+    const [number] = await stock(1, '120');
+    const holder = await createAccount(t.app, { senders: [] });
+    await t.app.get(SendersService).add(holder.accountId, number); // an operator gave it out before it was sold
+    const acct = await buyer();
+    const res = await buyNumber(t, acct, { number });
+    expect([res.status, res.body]).toEqual([409, { error: 'This number is not available' }]);
+    expect(await db.query(`SELECT status, account_id FROM dedicated_numbers WHERE number = $1`, [number])).toEqual([{ status: 'available', account_id: null }]);
+    expect(await db.query(`SELECT account_id, status FROM senders WHERE value = $1`, [number])).toEqual([{ account_id: holder.accountId, status: 'active' }]);
   });
 
   it('needs the free number claimed first, the key’s switch, the Idempotency-Key, and a valid number', async () => {

@@ -8,7 +8,7 @@ const ADDRESS = 'Level 2, 10 Smith St, Sydney NSW 2000';
 /**
  * A dedicated number receives its account's replies (inbound routing reads the accounts a number is
  * active on), so it is active on one account at a time: the operator's adds refuse a number another
- * account holds.
+ * account holds, and the inventory never hands out a number an account already uses.
  */
 describe(`${SendersService.name}: one account per dedicated number`, () => {
   let t: TestApp;
@@ -80,6 +80,21 @@ describe(`${SendersService.name}: one account per dedicated number`, () => {
       `${n.stored} is assigned to account ${a.accountId} in the dedicated number inventory; a dedicated number belongs to one account at a time`,
     );
     expect(await rowsOf(n.stored)).toEqual([{ account_id: a.accountId, type: 'dedicated', status: 'removed' }]);
+  });
+
+  it('never lists or hands out an inventory number an account already uses as its dedicated number', async () => {
+    const [a, b] = [await bare(), await bare()];
+    const [used, spare] = [fresh(), fresh()];
+    // The operator gave A the number before it was imported; it is the cheapest in stock.
+    await senders.add(a.accountId, used.local);
+    await db.query(`DELETE FROM dedicated_numbers WHERE status = 'available'`);
+    await db.query(`INSERT INTO dedicated_numbers (number, annual_price_cents) VALUES ($1, 0), ($2, 100)`, [used.stored, spare.stored]);
+    const headers = { 'idempotency-key': `list-${used.stored}` };
+    const listed = await t.api.get('/v1/available-numbers', { auth: b.auth, headers, query: { limit: 200 } });
+    expect(listed.body.results.map((r: { number: string }) => r.number)).toEqual([spare.stored]);
+    const claimed = await t.api.post('/v1/dedicated-numbers/free', { auth: b.auth, body: { service_address: ADDRESS } });
+    expect([claimed.status, claimed.body.number]).toEqual([200, spare.stored]);
+    expect(await rowsOf(used.stored)).toEqual([{ account_id: a.accountId, type: 'dedicated', status: 'active' }]);
   });
 
   it('lets one of two simultaneous adds of a number to two accounts succeed: the second waits for the first and is refused', async () => {

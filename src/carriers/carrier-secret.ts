@@ -33,4 +33,14 @@ export class CarrierSecret {
     decipher.setAuthTag(sealed.subarray(12, 28));
     return Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]).toString('utf8');
   }
+
+  /** Whether open() would succeed: the value was sealed under this key and not altered. */
+  opens(sealed: Buffer): boolean {
+    try {
+      this.open(sealed);
+      return true;
+    } catch {
+      return false;
+    }
+  }
 }

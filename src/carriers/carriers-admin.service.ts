@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/pg-errors';
-import { UnitOfWork } from '../database/unit-of-work';
+import { Tx, UnitOfWork } from '../database/unit-of-work';
 import { ENV_CARRIER_ID, ENV_CARRIER_NAME } from './carrier-ids';
+import { carriersNotOpened, keyMismatch } from './carrier-keys';
 import { CarrierSecret } from './carrier-secret';
 import { CarrierSettingsError } from './carrier-settings';
 import { CarrierFields, CarriersRepository, StoredCarrier } from './carriers.repository';
@@ -78,9 +79,15 @@ export class CarriersAdminService {
   }
 
   async add(input: CarrierInput, password: string): Promise<CarrierView> {
-    const passwordSealed = this.secret().seal(password);
+    const secret = this.secret();
+    const passwordSealed = secret.seal(password);
     try {
-      return carrierView(await this.uow.run((tx) => this.carriers.insert({ ...input, enabled: input.enabled ?? true, passwordSealed }, tx)));
+      return carrierView(
+        await this.uow.run(async (tx) => {
+          await this.checkKeyOpensOthers(secret, null, tx);
+          return this.carriers.insert({ ...input, enabled: input.enabled ?? true, passwordSealed }, tx);
+        }),
+      );
     } catch (err) {
       if (isUniqueViolation(err)) throw new CarrierSettingsError(`a carrier named ${input.name} already exists`);
       throw err;
@@ -88,10 +95,14 @@ export class CarriersAdminService {
   }
 
   async update(name: string, changes: Partial<CarrierInput>, password: string | undefined): Promise<CarrierView> {
-    const passwordSealed = password === undefined ? undefined : this.secret().seal(password);
+    const secret = password === undefined ? undefined : this.secret();
+    const passwordSealed = password === undefined ? undefined : secret?.seal(password);
     const carrier = await this.named(name);
     try {
-      const updated = await this.uow.run((tx) => this.carriers.update(carrier.id, { ...changes, passwordSealed }, tx));
+      const updated = await this.uow.run(async (tx) => {
+        if (secret) await this.checkKeyOpensOthers(secret, carrier.id, tx);
+        return this.carriers.update(carrier.id, { ...changes, passwordSealed }, tx);
+      });
       if (!updated) throw new CarrierSettingsError(`no carrier named ${name}`);
       return carrierView(updated);
     } catch (err) {
@@ -155,6 +166,17 @@ export class CarriersAdminService {
 
   async stored(): Promise<StoredCarrier[]> {
     return this.carriers.list();
+  }
+
+  /**
+   * A password sealed under a key the workers do not hold stops its carrier (they cannot open it), so one
+   * is stored only when this key opens every other stored password: then it is the workers' key. Under the
+   * settings lock, so a carrier:rekey cannot reseal the others in between. No other password: any key.
+   */
+  private async checkKeyOpensOthers(secret: CarrierSecret, exceptId: number | null, tx: Tx): Promise<void> {
+    await this.carriers.lockSettings(tx);
+    const refused = carriersNotOpened(secret, await this.carriers.list(tx), exceptId);
+    if (refused.length > 0) throw new CarrierSettingsError(keyMismatch(refused));
   }
 
   private async idsByName(): Promise<Map<string, number>> {

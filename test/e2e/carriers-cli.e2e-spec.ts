@@ -118,6 +118,42 @@ describe('Carrier and route commands', () => {
     expect([unknown.code, unknown.stderr]).toEqual([2, 'error: no carrier named nosuch\n']);
   });
 
+  it("carrier:update and carrier:add refuse a key that does not open the other carriers' passwords, name them, and store nothing", async () => {
+    const other = randomBytes(32).toString('base64');
+    const sealed = async () => (await db.query<{ name: string; password_sealed: Buffer }>(`SELECT name, password_sealed FROM carriers ORDER BY id`)).rows;
+    const version = async () => Number((await db.query(`SELECT version FROM carrier_settings_version`)).rows[0].version);
+    // A row written by hand with no password has nothing to open: it is not named.
+    await db.query(
+      `INSERT INTO carriers (name, host, port, system_id, password_sealed, binds, submit_window, tps_per_bind, enabled) VALUES ('bare', 'h', 2775, 's', '', 1, 1, 0, false)`,
+    );
+    const before = await sealed();
+    const versionBefore = await version();
+
+    const updated = await runCliWithInput('another-pw\n', { CARRIER_SECRET_KEY: other }, 'carrier:update', '--name', 'beta', '--window', '30', '--password-stdin');
+    expect([updated.code, updated.stdout, updated.stderr]).toEqual([
+      2,
+      '',
+      'error: CARRIER_SECRET_KEY does not open the stored password of carrier alpha: use the key the workers use (to change keys, see carrier:rekey)\n',
+    ]);
+    expect((await add('gamma')).code).toBe(0);
+    const added = await runCliWithInput(`${PASSWORD}\n`, { CARRIER_SECRET_KEY: other }, 'carrier:add', '--name', 'delta', '--host', 'h', '--system-id', 's', '--password-stdin');
+    expect([added.code, added.stdout, added.stderr]).toEqual([
+      2,
+      '',
+      'error: CARRIER_SECRET_KEY does not open the stored passwords of carriers alpha, beta, gamma: use the key the workers use (to change keys, see carrier:rekey)\n',
+    ]);
+    for (const out of [updated.stderr, added.stderr]) for (const secret of [other, KEY, PASSWORD, 'another-pw']) expect(out).not.toContain(secret);
+
+    const after = (await sealed()).filter((r) => r.name !== 'gamma');
+    expect(after).toEqual(before);
+    expect((await db.query(`SELECT submit_window FROM carriers WHERE name = 'beta'`)).rows[0].submit_window).toBe(20);
+    expect(await version()).toBe(versionBefore + 1); // gamma's carrier:add (the workers' key) only
+
+    // The workers' key is still accepted.
+    expect((await runCliWithInput('beta-pw\n', WITH_KEY, 'carrier:update', '--name', 'beta', '--password-stdin')).code).toBe(0);
+    await db.query(`DELETE FROM carriers WHERE name IN ('bare', 'gamma')`);
+  });
+
   it('route:add, route:list, route:explain and route:remove; a routed carrier cannot be removed', async () => {
     const account = await runCli('account:create', '--name', 'Routed Co');
     const accountId = String(account.json.account_id);

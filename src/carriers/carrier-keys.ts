@@ -25,3 +25,24 @@ export function storedPasswordsOf(names: readonly string[]): string {
 export function keyMismatch(names: readonly string[]): string {
   return `CARRIER_SECRET_KEY does not open ${storedPasswordsOf(names)}: use the key the workers use (to change keys, see carrier:rekey)`;
 }
+
+/**
+ * Every stored password opened with `old` and sealed again under `next` (carrier:rekey), or the names of
+ * the carriers `old` does not open: then nothing is to be written.
+ */
+export function resealUnder(
+  old: CarrierSecret,
+  next: CarrierSecret,
+  carriers: readonly StoredCarrier[],
+): { refused: string[]; resealed: Array<{ id: number; passwordSealed: Buffer }> } {
+  const stored = carriers.filter(hasStoredPassword);
+  const refused = carriersNotOpened(old, stored);
+  if (refused.length > 0) return { refused, resealed: [] };
+  return { refused, resealed: stored.map((c) => ({ id: c.id, passwordSealed: next.seal(old.open(c.passwordSealed)) })) };
+}
+
+/** Why carrier:rekey wrote nothing; a second run after a rotation finds the passwords under the new key already. */
+export function oldKeyMismatch(names: readonly string[], openWithNewKey: boolean): string {
+  const already = openWithNewKey ? ` (${names.length === 1 ? 'it opens' : 'they open'} with CARRIER_SECRET_KEY: already resealed?)` : '';
+  return `the old key does not open ${storedPasswordsOf(names)}${already}: nothing was resealed`;
+}

@@ -3,7 +3,7 @@ import { AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/pg-errors';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 import { ENV_CARRIER_ID, ENV_CARRIER_NAME } from './carrier-ids';
-import { carriersNotOpened, keyMismatch } from './carrier-keys';
+import { carriersNotOpened, keyMismatch, oldKeyMismatch, resealUnder } from './carrier-keys';
 import { CarrierSecret } from './carrier-secret';
 import { CarrierSettingsError } from './carrier-settings';
 import { CarrierFields, CarriersRepository, StoredCarrier } from './carriers.repository';
@@ -113,6 +113,23 @@ export class CarriersAdminService {
 
   async setEnabled(name: string, enabled: boolean): Promise<CarrierView> {
     return this.update(name, { enabled }, undefined);
+  }
+
+  /**
+   * Key rotation: every stored password opened with the old key and resealed under CARRIER_SECRET_KEY in
+   * one transaction (under the settings lock), or nothing written when the old key does not open one.
+   * The rows' updated_at and the settings version move, so workers reload them.
+   */
+  async rekey(oldKeyText: string): Promise<{ resealed: number }> {
+    const next = this.secret();
+    const old = CarrierSecret.fromKeyText(oldKeyText);
+    return this.uow.run(async (tx) => {
+      await this.carriers.lockSettings(tx);
+      const stored = await this.carriers.list(tx);
+      const { refused, resealed } = resealUnder(old, next, stored);
+      if (refused.length > 0) throw new CarrierSettingsError(oldKeyMismatch(refused, carriersNotOpened(next, stored).length === 0));
+      return { resealed: await this.carriers.resealPasswords(resealed, tx) };
+    });
   }
 
   /** Refused while a route names the carrier: its traffic would silently move elsewhere. */

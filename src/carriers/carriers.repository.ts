@@ -94,6 +94,18 @@ export class CarriersRepository {
     return rows[0] ?? null;
   }
 
+  /** Replaces stored passwords (carrier:rekey) in one statement; updated_at moves with them, as any change. */
+  async resealPasswords(sealed: ReadonlyArray<{ id: number; passwordSealed: Buffer }>, tx: Tx): Promise<number> {
+    if (sealed.length === 0) return 0;
+    const { rowCount } = await sql(
+      tx,
+      `UPDATE carriers c SET password_sealed = v.sealed, updated_at = now()
+         FROM unnest($1::smallint[], $2::bytea[]) AS v(id, sealed) WHERE c.id = v.id`,
+      [sealed.map((s) => s.id), sealed.map((s) => s.passwordSealed)],
+    );
+    return rowCount;
+  }
+
   async remove(id: number, tx: Tx): Promise<boolean> {
     return (await sql(tx, `DELETE FROM carriers WHERE id = $1`, [id])).rowCount > 0;
   }

@@ -3,6 +3,12 @@ import type { Setting, ValueOf } from './setting';
 
 export type AppRole = 'all' | 'api' | 'worker';
 
+/** A carrier password key (CARRIER_SECRET_KEY, the old key of carrier:rekey): 32 bytes as hex or base64. */
+export const CARRIER_KEY = {
+  pattern: /^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/,
+  message: 'must be 32 bytes as 64 hex digits or 44 characters of base64 (openssl rand -base64 32)',
+};
+
 const HTTP_URL = /^https?:\/\/[^\s/]+(\/[^\s]*[^/\s])?$/;
 const HTTP_URL_MESSAGE = 'must be an http(s) URL without a trailing slash';
 
@@ -201,8 +207,7 @@ export const SETTINGS = {
   smppReconnectMaxMs: integer({ default: 30_000, min: 10, max: 3_600_000, why: 'Longest reconnect delay' }),
   // --- Carriers as data (carrier:* and route:* commands; docs/carriers.md) ---
   carrierSecretKey: optionalText({
-    pattern: /^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/,
-    message: 'must be 32 bytes as 64 hex digits or 44 characters of base64 (openssl rand -base64 32)',
+    ...CARRIER_KEY,
     why: 'Key (AES-256-GCM) that seals carrier passwords in the carriers table, so a database dump alone does not reveal them; unset: carrier:add refuses a password and workers cannot open table carriers',
   }),
   carrierReloadMs: integer({

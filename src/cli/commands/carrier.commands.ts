@@ -3,7 +3,7 @@ import { CarriersModule } from '../../carriers/carriers.module';
 import { checkAddressing, checkBoolean, checkCarrierName, checkHost, checkSystemId, checkWhole } from '../../carriers/carrier-settings';
 import { UsageError } from '../cli-args';
 import { defineCommand } from '../command';
-import { asUsage, PASSWORD_OPTIONS, readPassword } from './carrier-flags';
+import { asUsage, OLD_KEY_OPTIONS, PASSWORD_OPTIONS, readOldKey, readPassword } from './carrier-flags';
 import { CARRIER_STATUS_COMMAND } from './carrier-status.command';
 
 const NAME = { name: { type: 'string', value: 'NAME', required: true, help: 'the carrier' } } as const;
@@ -137,6 +137,16 @@ export const COMMANDS = [
     examples: ['--name telstra'],
     modules: [CarriersModule],
     run: (app, v) => asUsage(() => app.get(CarriersAdminService).remove(v.name)),
+  }),
+
+  defineCommand({
+    name: 'carrier:rekey',
+    summary: 'reseals every stored carrier password under CARRIER_SECRET_KEY (key rotation); workers reload without a restart',
+    description: `The old key is read from stdin (--old-key-stdin) or an environment variable (--old-key-env), never from a flag's value, and never printed. Every stored password is opened with it and sealed again under CARRIER_SECRET_KEY in one transaction; if the old key does not open one, nothing is written. Prints how many passwords it resealed. ${RELOAD}`,
+    options: OLD_KEY_OPTIONS,
+    examples: ['--old-key-env OLD_CARRIER_SECRET_KEY', '--old-key-stdin < old-key.txt'],
+    modules: [CarriersModule],
+    run: (app, v) => asUsage(() => app.get(CarriersAdminService).rekey(readOldKey(v))),
   }),
 
   CARRIER_STATUS_COMMAND,

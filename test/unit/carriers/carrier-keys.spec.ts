@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { carriersNotOpened, keyMismatch } from '../../../src/carriers/carrier-keys';
+import { carriersNotOpened, keyMismatch, oldKeyMismatch, resealUnder } from '../../../src/carriers/carrier-keys';
 import { CarrierSecret } from '../../../src/carriers/carrier-secret';
 import type { StoredCarrier } from '../../../src/carriers/carriers.repository';
 
@@ -29,5 +29,26 @@ describe(carriersNotOpened.name, () => {
       'CARRIER_SECRET_KEY does not open the stored passwords of carriers optus, telstra: use the key the workers use (to change keys, see carrier:rekey)',
     );
     expect(keyMismatch(['optus'])).toBe('CARRIER_SECRET_KEY does not open the stored password of carrier optus: use the key the workers use (to change keys, see carrier:rekey)');
+  });
+});
+
+describe(resealUnder.name, () => {
+  it('opens every stored password with the old key and seals it under the new one, leaving out those with none', () => {
+    const carriers = [stored(1, 'optus', theirs.seal('a')), stored(2, 'bare', Buffer.alloc(0)), stored(3, 'telstra', theirs.seal('c'))];
+    const { refused, resealed } = resealUnder(theirs, ours, carriers);
+    expect(refused).toEqual([]);
+    expect(resealed.map((r) => [r.id, ours.open(r.passwordSealed)])).toEqual([
+      [1, 'a'],
+      [3, 'c'],
+    ]);
+  });
+
+  it('reseals nothing when the old key does not open one of them, and names it', () => {
+    const carriers = [stored(1, 'optus', theirs.seal('a')), stored(3, 'telstra', ours.seal('c'))];
+    expect(resealUnder(theirs, ours, carriers)).toEqual({ refused: ['telstra'], resealed: [] });
+    expect(oldKeyMismatch(['telstra'], false)).toBe('the old key does not open the stored password of carrier telstra: nothing was resealed');
+    expect(oldKeyMismatch(['optus', 'telstra'], true)).toBe(
+      'the old key does not open the stored passwords of carriers optus, telstra (they open with CARRIER_SECRET_KEY: already resealed?): nothing was resealed',
+    );
   });
 });

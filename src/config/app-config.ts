@@ -210,6 +210,10 @@ export const SETTINGS = {
     ...CARRIER_KEY,
     why: 'Key (AES-256-GCM) that seals carrier passwords in the carriers table, so a database dump alone does not reveal them; unset: carrier:add refuses a password and workers cannot open table carriers',
   }),
+  carrierSecretKeyPrevious: optionalText({
+    ...CARRIER_KEY,
+    why: "A worker's previous CARRIER_SECRET_KEY during a key rotation: it opens a carrier password that CARRIER_SECRET_KEY does not (one not yet resealed by carrier:rekey) and never seals; unset once carrier:rekey has run",
+  }),
   carrierReloadMs: integer({
     default: 2000,
     min: 100,
@@ -491,6 +495,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         ? `Invalid configuration: ${smppMissing.join(' and ')} missing: SMPP_HOST, SMPP_SYSTEM_ID and SMPP_PASSWORD go together`
         : 'Invalid configuration: NODE_ENV=production needs a carrier: SMPP_HOST, SMPP_SYSTEM_ID and SMPP_PASSWORD, or CARRIER_SECRET_KEY for the carriers table (carrier:add); the simulator is for development only',
     );
+  }
+  // A previous key is the other half of a rotation: without the current one nothing is sealed under a new key.
+  if (config.carrierSecretKeyPrevious && !config.carrierSecretKey) {
+    throw new ConfigError('Invalid configuration: CARRIER_SECRET_KEY_PREVIOUS is set without CARRIER_SECRET_KEY (the previous key only opens passwords during a key rotation)');
   }
   // The development key is in the source: with it, anyone who reads a database copy can open every TOTP secret.
   if (config.nodeEnv === 'production' && !config.twoFactorKey) {

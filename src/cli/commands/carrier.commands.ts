@@ -142,7 +142,7 @@ export const COMMANDS = [
   defineCommand({
     name: 'carrier:rekey',
     summary: 'reseals every stored carrier password under CARRIER_SECRET_KEY (key rotation); workers reload without a restart',
-    description: `The old key is read from stdin (--old-key-stdin) or an environment variable (--old-key-env), never from a flag's value, and never printed. Every stored password is opened with it and sealed again under CARRIER_SECRET_KEY in one transaction; if the old key does not open one, nothing is written. Prints how many passwords it resealed. ${RELOAD}`,
+    description: `The old key is read from stdin (--old-key-stdin) or an environment variable (--old-key-env), never from a flag's value, and never printed. Every stored password is opened with it and sealed again under CARRIER_SECRET_KEY in one transaction; if the old key does not open one, nothing is written. Give the workers the new key as CARRIER_SECRET_KEY and the old one as CARRIER_SECRET_KEY_PREVIOUS first (docs/carriers.md). Prints how many passwords it resealed. ${RELOAD}`,
     options: OLD_KEY_OPTIONS,
     examples: ['--old-key-env OLD_CARRIER_SECRET_KEY', '--old-key-stdin < old-key.txt'],
     modules: [CarriersModule],

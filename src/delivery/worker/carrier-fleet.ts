@@ -177,7 +177,7 @@ export class CarrierFleet {
     const said = `${row.id}:${row.updatedAt.getTime()}`;
     try {
       if (!this.config.carrierSecretKey) throw new Error('CARRIER_SECRET_KEY is not set in this worker');
-      return CarrierSecret.fromKeyText(this.config.carrierSecretKey).open(row.passwordSealed);
+      return CarrierSecret.fromKeyText(this.config.carrierSecretKey, this.config.carrierSecretKeyPrevious).open(row.passwordSealed);
     } catch (err) {
       if (!this.unopenable.has(said)) {
         this.unopenable.add(said);

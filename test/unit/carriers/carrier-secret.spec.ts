@@ -27,6 +27,28 @@ describe(CarrierSecret.name, () => {
     altered[altered.length - 1] ^= 1;
     expect(() => CarrierSecret.fromKeyText(hex).open(altered)).toThrow();
   });
+
+  it('with a previous key (a rotation), seals under the current key and opens what either sealed', () => {
+    const previous = randomBytes(32).toString('base64');
+    const both = CarrierSecret.fromKeyText(hex, previous);
+    const sealedBefore = CarrierSecret.fromKeyText(previous).seal('old-sealed');
+    expect(both.open(sealedBefore)).toBe('old-sealed');
+    expect(both.open(CarrierSecret.fromKeyText(hex).seal('new-sealed'))).toBe('new-sealed');
+    const sealed = both.seal('secret');
+    expect(CarrierSecret.fromKeyText(hex).open(sealed)).toBe('secret');
+    expect(CarrierSecret.fromKeyText(previous).opens(sealed)).toBe(false);
+    expect(CarrierSecret.fromKeyText(hex).opens(sealedBefore)).toBe(false);
+  });
+
+  it('with a previous key, still refuses a value sealed under neither, or altered', () => {
+    const both = CarrierSecret.fromKeyText(hex, randomBytes(32).toString('hex'));
+    const stranger = CarrierSecret.fromKeyText(randomBytes(32).toString('hex')).seal('secret');
+    expect(() => both.open(stranger)).toThrow();
+    expect(both.opens(stranger)).toBe(false);
+    const altered = both.seal('secret');
+    altered[20] ^= 1;
+    expect(both.opens(altered)).toBe(false);
+  });
 });
 
 describe('CARRIER_SECRET_KEY and CARRIER_RELOAD_MS', () => {
@@ -36,6 +58,16 @@ describe('CARRIER_SECRET_KEY and CARRIER_RELOAD_MS', () => {
     expect(loadConfig({ CARRIER_SECRET_KEY: b64 }).carrierSecretKey).toBe(b64);
     expect(() => loadConfig({ CARRIER_SECRET_KEY: 'short' })).toThrow('CARRIER_SECRET_KEY=(hidden) must be 32 bytes as 64 hex digits or 44 characters of base64');
     expect(loadConfig({}).carrierReloadMs).toBe(2000);
+  });
+
+  it('accept CARRIER_SECRET_KEY_PREVIOUS in the same form, hidden when wrong, and only beside CARRIER_SECRET_KEY', () => {
+    const b64 = randomBytes(32).toString('base64');
+    expect(loadConfig({ CARRIER_SECRET_KEY: 'ab'.repeat(32), CARRIER_SECRET_KEY_PREVIOUS: b64 }).carrierSecretKeyPrevious).toBe(b64);
+    expect(loadConfig({ CARRIER_SECRET_KEY: 'ab'.repeat(32) }).carrierSecretKeyPrevious).toBeUndefined();
+    const bad = () => loadConfig({ CARRIER_SECRET_KEY: 'ab'.repeat(32), CARRIER_SECRET_KEY_PREVIOUS: 'short-but-secret' });
+    expect(bad).toThrow('CARRIER_SECRET_KEY_PREVIOUS=(hidden) must be 32 bytes as 64 hex digits or 44 characters of base64');
+    expect(bad).not.toThrow(/short-but-secret/);
+    expect(() => loadConfig({ CARRIER_SECRET_KEY_PREVIOUS: b64 })).toThrow('CARRIER_SECRET_KEY_PREVIOUS is set without CARRIER_SECRET_KEY');
     expect(() => loadConfig({ CARRIER_RELOAD_MS: '10' })).toThrow('CARRIER_RELOAD_MS="10" must not be less than 100');
   });
 });

@@ -21,6 +21,9 @@ import { waitFor } from './smpp-harness';
 
 const KEY = 'ab'.repeat(32);
 const secret = CarrierSecret.fromKeyText(KEY);
+/** The key before a rotation: the worker holds it as CARRIER_SECRET_KEY_PREVIOUS. */
+const OLD_KEY = 'cd'.repeat(32);
+const oldSecret = CarrierSecret.fromKeyText(OLD_KEY);
 
 class TableSource {
   carriers: StoredCarrier[] = [];
@@ -162,6 +165,14 @@ describe(`${CarriersService.name}: reloads keep what the worker holds`, () => {
     await service.reload();
     const parts = partsOf(await submitted);
     expect(parts.every((p) => p.accepted && p.carrierId === 3)).toBe(true);
+  });
+
+  it('opens a password sealed under CARRIER_SECRET_KEY_PREVIOUS (not yet resealed by carrier:rekey) and sends through it', async () => {
+    source.carriers = [row(1, port, 'right-pw', { passwordSealed: oldSecret.seal('right-pw') })];
+    await startService({ carrierSecretKeyPrevious: OLD_KEY });
+    const parts = partsOf(await service.forMessage(live('61412345678')).carrier.submit(outbound(1, '61412345678'), { mayHandOver: () => true }));
+    expect(parts.every((p) => p.accepted && p.carrierId === 1)).toBe(true);
+    expect(errors.mock.calls.map((c) => JSON.stringify(c[0]))).not.toContainEqual(expect.stringContaining('cannot be opened'));
   });
 
   it("sizes the dispatcher's in-flight bound by the carriers it has (binds × window of each), again after every reload", async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { CarrierSecret } from '../../carriers/carrier-secret';
 import type { StoredCarrier } from '../../carriers/carriers.repository';
 import type { AppConfig } from '../../config/app-config';
@@ -79,21 +80,23 @@ export class CarrierFleet {
 
   /** Brings the table's carriers to the snapshot; returns whether anything changed. */
   apply(rows: StoredCarrier[]): boolean {
-    const wanted = new Map<number, { row: StoredCarrier; fingerprint: string }>();
-    for (const row of rows.filter((r) => r.enabled)) wanted.set(row.id, { row, fingerprint: fingerprintOf(row) });
+    const enabled = rows.filter((r) => r.enabled);
+    const wanted = new Map<number, { row: StoredCarrier; password: string; fingerprint: string }>();
+    for (const row of enabled) {
+      const password = this.openPassword(row);
+      if (password !== null) wanted.set(row.id, { row, password, fingerprint: fingerprintOf(row, password) });
+    }
     let changed = false;
     for (const [id, leaf] of this.leaves) {
       if (id === ENV_CARRIER_ID) continue;
       if (wanted.get(id)?.fingerprint === leaf.fingerprint) continue;
       this.leaves.delete(id);
       this.board.forget(id);
-      this.drain(leaf.carrier, wanted.has(id) ? 'updated' : 'removed or disabled');
+      this.drain(leaf.carrier, wanted.has(id) ? 'updated' : enabled.some((r) => r.id === id) ? 'its password cannot be opened' : 'removed or disabled');
       changed = true;
     }
-    for (const [id, { row, fingerprint }] of wanted) {
+    for (const [id, { row, password, fingerprint }] of wanted) {
       if (this.leaves.has(id)) continue;
-      const password = this.openPassword(row);
-      if (password === null) continue;
       this.open(
         id,
         row.name,
@@ -188,9 +191,14 @@ export class CarrierFleet {
   }
 }
 
-function fingerprintOf(row: StoredCarrier): string {
+/**
+ * The password counts by what it is, not by how it is sealed (a digest, so the fingerprint holds no copy):
+ * carrier:rekey reseals every password with a fresh iv under a new key, and that must not rebind them all.
+ */
+function fingerprintOf(row: StoredCarrier, password: string): string {
   const { name, host, port, tls, systemId, binds, window, tpsPerBind, alphaTon, alphaNpi, numericTon, numericNpi } = row;
-  return JSON.stringify([name, host, port, tls, systemId, row.passwordSealed.toString('base64'), binds, window, tpsPerBind, alphaTon, alphaNpi, numericTon, numericNpi]);
+  const secret = createHash('sha256').update(password).digest('base64');
+  return JSON.stringify([name, host, port, tls, systemId, secret, binds, window, tpsPerBind, alphaTon, alphaNpi, numericTon, numericNpi]);
 }
 
 function withCarrier(logger: CarrierLogger, carrier: string): CarrierLogger {

@@ -175,6 +175,25 @@ describe(`${CarriersService.name}: reloads keep what the worker holds`, () => {
     expect(errors.mock.calls.map((c) => JSON.stringify(c[0]))).not.toContainEqual(expect.stringContaining('cannot be opened'));
   });
 
+  it('keeps the binds of a carrier whose password carrier:rekey resealed under the new key: the same password, so nothing drains', async () => {
+    source.carriers = [row(1, port, 'right-pw', { passwordSealed: oldSecret.seal('right-pw') })];
+    await startService({ carrierSecretKeyPrevious: OLD_KEY });
+    await waitFor('the carrier to bind', () => service.carrierLines()[0]?.bindsUp === 1);
+    const binds = simulator.counters.binds;
+
+    source.carriers = [{ ...source.carriers[0], passwordSealed: secret.seal('right-pw'), updatedAt: new Date(Date.now() + 1000) }];
+    source.changed();
+    await service.reload();
+    expect(service.carrierLines()).toEqual([expect.objectContaining({ id: 1, state: 'up', bindsUp: 1 })]);
+    expect(simulator.counters.binds).toBe(binds);
+
+    // A new password is a new connection, as before.
+    source.carriers = [{ ...source.carriers[0], passwordSealed: secret.seal('other-pw'), updatedAt: new Date(Date.now() + 2000) }];
+    source.changed();
+    await service.reload();
+    expect(service.carrierLines().map((l) => l.state)).toContain('draining');
+  });
+
   it("sizes the dispatcher's in-flight bound by the carriers it has (binds × window of each), again after every reload", async () => {
     source.carriers = [row(1, port, 'right-pw', { binds: 2, window: 25 }), row(2, port, 'right-pw', { binds: 1, window: 50 })];
     await startService({ smppBinds: 4, smppWindow: 100 });

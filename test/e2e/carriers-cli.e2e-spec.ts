@@ -74,15 +74,17 @@ describe('Carrier and route commands', () => {
   });
 
   it.each([
-    [{}, ['--name', 'nokey'], 'CARRIER_SECRET_KEY is not set'],
-    [WITH_KEY, ['--name', 'env'], '--name env is reserved'],
-    [WITH_KEY, ['--name', 'Bad Name'], '--name must be 1-32 lower-case letters'],
-    [WITH_KEY, ['--name', 'x1', '--port', '70000'], '--port must be a whole number from 1 to 65535'],
-    [WITH_KEY, ['--name', 'x2', '--window', '0'], '--window must be a whole number from 1 to 1000'],
-    [WITH_KEY, ['--name', 'x3', '--alpha-source', '9/0'], '--alpha-source must be TON/NPI'],
-    [WITH_KEY, ['--name', 'x4', '--host', 'http://x'], '--host must be a host name or an IP address'],
-    [WITH_KEY, ['--name', 'alpha'], 'a carrier named alpha already exists'],
-  ])('carrier:add refuses %j %j with exit 2 and stores nothing', async (env, args, message) => {
+    ['no key', ['--name', 'nokey'], 'CARRIER_SECRET_KEY is not set'],
+    ['key', ['--name', 'env'], '--name env is reserved'],
+    ['key', ['--name', 'Bad Name'], '--name must be 1-32 lower-case letters'],
+    ['key', ['--name', 'x1', '--port', '70000'], '--port must be a whole number from 1 to 65535'],
+    ['key', ['--name', 'x2', '--window', '0'], '--window must be a whole number from 1 to 1000'],
+    ['key', ['--name', 'x3', '--alpha-source', '9/0'], '--alpha-source must be TON/NPI'],
+    ['key', ['--name', 'x4', '--host', 'http://x'], '--host must be a host name or an IP address'],
+    ['key', ['--name', 'alpha'], 'a carrier named alpha already exists'],
+  ])('carrier:add (%s) refuses %j with exit 2 and stores nothing', async (key, args, message) => {
+    // The title names whether the key is set, never the key itself.
+    const env = key === 'key' ? WITH_KEY : {};
     // A case's own --host replaces the default (a flag given twice is a usage error).
     const host = args.includes('--host') ? [] : ['--host', '127.0.0.1'];
     const res = await runCliWithInput(`${PASSWORD}\n`, env, 'carrier:add', ...host, '--system-id', 'harbour', '--password-stdin', ...args);

@@ -7,7 +7,7 @@ import { AppConfig } from '../config/app-config';
 import { LinkClicksService } from '../links/link-clicks.service';
 import { LinkStore } from '../links/link-store.service';
 import { formText, type FormBody } from '../pages/form-body';
-import { withFormErrors } from '../pages/form-error';
+import { errorModel, withFormErrors } from '../pages/form-error';
 import { PageResult, view } from '../pages/page-result';
 import { OptOutService } from './opt-out.service';
 
@@ -60,7 +60,7 @@ export class OptOutPageService {
         await this.optOuts.byLink(target.accountId, number, target.messageId, ip);
         return view(VIEW, { title: 'You are unsubscribed', done: true, accountName: target.accountName });
       },
-      (error) => view(VIEW, { ...this.model(code, target), error: error.message, number: formText(form, 'number') }, error.status),
+      (error) => view(VIEW, { ...this.model(code, target), ...errorModel(error), number: formText(form, 'number') }, error.status),
     );
   }
 

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import Handlebars from 'handlebars';
+import Handlebars, { type HelperOptions } from 'handlebars';
 
 /**
  * Templates live beside the code that renders them (`src/<folder>/views/`), so one root serves every
@@ -21,7 +21,27 @@ export function createHandlebars(): typeof Handlebars {
   hbs.registerHelper('and', (...args: unknown[]) => args.slice(0, -1).every(Boolean));
   hbs.registerHelper('includes', (list: unknown, value: unknown) => Array.isArray(list) && list.includes(value));
   hbs.registerHelper('plural', (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`);
+  hbs.registerHelper('concat', (...args: unknown[]) => args.slice(0, -1).join(''));
+  hbs.registerHelper('fieldAria', (name: unknown, options: HelperOptions) => fieldAria(hbs, name, options));
   return hbs;
+}
+
+/** The id of the form error's text (pages/views/partials/form-error.hbs): one error is shown at a time. */
+export const FORM_ERROR_ID = 'form-error';
+
+/**
+ * `{{fieldAria "number" describedby="hint-id" form=scope}}` in a field's tag: its aria-describedby (its hint),
+ * and when the page's error is about this field (the model's errorField, and errorForm when a page repeats a
+ * field in several forms: form-error.ts), aria-invalid="true" with the error's text read first.
+ */
+function fieldAria(hbs: typeof Handlebars, name: unknown, options: HelperOptions): Handlebars.SafeString {
+  const root = (options.data as { root?: Record<string, unknown> } | undefined)?.root ?? {};
+  const { describedby, form } = options.hash as { describedby?: unknown; form?: unknown };
+  const invalid = root.errorField !== undefined && root.errorField === name && (form === undefined || root.errorForm === undefined || String(form) === String(root.errorForm));
+  const ids = [invalid ? FORM_ERROR_ID : '', typeof describedby === 'string' ? describedby : ''].filter(Boolean).join(' ');
+  const attributes = [invalid ? 'aria-invalid="true"' : '', ids ? `aria-describedby="${hbs.escapeExpression(ids)}"` : ''].filter(Boolean);
+  // Written straight after the tag's last attribute, `value="…"{{fieldAria …}}>`, like a template's `{{#if x}} x{{/if}}`.
+  return new hbs.SafeString(attributes.map((a) => ` ${a}`).join(''));
 }
 
 /** Every `src/<folder>/views/partials/<name>.hbs`, registered as `<name>` (names are unique across folders). */

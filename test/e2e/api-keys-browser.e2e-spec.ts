@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { inspectPage, launchChromium, watchForProblems } from '../support/browser';
+import { inspectPage, invalidFields, launchChromium, watchForProblems } from '../support/browser';
 import { accountWithOwner, PASSWORD } from '../support/dashboard';
 import { basicAuth, startTestApp, TestApp } from '../support/test-app';
 
@@ -56,6 +56,14 @@ describe('Scoped API keys in a browser', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toContain('The daily message cap must be a whole number from 1 to 100000, or empty for no cap');
     expect(await page.getByLabel('Label').inputValue()).toBe('Reporting');
+    // The cap is the field marked, read out with the error and then its hint.
+    expect(await invalidFields(page)).toEqual([
+      {
+        id: 'cap-new',
+        describedBy:
+          "The daily message cap must be a whole number from 1 to 100000, or empty for no cap | Messages a day, in the account's time zone (1 to 100000). Empty: no cap.",
+      },
+    ]);
     await check('settings-api-scopes-error');
 
     for (const scope of ['messages-send', 'contacts', 'senders', 'webhooks', 'account']) await page.locator(`#scope-${scope}-new`).uncheck();
@@ -91,6 +99,11 @@ describe('Scoped API keys in a browser', () => {
     await again.getByLabel('Allowed client addresses').fill('10.0.0.0/33');
     await again.getByRole('button', { name: 'Save access' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toContain('"10.0.0.0/33" is not an IP address or CIDR block');
+    // Only the key's own field is marked, not the create form's field of the same name.
+    expect(await invalidFields(page)).toEqual([
+      { id: expect.stringMatching(/^cidrs-\d+$/), describedBy: expect.stringMatching(/^"10\.0\.0\.0\/33" is not an IP address or CIDR block/) },
+    ]);
+    await check('settings-api-key-access-error');
     expect(await call(auth, 'GET', '/v1/messages')).toEqual([403, { error: 'This API key cannot be used from this address' }]);
 
     await page.goto('/audit');

@@ -77,7 +77,9 @@ describe('Dashboard pages', () => {
     expect(textOf(noId.html)).toContain('No messages match.');
     const malformed = await owner.get('/messages?message_id=abc123');
     expect(malformed.status).toBe(400);
-    expect(malformed.html).toContain('<input id="message_id" name="message_id" type="text" value="abc123">');
+    // The filter it is about is marked, and read out with the error (the form-error partial's text).
+    expect(malformed.html).toContain('<input id="message_id" name="message_id" type="text" value="abc123" aria-invalid="true" aria-describedby="form-error">');
+    expect(malformed.html).toContain('<p id="form-error">That is not a message ID.');
     expect(textOf(malformed.html)).toContain('That is not a message ID. A message ID looks like 3f2b9c1e-7a4d-4e0b-9c55-1d2e3f4a5b6c; copy it from the message.');
     expect(textOf(malformed.html)).not.toContain('No messages match.');
 

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { inspectPage, launchChromium, watchForProblems } from '../support/browser';
+import { inspectPage, invalidFields, launchChromium, watchForProblems } from '../support/browser';
 import { accountWithOwner, PASSWORD } from '../support/dashboard';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -56,6 +56,7 @@ describe('Keywords in a browser', () => {
     await page.getByRole('button', { name: 'Add rule' }).click();
     await expectText('keyword must be 1 to 40 letters, digits or spaces');
     expect(await page.getByLabel('Auto-reply (optional)').inputValue()).toBe('Welcome to the bread club!');
+    expect(await invalidFields(page)).toEqual([{ id: 'keyword', describedBy: expect.stringMatching(/^keyword must be 1 to 40 letters, digits or spaces/) }]);
     await check('keywords-form-error');
 
     await page.getByLabel('Keyword').fill('join');

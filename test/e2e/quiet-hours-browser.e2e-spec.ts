@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { invalidFields } from '../support/browser';
 import { browserSession } from '../support/browser-session';
 import { accountWithOwner, PASSWORD } from '../support/dashboard';
 import type { TestApp } from '../support/test-app';
@@ -38,6 +39,7 @@ describe('Quiet hours in a browser', () => {
     await expectText('allowed_from must be a time HH:MM from 00:00 to 24:00');
     expect(await page.getByLabel('Dates with no sending (one YYYY-MM-DD a line, at most 100)').inputValue()).toBe('2026-12-25\n2026-12-28');
     expect(await page.getByLabel('Saturday').isChecked()).toBe(false);
+    expect(await invalidFields(page)).toEqual([{ id: 'allowed_from', describedBy: expect.stringMatching(/^allowed_from must be a time HH:MM from 00:00 to 24:00 \| \S/) }]);
     await check('quiet-hours-error');
 
     await page.getByLabel('Sending may start at (HH:MM)').fill('08:00');

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { NumberImportService } from '../../src/numbers/number-import.service';
-import { inspectPage, launchChromium, watchForProblems } from '../support/browser';
+import { inspectPage, invalidFields, launchChromium, watchForProblems } from '../support/browser';
 import { accountWithOwner, PASSWORD } from '../support/dashboard';
 import { runCli } from '../support/run-cli';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -72,6 +72,9 @@ describe('Sender IDs in a browser', () => {
     await page.getByLabel('Why you send as this ID').fill('Order and delivery notices');
     await page.getByRole('button', { name: 'Submit registration' }).click();
     await expectText('That is not a valid ABN: its check digits do not match. Check it and try again.');
+    expect(await invalidFields(page)).toEqual([
+      { id: 'reg-abn', describedBy: expect.stringMatching(/^That is not a valid ABN: its check digits do not match\. Check it and try again\. \| \S/) },
+    ]);
     await check('senders-form-error');
     await page.getByLabel('ABN', { exact: true }).fill('51 824 753 556');
     await page.getByRole('button', { name: 'Submit registration' }).click();

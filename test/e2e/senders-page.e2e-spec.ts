@@ -82,7 +82,8 @@ describe('Dashboard: Sender IDs', () => {
     const { browser } = await sendersUser(acct);
     const own = await submit(browser, '/senders/own', { number: '02 9999 9999', label: 'Desk' });
     expect(own.status).toBe(400);
-    expect(own.html).toContain('<div class="notice notice-error" role="alert"><p>Invalid phone number format</p></div>');
+    expect(own.html).toContain('<div class="notice notice-error" role="alert"><p id="form-error">Invalid phone number format</p></div>');
+    expect(own.html).toContain('aria-invalid="true" aria-describedby="form-error own-number-hint"');
     expect(own.html).toContain('value="02 9999 9999"');
 
     const registration = await submit(browser, '/senders/registrations', { sender: 'MyBrand', business_name: 'Bakery', abn: '51 824 753 557', reason: 'Receipts' });

@@ -12,6 +12,26 @@ export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', ...extraArgs] });
 }
 
+// Globals of the page, used inside page.evaluate only: the project's tsconfig has no DOM library.
+declare const document: any;
+
+/**
+ * Every field marked invalid (aria-invalid="true"): its id, and what its aria-describedby reads out: the text of
+ * each id it names, joined by " | " (a missing id reads as `#id missing`).
+ */
+export function invalidFields(page: Page): Promise<Array<{ id: string; describedBy: string }>> {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll('[aria-invalid="true"]')).map((field: any) => ({
+      id: String(field.id),
+      describedBy: String(field.getAttribute('aria-describedby') ?? '')
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((id: string) => document.getElementById(id)?.textContent?.trim() ?? `#${id} missing`)
+        .join(' | '),
+    })),
+  );
+}
+
 const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 
 /**

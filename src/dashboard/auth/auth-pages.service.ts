@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../../config/app-config';
 import { clearCookie, readCookie, writeCookie } from '../../pages/cookies';
 import { formText, type FormBody } from '../../pages/form-body';
-import { withFormErrors } from '../../pages/form-error';
+import { errorModel, withFormErrors } from '../../pages/form-error';
 import { PageResult, redirectTo, safeLocalPath, view } from '../../pages/page-result';
 import { AuditLogService } from '../../users/audit-log.service';
 import { SessionsService } from '../../users/sessions.service';
@@ -59,7 +59,7 @@ export class AuthPagesService {
       },
       (error) => {
         if (error.retryAfterSeconds) reply.header('Retry-After', String(error.retryAfterSeconds));
-        return view(VIEWS.signIn, { title: 'Sign in', next, email, error: error.message, signUpEnabled: this.config.signupEnabled }, error.status);
+        return view(VIEWS.signIn, { title: 'Sign in', next, email, ...errorModel(error), signUpEnabled: this.config.signupEnabled }, error.status);
       },
     );
   }
@@ -84,7 +84,7 @@ export class AuthPagesService {
       },
       (error) => {
         if (error.retryAfterSeconds) reply.header('Retry-After', String(error.retryAfterSeconds));
-        return view(VIEWS.secondFactor, { title: 'Two-factor sign-in', next, error: error.message, expired: error.status === 401 }, error.status);
+        return view(VIEWS.secondFactor, { title: 'Two-factor sign-in', next, ...errorModel(error), expired: error.status === 401 }, error.status);
       },
     );
   }
@@ -111,7 +111,7 @@ export class AuthPagesService {
         await this.links.requestReset(email);
         return view(VIEWS.forgot, { title: 'Reset your password', sent: true, email });
       },
-      (error) => view(VIEWS.forgot, { title: 'Reset your password', email, error: error.message }, error.status),
+      (error) => view(VIEWS.forgot, { title: 'Reset your password', email, ...errorModel(error) }, error.status),
     );
   }
 
@@ -121,7 +121,7 @@ export class AuthPagesService {
         const link = await this.links.inspect(token);
         return view(VIEWS.setPassword, this.setPasswordModel(token, link.purpose, link.email));
       },
-      (error) => view(VIEWS.setPassword, { title: 'Link not valid', invalid: true, error: error.message }, error.status),
+      (error) => view(VIEWS.setPassword, { title: 'Link not valid', invalid: true, ...errorModel(error) }, error.status),
     );
   }
 
@@ -135,8 +135,8 @@ export class AuthPagesService {
       },
       async (error) => {
         const link = await this.links.inspect(token).catch(() => null);
-        if (!link) return view(VIEWS.setPassword, { title: 'Link not valid', invalid: true, error: error.message }, error.status);
-        return view(VIEWS.setPassword, { ...this.setPasswordModel(token, link.purpose, link.email), error: error.message }, error.status);
+        if (!link) return view(VIEWS.setPassword, { title: 'Link not valid', invalid: true, ...errorModel(error) }, error.status);
+        return view(VIEWS.setPassword, { ...this.setPasswordModel(token, link.purpose, link.email), ...errorModel(error) }, error.status);
       },
     );
   }

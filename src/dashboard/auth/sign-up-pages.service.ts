@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../../config/app-config';
 import { writeCookie } from '../../pages/cookies';
 import { formText, type FormBody } from '../../pages/form-body';
-import { withFormErrors } from '../../pages/form-error';
+import { FormError, errorModel, withFormErrors } from '../../pages/form-error';
 import { PageResult, redirectTo, view } from '../../pages/page-result';
 import { SignUpService } from '../../signup/sign-up.service';
 import { MIN_PASSWORD_LENGTH } from '../../users/password-policy';
@@ -50,7 +50,7 @@ export class SignUpPagesService {
         const pending = await this.signUps.inspect(token);
         return view(VIEWS.verify, { title: 'Open your account', token, email: pending.email, businessName: pending.businessName });
       },
-      (error) => view(VIEWS.verify, { title: 'Link not valid', invalid: true, error: error.message }, error.status),
+      (error) => view(VIEWS.verify, { title: 'Link not valid', invalid: true, ...errorModel(error) }, error.status),
     );
   }
 
@@ -62,12 +62,12 @@ export class SignUpPagesService {
         writeCookie(reply, request, 'session', sessionToken, this.config.cookieSecure, SESSION_ABSOLUTE_MS / 1000);
         return redirectTo(withNotice(PAGES.overview.path, 'signed_up'));
       },
-      (error) => view(VIEWS.verify, { title: 'Link not valid', invalid: true, error: error.message }, error.status),
+      (error) => view(VIEWS.verify, { title: 'Link not valid', invalid: true, ...errorModel(error) }, error.status),
     );
   }
 
-  private async formPage(typed: Typed, error?: { message: string; status: number }): Promise<PageResult> {
+  private async formPage(typed: Typed, error?: FormError): Promise<PageResult> {
     this.signUps.ensureOpen();
-    return view(VIEWS.form, { title: 'Create your account', ...typed, minLength: MIN_PASSWORD_LENGTH, error: error?.message }, error?.status ?? 200);
+    return view(VIEWS.form, { title: 'Create your account', ...typed, minLength: MIN_PASSWORD_LENGTH, ...errorModel(error) }, error?.status ?? 200);
   }
 }

@@ -4,7 +4,7 @@ import { AccountsService } from '../../accounts/accounts.service';
 import { failure } from '../../common/errors/error-catalogue';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { formText, type FormBody } from '../../pages/form-body';
-import { withFormErrors } from '../../pages/form-error';
+import { FormError, errorModel, withFormErrors } from '../../pages/form-error';
 import { fileDownload, PageResult, redirectTo, view } from '../../pages/page-result';
 import { CardsService } from '../../payments/cards.service';
 import { TEST_CARDS } from '../../payments/test-cards';
@@ -48,7 +48,7 @@ export class BillingPageService {
     private readonly crossings: BalanceCrossingsService,
   ) {}
 
-  async page(user: DashboardUser, notice?: unknown, error?: { message: string; status: number }, typed: Typed = {}): Promise<PageResult> {
+  async page(user: DashboardUser, notice?: unknown, error?: FormError, typed: Typed = {}): Promise<PageResult> {
     requireBilling(user);
     const [account, cards, invoices, balance, crossings] = await Promise.all([
       this.accounts.get(user.accountId),
@@ -63,7 +63,7 @@ export class BillingPageService {
       {
         title: 'Billing',
         notice: noticeFor(notice),
-        error: error?.message,
+        ...errorModel(error),
         simulated: !this.cards.realProvider,
         // Credits bought on a test account are real and carry over when it goes live (the same account and balance); its sends never use them.
         isTest: account.isTest,

@@ -5,7 +5,7 @@ import { SEARCH_MAX_LENGTH, TRIGRAM } from '../../contacts/contact-search';
 import { ListMembersService } from '../../lists/list-members.service';
 import { ListsService } from '../../lists/lists.service';
 import { formText, type FormBody } from '../../pages/form-body';
-import { withFormErrors } from '../../pages/form-error';
+import { FormError, errorModel, withFormErrors } from '../../pages/form-error';
 import { PageResult, redirectTo, view } from '../../pages/page-result';
 import type { DashboardUser } from '../dashboard-user';
 import { keysetCursorOf, keysetPager } from '../keyset-pager';
@@ -17,8 +17,6 @@ import { ContactFormValues, contactFormFields, contactFormValues, contactRow, co
 export const CONTACTS_PER_PAGE = 50;
 /** The contacts page counts an account's contacts up to this many (counting a million on every page costs more than it tells). */
 const COUNT_UP_TO = 10_000;
-
-type FormError = { message: string; status: number };
 
 /** A contact id from a path: anything but a positive integer is a contact that does not exist. */
 export function contactIdOf(text: string): number {
@@ -62,7 +60,7 @@ export class ContactsPageService {
     const blank = { number: '' } as ContactFormValues;
     return view(
       'dashboard/views/contact-edit',
-      { title: 'Add a contact', isNew: true, action: PAGES.contacts.path, error: error?.message, fields: contactFormFields(values ?? blank) },
+      { title: 'Add a contact', isNew: true, action: PAGES.contacts.path, ...errorModel(error), fields: contactFormFields(values ?? blank) },
       error?.status ?? 200,
     );
   }
@@ -90,7 +88,7 @@ export class ContactsPageService {
       {
         title: `Contact ${contact.number}`,
         notice: noticeFor(notice),
-        error: error?.message,
+        ...errorModel(error),
         contact: { id: contactId, number: contact.number },
         action: `${PAGES.contacts.path}/${contactId}`,
         fields: contactFormFields(values ?? contactValuesOf(contact)),

@@ -6,7 +6,7 @@ import { CONSENT_SOURCE_MAX } from '../../contact-imports/dto/contact-import.dto
 import { ColumnMapping, IMPORT_FIELDS, ImportField } from '../../contacts/contacts-csv';
 import { ListsService } from '../../lists/lists.service';
 import { formText, type FormBody } from '../../pages/form-body';
-import { withFormErrors } from '../../pages/form-error';
+import { FormError, errorModel, withFormErrors } from '../../pages/form-error';
 import { filenameField, notTextField } from '../../pages/multipart-form';
 import { PageResult, redirectTo, view } from '../../pages/page-result';
 import type { DashboardUser } from '../dashboard-user';
@@ -18,8 +18,6 @@ import { noticeFor, withNotice } from '../notices';
 const RECENT_IMPORTS = 20;
 /** Lines of each kind the report shows (the API answers all of them). */
 const REPORT_LINES = 200;
-
-type FormError = { message: string; status: number };
 
 const FIELD_LABELS: Record<ImportField, string> = {
   number: 'Mobile number',
@@ -90,7 +88,7 @@ export class ImportsPageService {
       {
         title: 'Import contacts',
         notice: noticeFor(query.notice),
-        error: error?.message,
+        ...errorModel(error),
         rows: rows.map((r) => ({
           id: r.id,
           fileName: importName(r),
@@ -125,7 +123,7 @@ export class ImportsPageService {
     const report = await this.imports.report(user.accountId, importId);
     return view(
       'dashboard/views/contact-import',
-      { title: 'Contact import', notice: noticeFor(query.notice), error: error?.message, report: this.reportModel(report, user) },
+      { title: 'Contact import', notice: noticeFor(query.notice), ...errorModel(error), report: this.reportModel(report, user) },
       error?.status ?? 200,
     );
   }
@@ -190,7 +188,7 @@ export class ImportsPageService {
       'dashboard/views/contact-import-mapping',
       {
         title: 'Map the columns',
-        error: error?.message,
+        ...errorModel(error),
         importId,
         fileName: preview.fileName || 'your file',
         header: preview.header.map((h, i) => h || `Column ${i + 1}`),

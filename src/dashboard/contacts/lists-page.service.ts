@@ -3,7 +3,7 @@ import { failure } from '../../common/errors/error-catalogue';
 import { ListMembersService } from '../../lists/list-members.service';
 import { ListsService } from '../../lists/lists.service';
 import { formText, type FormBody } from '../../pages/form-body';
-import { withFormErrors } from '../../pages/form-error';
+import { FormError, errorModel, withFormErrors } from '../../pages/form-error';
 import { PageResult, redirectTo, view } from '../../pages/page-result';
 import type { DashboardUser } from '../dashboard-user';
 import { pager, show } from '../format';
@@ -15,8 +15,6 @@ import { contactRow } from './contact-form';
 
 /** Lists a page shows at once. */
 export const LISTS_PER_PAGE = 50;
-
-type FormError = { message: string; status: number };
 
 /** A list id from a path: anything but a positive integer is a list that does not exist. */
 function listIdOf(text: string): number {
@@ -43,7 +41,7 @@ export class ListsPageService {
       {
         title: 'Lists',
         notice: noticeFor(query.notice),
-        error: error?.message,
+        ...errorModel(error),
         name: typedName ?? '',
         rows: rows.map((l) => ({ id: l.id, name: l.name, count: l.contactCount, createdAt: show.time(l.createdAt, user.timeZone) })),
         pager: pager(PAGES.contactLists.path, {}, page, total, rows.length),
@@ -71,7 +69,7 @@ export class ListsPageService {
       {
         title: `List ${page.list.name}`,
         notice: noticeFor(query.notice),
-        error: error?.message,
+        ...errorModel(error),
         list: { id: listId, name: page.list.name, total: page.total },
         name: typed?.name ?? page.list.name,
         number: typed?.number ?? '',

@@ -5,7 +5,7 @@ import { normaliseAuMobile } from '../../common/phone';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { OptOutService } from '../../inbound/opt-out.service';
 import { formText, type FormBody } from '../../pages/form-body';
-import { withFormErrors } from '../../pages/form-error';
+import { FormError, errorModel, withFormErrors } from '../../pages/form-error';
 import { fileDownload, PageResult, redirectTo, view } from '../../pages/page-result';
 import type { UnsubscribeSource } from '../../unsubscribes/unsubscribe.entity';
 import { UnsubscribesService } from '../../unsubscribes/unsubscribes.service';
@@ -17,8 +17,6 @@ import { noticeFor, withNotice } from '../notices';
 
 /** Opt-outs a page shows at once. */
 const OPT_OUTS_PER_PAGE = 50;
-
-type FormError = { message: string; status: number };
 
 const SOURCE_LABELS: Record<UnsubscribeSource, string> = {
   reply: 'Replied STOP',
@@ -58,7 +56,7 @@ export class OptOutsPageService {
       {
         title: 'Opt-outs',
         notice: noticeFor(query.notice),
-        error: error?.message,
+        ...errorModel(error),
         search,
         number: typed ?? '',
         rows: rows.slice(0, OPT_OUTS_PER_PAGE).map((r) => ({ number: r.number, source: SOURCE_LABELS[r.source], at: show.time(r.created_at, user.timeZone) })),

@@ -5,7 +5,7 @@ import { MAX_INTENDED_USE_LENGTH, MAX_LIVE_BUSINESS_NAME_LENGTH } from '../../li
 import type { LiveRequestRecord } from '../../live-requests/live-requests.repository';
 import { LiveRequestsService } from '../../live-requests/live-requests.service';
 import { formText, type FormBody } from '../../pages/form-body';
-import { FormError, withFormErrors } from '../../pages/form-error';
+import { FormError, errorModel, withFormErrors } from '../../pages/form-error';
 import { PageResult, redirectTo, view } from '../../pages/page-result';
 import type { DashboardUser } from '../dashboard-user';
 import { show } from '../format';
@@ -40,7 +40,7 @@ export class GoLivePageService {
       {
         title: 'Go live',
         notice: noticeFor(notice),
-        error: error?.message,
+        ...errorModel(error),
         isTest: account.isTest,
         request: latest ? this.requestView(latest, user.timeZone) : null,
         pending,

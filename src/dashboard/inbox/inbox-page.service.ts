@@ -6,7 +6,7 @@ import { ConsentService } from '../../consent/consent.service';
 import { InboxService } from '../../inbound/inbox.service';
 import { SendAlreadySubmitted } from '../../messaging/send-requester';
 import { formText, type FormBody } from '../../pages/form-body';
-import { withFormErrors } from '../../pages/form-error';
+import { FormError, errorModel, withFormErrors } from '../../pages/form-error';
 import { PageResult, redirectTo, view } from '../../pages/page-result';
 import type { DashboardUser } from '../dashboard-user';
 import { show } from '../format';
@@ -17,8 +17,6 @@ import { noticeFor, withNotice } from '../notices';
 const THREADS_PER_PAGE = 50;
 /** The longest reply the form takes (the API's own part limits apply after this). */
 const REPLY_MAX_LENGTH = 1600;
-
-type FormError = { message: string; status: number };
 
 const threadPath = (mobile: string) => `${PAGES.inbox.path}/${mobile}`;
 
@@ -97,7 +95,7 @@ export class InboxPageService {
       {
         title: `Conversation with ${thread.mobile}`,
         notice: noticeFor(query.notice),
-        error: error?.message,
+        ...errorModel(error),
         mobile: thread.mobile,
         replyFrom: thread.replyFrom,
         message: typed ?? '',

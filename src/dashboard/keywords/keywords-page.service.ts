@@ -5,7 +5,7 @@ import type { KeywordMatch } from '../../keywords/keyword-rule.entity';
 import { KeywordRuleCommand, KeywordRulesService } from '../../keywords/keyword-rules.service';
 import { ListsService } from '../../lists/lists.service';
 import { formText, type FormBody } from '../../pages/form-body';
-import { withFormErrors } from '../../pages/form-error';
+import { FormError, errorModel, withFormErrors } from '../../pages/form-error';
 import { PageResult, redirectTo, view } from '../../pages/page-result';
 import { SendersService } from '../../senders/senders.service';
 import type { DashboardUser } from '../dashboard-user';
@@ -80,14 +80,14 @@ export class KeywordsPageService {
     };
   }
 
-  async page(user: DashboardUser, notice?: unknown, error?: { message: string; status: number }, typed: Typed = EMPTY): Promise<PageResult> {
+  async page(user: DashboardUser, notice?: unknown, error?: FormError, typed: Typed = EMPTY): Promise<PageResult> {
     const [rows, { listName, form }] = await Promise.all([this.rules.rows(user.accountId), this.formChoices(user, typed)]);
     return view(
       'dashboard/views/keywords',
       {
         title: 'Keywords',
         notice: noticeFor(notice),
-        error: error?.message,
+        ...errorModel(error),
         rows: rows.map((r) => ({
           id: r.id,
           position: r.position,
@@ -122,7 +122,7 @@ export class KeywordsPageService {
   }
 
   /** The edit form of one rule, filled from the rule (or from what was typed, after an error). */
-  async editPage(user: DashboardUser, id: string, error?: { message: string; status: number }, typed?: Typed): Promise<PageResult> {
+  async editPage(user: DashboardUser, id: string, error?: FormError, typed?: Typed): Promise<PageResult> {
     const ruleId = ruleIdOf(id);
     const rows = await this.rules.rows(user.accountId);
     const rule = rows.find((r) => r.id === ruleId);
@@ -142,7 +142,7 @@ export class KeywordsPageService {
       'dashboard/views/keyword-edit',
       {
         title: `Edit the rule for ${rule.keyword}`,
-        error: error?.message,
+        ...errorModel(error),
         keyword: rule.keyword,
         position: rule.position,
         count: rows.length,

@@ -6,7 +6,7 @@ import type { MessageRow } from '../../messaging/messages.repository';
 import { failure } from '../../common/errors/error-catalogue';
 import { isUuid } from '../../common/validation/uuid';
 import { parseLocalDayRange } from '../../common/time/local-time';
-import { withFormErrors } from '../../pages/form-error';
+import { errorModel, withFormErrors } from '../../pages/form-error';
 import { PageResult, view } from '../../pages/page-result';
 import type { DashboardUser } from '../dashboard-user';
 import { pager, show, zoneLabel } from '../format';
@@ -47,7 +47,7 @@ export class MessagesPageService {
         if (found.kind === 'lookup') return view('dashboard/views/messages', { ...base, rows: found.rows.map(toRow), lookup: true });
         return view('dashboard/views/messages', { ...base, rows: found.rows.map(toRow), pager: pager('/messages', filters, found.page, found.total, found.rows.length) });
       },
-      (error) => view('dashboard/views/messages', { ...base, rows: [], error: error.message }, error.status),
+      (error) => view('dashboard/views/messages', { ...base, rows: [], ...errorModel(error) }, error.status),
     );
   }
 

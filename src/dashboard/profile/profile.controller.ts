@@ -1,6 +1,6 @@
 import { Body, Get, Injectable, Post, Query } from '@nestjs/common';
 import { formText, type FormBody } from '../../pages/form-body';
-import { withFormErrors } from '../../pages/form-error';
+import { FormError, errorModel, withFormErrors } from '../../pages/form-error';
 import { PageResult, redirectTo, view } from '../../pages/page-result';
 import { MIN_PASSWORD_LENGTH } from '../../users/password-policy';
 import { UsersService } from '../../users/users.service';
@@ -20,11 +20,11 @@ export class ProfilePageService {
     private readonly twoFactor: TwoFactorService,
   ) {}
 
-  async page(user: DashboardUser, notice?: unknown, error?: { message: string; status: number }): Promise<PageResult> {
+  async page(user: DashboardUser, notice?: unknown, error?: FormError): Promise<PageResult> {
     const twoFactorOn = await this.twoFactor.isEnabled(user.userId!);
     return view(
       'dashboard/views/profile',
-      { title: 'Your profile', notice: noticeFor(notice), error: error?.message, me: { email: user.email, name: user.name }, minLength: MIN_PASSWORD_LENGTH, twoFactorOn },
+      { title: 'Your profile', notice: noticeFor(notice), ...errorModel(error), me: { email: user.email, name: user.name }, minLength: MIN_PASSWORD_LENGTH, twoFactorOn },
       error?.status ?? 200,
     );
   }

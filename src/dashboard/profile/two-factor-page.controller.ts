@@ -1,7 +1,7 @@
 import { Body, Get, Injectable, Post } from '@nestjs/common';
 import { failure } from '../../common/errors/error-catalogue';
 import { formText, type FormBody } from '../../pages/form-body';
-import { withFormErrors } from '../../pages/form-error';
+import { FormError, errorModel, withFormErrors } from '../../pages/form-error';
 import { PageResult, redirectTo, view } from '../../pages/page-result';
 import { TwoFactorService } from '../../users/two-factor/two-factor.service';
 import { DashboardController } from '../dashboard-controller.decorator';
@@ -16,13 +16,13 @@ const VIEW = 'dashboard/views/two-factor';
 export class TwoFactorPageService {
   constructor(private readonly twoFactor: TwoFactorService) {}
 
-  async page(user: DashboardUser, error?: { message: string; status: number }): Promise<PageResult> {
+  async page(user: DashboardUser, error?: FormError): Promise<PageResult> {
     const status = await this.twoFactor.status(user.userId!);
     const required = user.twoFactorRequired;
     if (status.enabled)
-      return view(VIEW, { title: 'Two-factor sign-in', enabled: true, required, recoveryCodesLeft: status.recoveryCodesLeft, error: error?.message }, error?.status ?? 200);
+      return view(VIEW, { title: 'Two-factor sign-in', enabled: true, required, recoveryCodesLeft: status.recoveryCodesLeft, ...errorModel(error) }, error?.status ?? 200);
     const enrolment = await this.twoFactor.enrolment(user);
-    return view(VIEW, { title: 'Two-factor sign-in', enrolment, required, error: error?.message }, error?.status ?? 200);
+    return view(VIEW, { title: 'Two-factor sign-in', enrolment, required, ...errorModel(error) }, error?.status ?? 200);
   }
 
   async confirm(user: DashboardUser, form: FormBody | undefined): Promise<PageResult> {

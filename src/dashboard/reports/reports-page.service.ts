@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/time/clock';
 import { MessageExportService } from '../../messaging/message-export.service';
 import { ReportReadsService } from '../../messaging/report-reads.service';
-import { withFormErrors } from '../../pages/form-error';
+import { errorModel, withFormErrors } from '../../pages/form-error';
 import { PageResult, streamDownload, view } from '../../pages/page-result';
 import type { DashboardUser } from '../dashboard-user';
 import { show, zoneLabel } from '../format';
@@ -32,7 +32,7 @@ export class ReportsPageService {
         const period = readReportPeriod(query, user.timeZone, this.clock.now());
         return view('dashboard/views/reports', { title: 'Reports', zone: zoneLabel(user.timeZone), ...(await this.charts(user, period)) });
       },
-      (error) => view('dashboard/views/reports', { title: 'Reports', zone: zoneLabel(user.timeZone), period: typed, charts: [], error: error.message }, error.status),
+      (error) => view('dashboard/views/reports', { title: 'Reports', zone: zoneLabel(user.timeZone), period: typed, charts: [], ...errorModel(error) }, error.status),
     );
   }
 

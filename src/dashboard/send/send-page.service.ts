@@ -16,6 +16,8 @@ import { SendersService } from '../../senders/senders.service';
 import { can } from '../../users/permissions';
 import type { DashboardUser } from '../dashboard-user';
 import { zoneLabel } from '../format';
+import { errorModel, type FormError } from '../../pages/form-error';
+import { fieldOfError } from '../../pages/form-fields';
 import { pageWordingOf } from '../../pages/form-wording';
 import { withHeldNotice, withNotice } from '../notices';
 import { isUuid } from '../../common/validation/uuid';
@@ -165,13 +167,13 @@ export class SendPageService {
 
   private formError(user: DashboardUser, fields: ComposeFields, err: unknown): Promise<PageResult> {
     const shown = shownOnForm(err);
-    return this.form(user, fields, { error: shown.message }, shown.status);
+    return this.form(user, fields, errorModel(shown), shown.status);
   }
 
   private async form(
     user: DashboardUser,
     fields: ComposeFields,
-    extra: { preview?: ComposePreview; error?: string; tested?: { to: string; sendId: number; again: boolean } },
+    extra: { preview?: ComposePreview; error?: string; errorField?: string; tested?: { to: string; sendId: number; again: boolean } },
     status = 200,
   ): Promise<PageResult> {
     const [senders, lists, mobiles] = await Promise.all([
@@ -201,8 +203,8 @@ export class SendPageService {
   }
 }
 
-function shownOnForm(err: unknown): { message: string; status: number } {
-  if (err instanceof DomainError && SHOWN_ON_FORM.includes(err.kind)) return { message: pageWordingOf(err), status: STATUS_OF[err.kind] };
+function shownOnForm(err: unknown): FormError {
+  if (err instanceof DomainError && SHOWN_ON_FORM.includes(err.kind)) return { message: pageWordingOf(err), status: STATUS_OF[err.kind], field: fieldOfError(err) };
   throw err;
 }
 

@@ -34,7 +34,7 @@ export function sendersPageModel(input: {
   freeNumbersAvailable: boolean;
   registrations: RegistrationView[];
   forms: Partial<SenderForms>;
-  error?: { message: string; form: keyof SenderForms };
+  error?: { message: string; field?: string; form: keyof SenderForms };
   timeZone: string;
 }) {
   const zone = input.timeZone;
@@ -42,7 +42,9 @@ export function sendersPageModel(input: {
   const pending = input.senders.filter((s) => s.sender.status === 'pending');
   const address = input.forms.address ?? { street: '', suburb: '', state: '', postcode: '' };
   return {
+    // One form is refused at a time, so its field and error text are the page's only ones (ids are unique).
     errors: input.error ? { [input.error.form]: input.error.message } : {},
+    ...(input.error?.field ? { errorField: input.error.field } : {}),
     active: active.map(({ sender }) => ({
       id: sender.id,
       value: sender.value,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { failure } from '../../common/errors/error-catalogue';
 import { FreeNumberService } from '../../numbers/free-number.service';
 import { formText, type FormBody } from '../../pages/form-body';
-import { withFormErrors } from '../../pages/form-error';
+import { FormError, errorModel, withFormErrors } from '../../pages/form-error';
 import { PageResult, redirectTo, view } from '../../pages/page-result';
 import { OwnMobileService } from '../../sender-identity/own-mobile/own-mobile.service';
 import { PendingSendersService } from '../../sender-identity/own-mobile/pending-senders.service';
@@ -38,7 +38,7 @@ export class SendersPageService {
     private readonly freeNumber: FreeNumberService,
   ) {}
 
-  async page(user: DashboardUser, notice?: unknown, error?: { message: string; status: number; form: keyof SenderForms }, forms: Partial<SenderForms> = {}): Promise<PageResult> {
+  async page(user: DashboardUser, notice?: unknown, error?: FormError & { form: keyof SenderForms }, forms: Partial<SenderForms> = {}): Promise<PageResult> {
     const [senders, claim, available, registrations] = await Promise.all([
       this.pending.current(user.accountId),
       this.freeNumber.claimOf(user.accountId),
@@ -117,7 +117,7 @@ export class SendersPageService {
   async confirmPage(token: string, ip: string): Promise<PageResult> {
     return withFormErrors<PageResult>(
       async () => view(VIEWS.confirm, { title: 'Number confirmed', confirmed: await this.ownMobile.confirm(token, ip) }),
-      (error) => view(VIEWS.confirm, { title: 'Link not valid', error: error.message }, error.status),
+      (error) => view(VIEWS.confirm, { title: 'Link not valid', ...errorModel(error) }, error.status),
     );
   }
 }

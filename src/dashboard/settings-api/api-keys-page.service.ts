@@ -3,7 +3,7 @@ import { failure } from '../../common/errors/error-catalogue';
 import { KeyAccessInput, MAX_DAILY_MESSAGE_CAP } from '../../accounts/api-key-access';
 import { API_SCOPES, STORED_API_SCOPES } from '../../common/auth/api-scopes';
 import { formList, formText, type FormBody } from '../../pages/form-body';
-import { withFormErrors } from '../../pages/form-error';
+import { FormError, errorModel, withFormErrors } from '../../pages/form-error';
 import { PageResult, redirectTo, view } from '../../pages/page-result';
 import { can } from '../../users/permissions';
 import type { DashboardUser } from '../dashboard-user';
@@ -50,9 +50,10 @@ export class ApiKeysPageService {
   async page(
     user: DashboardUser,
     notice?: unknown,
-    error?: { message: string; status: number },
+    error?: FormError,
     draft: CreateDraft = { label: '', scopes: STORED_API_SCOPES, cidrs: '', cap: '' },
-    failedKeyId?: number,
+    /** The key whose access or purchases form was refused (none: the create form). */
+    failed?: { keyId: number; form: 'access' | 'purchases' },
   ): Promise<PageResult> {
     const keys = await this.actions.list(user);
     const manageKeys = can(user, 'manage_api_keys');
@@ -62,7 +63,8 @@ export class ApiKeysPageService {
       {
         title: 'API keys',
         notice: noticeFor(notice),
-        error: error?.message,
+        // A key's two forms share no field name, so the key's id tells its fields from the create form's.
+        ...errorModel(error, failed ? String(failed.keyId) : 'new'),
         label: draft.label,
         draft: { scopes: scopeBoxes(draft.scopes, 'new'), cidrs: draft.cidrs, cap: draft.cap },
         maxCap: MAX_DAILY_MESSAGE_CAP,
@@ -86,7 +88,7 @@ export class ApiKeysPageService {
           cidrList: k.allowedCidrs.join(', '),
           cap: k.dailyMessageCap ?? '',
           // The form that failed keeps the open state, so the error is next to what to fix.
-          open: failedKeyId === k.id,
+          open: failed?.form === 'access' && failed.keyId === k.id,
           dailyLimit: show.dollars(k.dailyLimitCents),
           // Who sees which controls; the server checks the same rules whatever is posted.
           canSwitchOn: billing,
@@ -131,7 +133,7 @@ export class ApiKeysPageService {
         await this.actions.changeAccess(user, apiKeyId, accessOf(form));
         return redirectTo(withNotice(PAGES.apiKeys.path, 'key_access_saved'));
       },
-      (error) => this.page(user, undefined, error, undefined, apiKeyId),
+      (error) => this.page(user, undefined, error, undefined, { keyId: apiKeyId, form: 'access' }),
     );
   }
 
@@ -145,7 +147,7 @@ export class ApiKeysPageService {
         await this.actions.changePurchases(user, apiKeyId, { enabled: formText(form, 'purchases') === 'on', dailyLimitCents });
         return redirectTo(withNotice(PAGES.apiKeys.path, 'purchases_saved'));
       },
-      (error) => this.page(user, undefined, error),
+      (error) => this.page(user, undefined, error, undefined, { keyId: apiKeyId, form: 'purchases' }),
     );
   }
 }

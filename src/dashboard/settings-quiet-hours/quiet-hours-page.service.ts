@@ -3,7 +3,7 @@ import { failure } from '../../common/errors/error-catalogue';
 import { CONTACT_TEXT_FIELDS } from '../../contacts/contact-fields';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { formList, formText, type FormBody } from '../../pages/form-body';
-import { withFormErrors } from '../../pages/form-error';
+import { FormError, errorModel, withFormErrors } from '../../pages/form-error';
 import { PageResult, redirectTo, view } from '../../pages/page-result';
 import { QuietHoursService, QuietHoursView } from '../../quiet-hours/quiet-hours.service';
 import { AuditLogService } from '../../users/audit-log.service';
@@ -57,7 +57,7 @@ export class QuietHoursPageService {
     private readonly audit: AuditLogService,
   ) {}
 
-  async page(user: DashboardUser, notice?: unknown, error?: { message: string; status: number }, typed?: Shown): Promise<PageResult> {
+  async page(user: DashboardUser, notice?: unknown, error?: FormError, typed?: Shown): Promise<PageResult> {
     if (!can(user, 'manage_settings')) throw failure('permissionRequired');
     const saved = await this.quietHours.get(user.accountId);
     const shown = typed ?? shownOf(saved);
@@ -67,7 +67,7 @@ export class QuietHoursPageService {
       {
         title: 'Quiet hours',
         notice: noticeFor(notice),
-        error: error?.message,
+        ...errorModel(error),
         summary: summaryOf(saved, accountZone),
         accountZone,
         shown,

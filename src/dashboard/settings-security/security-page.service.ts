@@ -4,7 +4,7 @@ import { failure } from '../../common/errors/error-catalogue';
 import { AppConfig } from '../../config/app-config';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { formText, type FormBody } from '../../pages/form-body';
-import { withFormErrors } from '../../pages/form-error';
+import { FormError, errorModel, withFormErrors } from '../../pages/form-error';
 import { PageResult, redirectTo, view } from '../../pages/page-result';
 import { AuditLogService } from '../../users/audit-log.service';
 import { SendingBrakeService } from '../../sending-brake/sending-brake.service';
@@ -26,14 +26,14 @@ export class SecurityPageService {
     private readonly config: AppConfig,
   ) {}
 
-  async page(user: DashboardUser, notice?: unknown, error?: { message: string; status: number }): Promise<PageResult> {
+  async page(user: DashboardUser, notice?: unknown, error?: FormError): Promise<PageResult> {
     const [account, people, brake] = await Promise.all([this.accounts.get(user.accountId), this.users.list(user.accountId), this.brake.state(user.accountId)]);
     return view(
       'dashboard/views/settings-security',
       {
         title: 'Security',
         notice: noticeFor(notice),
-        error: error?.message,
+        ...errorModel(error),
         required: account.requireTwoFactor,
         without: people.filter((p) => !p.twoFactorOn).map((p) => ({ email: p.email, isYou: p.id === user.userId })),
         youHaveIt: people.some((p) => p.id === user.userId && p.twoFactorOn),

@@ -5,7 +5,7 @@ import { isAustralianTimeZone } from '../../common/time/australian-time-zones';
 import { Clock } from '../../common/time/clock';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { formText, type FormBody } from '../../pages/form-body';
-import { withFormErrors } from '../../pages/form-error';
+import { FormError, errorModel, withFormErrors } from '../../pages/form-error';
 import { PageResult, redirectTo, view } from '../../pages/page-result';
 import { AuditLogService } from '../../users/audit-log.service';
 import { can } from '../../users/permissions';
@@ -25,7 +25,7 @@ export class TimeZonePageService {
     private readonly clock: Clock,
   ) {}
 
-  async page(user: DashboardUser, notice?: unknown, error?: { message: string; status: number }): Promise<PageResult> {
+  async page(user: DashboardUser, notice?: unknown, error?: FormError): Promise<PageResult> {
     if (!can(user, 'manage_settings')) throw failure('permissionRequired');
     const { timeZone } = await this.accounts.get(user.accountId);
     return view(
@@ -33,7 +33,7 @@ export class TimeZonePageService {
       {
         title: 'Time zone',
         notice: noticeFor(notice),
-        error: error?.message,
+        ...errorModel(error),
         current: TIME_ZONE_LABELS[timeZone as keyof typeof TIME_ZONE_LABELS] ?? timeZone,
         now: show.time(this.clock.now(), timeZone),
         zones: TIME_ZONE_CHOICES.map((choice) => ({ ...choice, selected: choice.zone === timeZone })),

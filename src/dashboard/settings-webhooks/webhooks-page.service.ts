@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { failure } from '../../common/errors/error-catalogue';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { formText, type FormBody } from '../../pages/form-body';
-import { withFormErrors } from '../../pages/form-error';
+import { FormError, errorModel, withFormErrors } from '../../pages/form-error';
 import { PageResult, redirectTo, view } from '../../pages/page-result';
 import type { Actor } from '../../users/actor';
 import { AuditLogService } from '../../users/audit-log.service';
@@ -44,12 +44,7 @@ export class WebhooksPageService {
     private readonly audit: AuditLogService,
   ) {}
 
-  async page(
-    user: DashboardUser,
-    query: Record<string, unknown> = {},
-    error?: { message: string; status: number },
-    typed?: { inbound: string; status: string },
-  ): Promise<PageResult> {
+  async page(user: DashboardUser, query: Record<string, unknown> = {}, error?: FormError, typed?: { inbound: string; status: string }): Promise<PageResult> {
     requireSettings(user);
     const { filter, shown } = attemptFilterOf(query);
     const [current, deliveries] = await Promise.all([
@@ -61,7 +56,7 @@ export class WebhooksPageService {
       {
         title: 'Webhooks',
         notice: noticeFor(query.notice),
-        error: error?.message,
+        ...errorModel(error),
         urls: typed ?? current.webhooks,
         hasSecret: current.has_signing_secret,
         filters: shown,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { failure } from '../../common/errors/error-catalogue';
 import { formList, formText, type FormBody } from '../../pages/form-body';
-import { withFormErrors } from '../../pages/form-error';
+import { FormError, errorModel, withFormErrors } from '../../pages/form-error';
 import { PageResult, redirectTo, view } from '../../pages/page-result';
 import { PERMISSION_LABELS, PERMISSIONS } from '../../users/permissions';
 import type { UserRecord } from '../../users/users.repository';
@@ -36,19 +36,14 @@ export class UsersPageService {
     private readonly twoFactor: TwoFactorService,
   ) {}
 
-  async page(
-    user: DashboardUser,
-    notice?: unknown,
-    error?: { message: string; status: number },
-    typed?: { email: string; name: string; permissions: string[] },
-  ): Promise<PageResult> {
+  async page(user: DashboardUser, notice?: unknown, error?: FormError, typed?: { email: string; name: string; permissions: string[] }): Promise<PageResult> {
     const people = await this.users.list(user.accountId);
     return view(
       'dashboard/views/users',
       {
         title: 'Users',
         notice: noticeFor(notice),
-        error: error?.message,
+        ...errorModel(error),
         users: people.map((u) => ({
           id: u.id,
           email: u.email,
@@ -78,13 +73,13 @@ export class UsersPageService {
     );
   }
 
-  async editPage(user: DashboardUser, id: string, error?: { message: string; status: number }): Promise<PageResult> {
+  async editPage(user: DashboardUser, id: string, error?: FormError): Promise<PageResult> {
     const target = await this.users.get(user.accountId, userIdOf(id));
     return view(
       'dashboard/views/user-edit',
       {
         title: `User ${target.email}`,
-        error: error?.message,
+        ...errorModel(error),
         target: { id: target.id, email: target.email, name: target.name, isOwner: target.isOwner, pending: !target.hasPassword, role: roleOf(target) },
         twoFactorOn: await this.twoFactor.isEnabled(target.id),
         permissions: permissionChoices(target.permissions),

@@ -25,6 +25,6 @@ describe('the wording a page gives a shared check', () => {
   });
 
   it('is what a form re-renders with', () => {
-    expect(fixableFormError(failure('required', 'list_id'))).toEqual({ message: 'Choose a list', status: 400 });
+    expect(fixableFormError(failure('required', 'list_id'))).toEqual({ message: 'Choose a list', status: 400, field: 'list_id' });
   });
 });

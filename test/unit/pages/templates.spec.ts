@@ -19,6 +19,11 @@ const UNESCAPED_ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'guides/views/guide.hbs': ['{{{guide.html}}}'],
 };
 
+/** A template's form fields: every input, textarea and select but hidden inputs, checkboxes, radio buttons and buttons. */
+function controls(text: string): string[] {
+  return (text.match(/<(?:input|textarea|select)\b(?:[^>{]|\{\{[^}]*\}\})*>/g) ?? []).filter((tag) => !/\stype="(?:hidden|checkbox|radio|submit)"/.test(tag));
+}
+
 describe('page templates', () => {
   const files = templates(VIEWS_ROOT);
 
@@ -56,6 +61,20 @@ describe('page templates', () => {
         .filter((box) => !/<a\s|<button|<input|<select|<summary/.test(box))
         .map((box) => `${path.relative(VIEWS_ROOT, file)}: ${box.slice(0, box.indexOf('>') + 1)}`);
     });
+    expect(offenders).toEqual([]);
+  });
+
+  it('let every field carry fieldAria, which marks it when the form comes back with an error about it', () => {
+    const offenders = files.flatMap((file) =>
+      controls(readFileSync(file, 'utf8'))
+        .filter((tag) => {
+          const aria = /\{\{fieldAria "([^"]+)"/.exec(tag);
+          const name = /\sname="([^"{]+)"/.exec(tag);
+          // A literal name is the one the helper is told; a field may not also set aria-describedby itself.
+          return !/\{\{fieldAria /.test(tag) || (aria && name && aria[1] !== name[1]) || /\saria-describedby=/.test(tag);
+        })
+        .map((tag) => `${path.relative(VIEWS_ROOT, file)}: ${tag}`),
+    );
     expect(offenders).toEqual([]);
   });
 

@@ -96,11 +96,11 @@ describe('Billing in a browser', () => {
     await page.getByLabel('Buy (credits)').fill('1000');
     await page.getByRole('button', { name: 'Save auto-recharge' }).click();
     await page.waitForURL('**/billing?notice=auto_recharge_on');
-    await page.getByLabel('Warn below (credits)').fill('100');
+    await page.getByLabel('Warn below this many credits').fill('100');
     await page.getByRole('button', { name: 'Save warning' }).click();
     await page.waitForURL('**/billing?notice=warning_saved');
     expect(await page.getByLabel('When the balance falls below (credits)').inputValue()).toBe('200');
-    expect(await page.getByLabel('Warn below (credits)').inputValue()).toBe('100');
+    expect(await page.getByLabel('Warn below this many credits').inputValue()).toBe('100');
     accessibility.push(...(await inspectPage(page, 'billing-auto-recharge')));
 
     const other = await signIn(keysUser);

@@ -121,7 +121,7 @@ describe('Dashboard in a browser', () => {
 
     // Settings > Webhooks: a status URL, then a signing secret shown once; the next webhook is signed with it.
     await nav('Webhooks');
-    await page.getByLabel('Status URL (delivery receipts)').fill(receiver.url('/status'));
+    await page.getByLabel('Status URL for delivery receipts').fill(receiver.url('/status'));
     await page.getByRole('button', { name: 'Save URLs' }).click();
     await page.waitForURL('**/settings/webhooks?notice=webhooks_saved');
     await check('settings-webhooks');

@@ -33,11 +33,11 @@ describe('Quiet hours in a browser', () => {
     await page.getByLabel('Sending may start at (HH:MM)').fill('9am');
     await page.getByLabel('Saturday').uncheck();
     await page.getByLabel('Sunday').uncheck();
-    await page.getByLabel('Dates with no sending (one YYYY-MM-DD a line, at most 100)').fill('2026-12-25\n2026-12-28');
+    await page.getByLabel('Dates with no sending, one YYYY-MM-DD a line, at most 100').fill('2026-12-25\n2026-12-28');
     await page.getByLabel('Recipient’s time zone from').selectOption({ label: 'Contact field: Field 2' });
     await page.getByRole('button', { name: 'Save quiet hours' }).click();
     await expectText('allowed_from must be a time HH:MM from 00:00 to 24:00');
-    expect(await page.getByLabel('Dates with no sending (one YYYY-MM-DD a line, at most 100)').inputValue()).toBe('2026-12-25\n2026-12-28');
+    expect(await page.getByLabel('Dates with no sending, one YYYY-MM-DD a line, at most 100').inputValue()).toBe('2026-12-25\n2026-12-28');
     expect(await page.getByLabel('Saturday').isChecked()).toBe(false);
     expect(await invalidFields(page)).toEqual([{ id: 'allowed_from', describedBy: expect.stringMatching(/^allowed_from must be a time HH:MM from 00:00 to 24:00 \| \S/) }]);
     await check('quiet-hours-error');

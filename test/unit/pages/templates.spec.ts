@@ -24,6 +24,17 @@ function controls(text: string): string[] {
   return (text.match(/<(?:input|textarea|select)\b(?:[^>{]|\{\{[^}]*\}\})*>/g) ?? []).filter((tag) => !/\stype="(?:hidden|checkbox|radio|submit)"/.test(tag));
 }
 
+/**
+ * Fields required on one choice and not otherwise, so neither marked nor `required`: the Send page's numbers (when
+ * sending to numbers) and day and time (when sending later); a contact's new list (when no list is chosen).
+ */
+const CONDITIONAL: readonly string[] = [
+  'dashboard/views/send.hbs#numbers',
+  'dashboard/views/send.hbs#send_date',
+  'dashboard/views/send.hbs#send_time',
+  'dashboard/views/contact-edit.hbs#new_list',
+];
+
 describe('page templates', () => {
   const files = templates(VIEWS_ROOT);
 
@@ -76,6 +87,25 @@ describe('page templates', () => {
         .map((tag) => `${path.relative(VIEWS_ROOT, file)}: ${tag}`),
     );
     expect(offenders).toEqual([]);
+  });
+
+  it('mark every field a form can be sent without "(optional)", and only those (required ones are not marked)', () => {
+    const offenders = files.flatMap((file) => {
+      // A search or filter (method="get") is optional throughout; a select always holds one of its options.
+      const text = readFileSync(file, 'utf8').replace(/<form[^>]*method="get"[\s\S]*?<\/form>/g, '');
+      return [...text.matchAll(/<label for="([^"]+)">([\s\S]*?)<\/label>/g)].flatMap(([, id, label]) => {
+        const control = controls(text).find((tag) => tag.includes(` id="${id}"`) && !tag.startsWith('<select'));
+        if (!control || CONDITIONAL.includes(`${path.relative(VIEWS_ROOT, file)}#${id}`)) return [];
+        const offender = [`${path.relative(VIEWS_ROOT, file)}: ${label}`];
+        // A field of a list that is required for some entries ({{#if x}} required) is marked on the opposite condition.
+        const requiredIf = /\{\{#if ([\w.]+)\}\}[^{]*\srequired\b/.exec(control)?.[1];
+        if (requiredIf) return label.includes(`{{#unless ${requiredIf}}} (optional){{/unless}}`) ? [] : offender;
+        const required = /\srequired\b/.test(control.replace(/\{\{[^}]*\}\}/g, ''));
+        return required === label.includes('(optional)') ? offender : [];
+      });
+    });
+    expect(offenders).toEqual([]);
+    expect(files.filter((file) => readFileSync(file, 'utf8').includes('(required)')).map((f) => path.relative(VIEWS_ROOT, f))).toEqual([]);
   });
 
   it('register each partial once, by file name', () => {

@@ -36,10 +36,12 @@ describe('Quiet hours in a browser', () => {
     await page.getByLabel('Dates with no sending, one YYYY-MM-DD a line, at most 100').fill('2026-12-25\n2026-12-28');
     await page.getByLabel('Recipient’s time zone from').selectOption({ label: 'Contact field: Field 2' });
     await page.getByRole('button', { name: 'Save quiet hours' }).click();
-    await expectText('allowed_from must be a time HH:MM from 00:00 to 24:00');
+    await expectText('Enter the time sending may start as HH:MM on a 24-hour clock, from 00:00 to 24:00, such as 09:00');
     expect(await page.getByLabel('Dates with no sending, one YYYY-MM-DD a line, at most 100').inputValue()).toBe('2026-12-25\n2026-12-28');
     expect(await page.getByLabel('Saturday').isChecked()).toBe(false);
-    expect(await invalidFields(page)).toEqual([{ id: 'allowed_from', describedBy: expect.stringMatching(/^allowed_from must be a time HH:MM from 00:00 to 24:00 \| \S/) }]);
+    expect(await invalidFields(page)).toEqual([
+      { id: 'allowed_from', describedBy: expect.stringMatching(/^Enter the time sending may start as HH:MM on a 24-hour clock, from 00:00 to 24:00, such as 09:00 \| \S/) },
+    ]);
     await check('quiet-hours-error');
 
     await page.getByLabel('Sending may start at (HH:MM)').fill('08:00');

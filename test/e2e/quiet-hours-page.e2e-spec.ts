@@ -70,19 +70,19 @@ describe('Dashboard: quiet hours', () => {
   });
 
   it.each([
-    [{ allowed_from: '9am' }, 'allowed_from must be a time HH:MM from 00:00 to 24:00'],
-    [{ allowed_until: '24:01' }, 'allowed_until must be a time HH:MM from 00:00 to 24:00'],
-    [{ allowed_from: '22:00' }, 'allowed_from must be earlier than allowed_until'],
-    [{ allowed_from: '' }, 'allowed_from is required'],
-    [{ days: [] }, 'days must list one or more of mon, tue, wed, thu, fri, sat, sun'],
-    [{ days: ['funday'] }, 'days must list one or more of mon, tue, wed, thu, fri, sat, sun'],
-    [{ skip_dates: '2026-02-30' }, 'skip_dates must be a list of at most 100 dates YYYY-MM-DD'],
+    [{ allowed_from: '9am' }, 'Enter the time sending may start as HH:MM on a 24-hour clock, from 00:00 to 24:00, such as 09:00'],
+    [{ allowed_until: '24:01' }, 'Enter the time sending must stop as HH:MM on a 24-hour clock, from 00:00 to 24:00, such as 20:00'],
+    [{ allowed_from: '22:00' }, 'Sending must start before it stops: make the start time earlier than the stop time'],
+    [{ allowed_from: '' }, 'Enter the time sending may start, such as 09:00'],
+    [{ days: [] }, 'Tick at least one day on which sending is allowed'],
+    [{ days: ['funday'] }, 'Tick at least one day on which sending is allowed'],
+    [{ skip_dates: '2026-02-30' }, 'Write each date with no sending as YYYY-MM-DD on a line of its own, at most 100 dates'],
     [
       { skip_dates: Array.from({ length: 101 }, (_, i) => `2027-01-${String((i % 28) + 1).padStart(2, '0')}`).join('\n') },
-      'skip_dates must be a list of at most 100 dates YYYY-MM-DD',
+      'Write each date with no sending as YYYY-MM-DD on a line of its own, at most 100 dates',
     ],
-    [{ zone_field: 'state' }, 'zone_field must be one of: first_name, last_name, company, other, field_1, field_2, field_3, field_4, field_5'],
-  ])('refuses %j with the API’s text, keeps what was typed and changes nothing', async (fields, error) => {
+    [{ zone_field: 'state' }, 'Choose where the recipient’s time zone comes from'],
+  ])('refuses %j in the page’s own words, keeps what was typed and changes nothing', async (fields, error) => {
     const before = await api();
     await settings.get('/settings/quiet-hours');
     const res = await settings.post('/settings/quiet-hours', { ...FULL, skip_dates: '2027-03-01', ...fields });

@@ -18,6 +18,23 @@ describe('the wording a page gives a shared check', () => {
     expect(pageWordingOf(failure('invalidField', 'credits must be a whole number'))).toBe('Enter a whole number of credits, such as 5000');
   });
 
+  it('says the Quiet hours page’s texts by what the form calls its fields, not by the API’s field names', () => {
+    expect(pageWordingOf(failure('quietHoursTimeInvalid', 'allowed_from'))).toBe(
+      'Enter the time sending may start as HH:MM on a 24-hour clock, from 00:00 to 24:00, such as 09:00',
+    );
+    expect(pageWordingOf(failure('quietHoursTimeInvalid', 'allowed_until'))).toBe(
+      'Enter the time sending must stop as HH:MM on a 24-hour clock, from 00:00 to 24:00, such as 20:00',
+    );
+    expect(pageWordingOf(failure('required', 'allowed_until'))).toBe('Enter the time sending must stop, such as 20:00');
+    expect(pageWordingOf(failure('quietHoursWindowInvalid'))).toBe('Sending must start before it stops: make the start time earlier than the stop time');
+    expect(pageWordingOf(failure('quietHoursDaysInvalid'))).toBe('Tick at least one day on which sending is allowed');
+    expect(fixableFormError(failure('quietHoursSkipDatesInvalid'))).toEqual({
+      message: 'Write each date with no sending as YYYY-MM-DD on a line of its own, at most 100 dates',
+      status: 400,
+      field: 'skip_dates',
+    });
+  });
+
   it('keeps every other text as the check wrote it, including a required field it has no words for', () => {
     expect(pageWordingOf(failure('required', 'The threshold'))).toBe('The threshold is required');
     expect(pageWordingOf(failure('creditsBelowMinimum'))).toBe('The minimum purchase is 500 credits');

@@ -7,6 +7,8 @@ import { newApiPassword, newApiUsername, sha256 } from './secrets';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 
 export const MAX_ACTIVE_API_KEYS = 10;
+/** The longest label a key may have (trimmed): Settings › API and key:create refuse more. */
+export const MAX_LABEL_LENGTH = 100;
 /** The highest daily limit a key may have: A$1,000,000.00 (in cents); the Settings page and key:purchases refuse more. */
 export const MAX_DAILY_LIMIT_CENTS = 100_000_000;
 

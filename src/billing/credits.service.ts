@@ -8,6 +8,12 @@ import { crossedThresholds } from './balance-crossings';
 
 export class AccountNotFoundForCreditsError extends Error {}
 
+/**
+ * The longest reason an operator may give a grant (credits:add --reason): it is the line the account reads
+ * on its statement, a short note like a consent source. No page or API takes one; this is where its limit lives.
+ */
+export const MAX_GRANT_REASON_LENGTH = 200;
+
 export interface Debited {
   /** The new balance, in hundredths. */
   balance: number;

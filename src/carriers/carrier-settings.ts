@@ -1,7 +1,8 @@
 /**
  * What an operator may set on a carrier, checked before anything is stored (the table's checks say the
  * same, so a hand-written row cannot break a worker either). Pure: the CLI turns a complaint into a
- * usage error (exit 2).
+ * usage error (exit 2). Only for a value the operator typed wrong: a carrier or route that does not exist,
+ * or a name already taken, is a DomainError from the catalogue (exit 1, as everywhere else).
  */
 export class CarrierSettingsError extends Error {}
 

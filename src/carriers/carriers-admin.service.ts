@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
+import { failure } from '../common/errors/error-catalogue';
+import { AppConfig, ConfigError } from '../config/app-config';
 import { isUniqueViolation } from '../database/pg-errors';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 import { ENV_CARRIER_ID, ENV_CARRIER_NAME } from './carrier-ids';
@@ -69,7 +70,7 @@ export class CarriersAdminService {
   /** The password is sealed before it reaches a query; without CARRIER_SECRET_KEY nothing is stored. */
   private secret(): CarrierSecret {
     if (!this.config.carrierSecretKey) {
-      throw new CarrierSettingsError('CARRIER_SECRET_KEY is not set: a carrier password is stored only sealed with it (32 random bytes, e.g. openssl rand -base64 32)');
+      throw new ConfigError('CARRIER_SECRET_KEY is not set: a carrier password is stored only sealed with it (32 random bytes, e.g. openssl rand -base64 32)');
     }
     return CarrierSecret.fromKeyText(this.config.carrierSecretKey);
   }
@@ -89,7 +90,7 @@ export class CarriersAdminService {
         }),
       );
     } catch (err) {
-      if (isUniqueViolation(err)) throw new CarrierSettingsError(`a carrier named ${input.name} already exists`);
+      if (isUniqueViolation(err)) throw failure('carrierNameTaken', input.name);
       throw err;
     }
   }
@@ -103,10 +104,10 @@ export class CarriersAdminService {
         if (secret) await this.checkKeyOpensOthers(secret, carrier.id, tx);
         return this.carriers.update(carrier.id, { ...changes, passwordSealed }, tx);
       });
-      if (!updated) throw new CarrierSettingsError(`no carrier named ${name}`);
+      if (!updated) throw failure('carrierNotFound', name);
       return carrierView(updated);
     } catch (err) {
-      if (isUniqueViolation(err)) throw new CarrierSettingsError(`a carrier named ${changes.name} already exists`);
+      if (isUniqueViolation(err)) throw failure('carrierNameTaken', changes.name ?? name);
       throw err;
     }
   }
@@ -127,7 +128,7 @@ export class CarriersAdminService {
       await this.carriers.lockSettings(tx);
       const stored = await this.carriers.list(tx);
       const { refused, resealed } = resealUnder(old, next, stored);
-      if (refused.length > 0) throw new CarrierSettingsError(oldKeyMismatch(refused, carriersNotOpened(next, stored).length === 0));
+      if (refused.length > 0) throw new ConfigError(oldKeyMismatch(refused, carriersNotOpened(next, stored).length === 0));
       return { resealed: await this.carriers.resealPasswords(resealed, tx) };
     });
   }
@@ -138,7 +139,7 @@ export class CarriersAdminService {
     await this.uow.run(async (tx) => {
       await this.carriers.lockSettings(tx);
       const routes = await this.carriers.routesNaming(carrier.id, tx);
-      if (routes.length > 0) throw new CarrierSettingsError(`carrier ${name} is named by route(s) ${routes.join(', ')}: remove it from them (route:remove) first`);
+      if (routes.length > 0) throw failure('carrierRouted', name, routes.join(', '));
       await this.carriers.remove(carrier.id, tx);
     });
     return { id: carrier.id, name, removed: true };
@@ -152,7 +153,7 @@ export class CarriersAdminService {
     const seen = new Set<number>();
     const resolved = members.map((m) => {
       const carrierId = ids.get(m.carrier);
-      if (carrierId === undefined) throw new CarrierSettingsError(`no carrier named ${m.carrier} (carrier:list; the SMPP_* carrier is env)`);
+      if (carrierId === undefined) throw failure('routeCarrierNotFound', m.carrier);
       if (seen.has(carrierId)) throw new CarrierSettingsError(`carrier ${m.carrier} is named twice`);
       seen.add(carrierId);
       return { carrierId, weight: m.weight, priority: m.priority };
@@ -193,7 +194,7 @@ export class CarriersAdminService {
   private async checkKeyOpensOthers(secret: CarrierSecret, exceptId: number | null, tx: Tx): Promise<void> {
     await this.carriers.lockSettings(tx);
     const refused = carriersNotOpened(secret, await this.carriers.list(tx), exceptId);
-    if (refused.length > 0) throw new CarrierSettingsError(keyMismatch(refused));
+    if (refused.length > 0) throw new ConfigError(keyMismatch(refused));
   }
 
   private async idsByName(): Promise<Map<string, number>> {
@@ -202,7 +203,7 @@ export class CarriersAdminService {
 
   private async named(name: string): Promise<StoredCarrier> {
     const carrier = await this.carriers.findByName(name);
-    if (!carrier) throw new CarrierSettingsError(`no carrier named ${name}`);
+    if (!carrier) throw failure('carrierNotFound', name);
     return carrier;
   }
 }

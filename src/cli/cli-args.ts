@@ -52,8 +52,16 @@ export function parseCommandArgs<O extends OptionSpecs>(argv: readonly string[],
     if (option.type === 'boolean') values[name] = parsed[name] === true;
     else if (option.required) values[name] = requireString(parsed, name);
     else values[name] = parsed[name];
+    if (option.maxLength !== undefined) checkLength(values[name], name, option.maxLength);
   }
   return values as Values<O>;
+}
+
+/** A flag's value (each one, for a repeatable flag) no longer than the field it fills may be, as the page and API count it. */
+function checkLength(value: unknown, name: string, max: number): void {
+  for (const one of Array.isArray(value) ? value : [value]) {
+    if (typeof one === 'string' && one.trim().length > max) throw new UsageError(UsageText.flagTooLong(name, max));
+  }
 }
 
 export function requireString(values: Record<string, unknown>, name: string): string {

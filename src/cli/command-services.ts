@@ -9,6 +9,7 @@ import { parseDatabaseUrl } from '../database/database-url';
 import { DatabaseModule } from '../database/database.module';
 import { openClient } from '../database/primary-locator';
 import type { SchemaLists } from '../database/typeorm-options';
+import { CliLogger } from './cli-logger';
 import type { CommandServices, ModuleImport } from './command';
 
 /** A failure to report as `error: …` with exit 1 (not a usage error). */
@@ -50,6 +51,7 @@ export async function startServices(config: AppConfig, schema: SchemaLists, modu
     module: CommandModule,
     imports: [ConfigModule.register(config), DatabaseModule.register(config, { entities: schema.entities, migrations: [] }), ClockModule, ...modules],
   };
-  const app = await NestFactory.createApplicationContext(root, { logger: ['error'] });
+  // abortOnError false: a failure while starting is thrown to cli.ts (one `error:` line), not process.exit(1) after Nest's log.
+  const app = await NestFactory.createApplicationContext(root, { logger: new CliLogger(), abortOnError: false });
   return { config, schema, get: (type) => app.get(type), close: () => app.close() };
 }

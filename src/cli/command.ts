@@ -12,6 +12,11 @@ export interface OptionSpec {
   readonly multiple?: boolean;
   /** Missing or blank is a usage error (`--name is required`). */
   readonly required?: boolean;
+  /**
+   * The most characters the value may have (trimmed), a usage error beyond it. Give the constant the page or
+   * API that writes the same field enforces, so the CLI never stores what they would refuse. Help shows it.
+   */
+  readonly maxLength?: number;
   readonly help: string;
 }
 
@@ -59,6 +64,26 @@ export type AnyCommand = Command<OptionSpecs>;
 export function defineCommand<const O extends OptionSpecs>(command: Command<O>): AnyCommand {
   return command as unknown as AnyCommand;
 }
+
+/**
+ * The CLI's exit codes: one rule for every command, applied in one place (cli.ts, through cliFailure) and
+ * documented in the README (Operator CLI).
+ */
+export const EXIT = {
+  /** Done; a check found nothing wrong. */
+  ok: 0,
+  /**
+   * Understood but not done, or done and found problems: what it names does not exist (an account, user, key,
+   * carrier, route…), a conflict or another refusal by the service's rules, a check that found violations,
+   * bad configuration, PostgreSQL or Redis out of reach.
+   */
+  failed: 1,
+  /**
+   * The command line is wrong (a UsageError): an unknown command or flag, a flag missing or repeated, a value
+   * of the wrong form, range or length, a --file it cannot read. Nothing was done.
+   */
+  usage: 2,
+} as const;
 
 /** A result printed like any other, with the exit code it calls for (a check that found problems exits 1). */
 export class CommandOutcome {

@@ -20,7 +20,7 @@ export function usageLine(command: AnyCommand): string {
 export function commandHelp(command: AnyCommand): string {
   const flags = Object.entries(command.options).map(([name, option]) => [
     flag(name, option),
-    `${option.help}${option.required ? ' (required)' : ''}${option.multiple ? ' (repeatable)' : ''}`,
+    `${option.help}${option.maxLength !== undefined ? ` (at most ${option.maxLength} characters)` : ''}${option.required ? ' (required)' : ''}${option.multiple ? ' (repeatable)' : ''}`,
   ]);
   flags.push(['--help', 'this text']);
   const width = Math.max(...flags.map(([f]) => f.length));
@@ -36,7 +36,7 @@ export function commandHelp(command: AnyCommand): string {
     command.examples.length > 1 ? 'examples:' : 'example:',
     ...command.examples.map((e) => `  ${INVOCATION} ${command.name}${e ? ` ${e}` : ''}`),
     '',
-    'Prints one JSON object on stdout; on failure `error: …` on stderr, exit 2 for a usage error, 1 otherwise.',
+    'Prints one JSON object on stdout; on failure one `error: …` line on stderr, exit 2 when the command line is wrong, 1 when the command could not be done (not found, refused, a dependency out of reach).',
   ];
   return lines.join('\n');
 }

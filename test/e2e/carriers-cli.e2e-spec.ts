@@ -74,26 +74,35 @@ describe('Carrier and route commands', () => {
   });
 
   it.each([
-    ['no key', ['--name', 'nokey'], 'CARRIER_SECRET_KEY is not set'],
-    ['key', ['--name', 'env'], '--name env is reserved'],
-    ['key', ['--name', 'Bad Name'], '--name must be 1-32 lower-case letters'],
-    ['key', ['--name', 'x1', '--port', '70000'], '--port must be a whole number from 1 to 65535'],
-    ['key', ['--name', 'x2', '--window', '0'], '--window must be a whole number from 1 to 1000'],
-    ['key', ['--name', 'x3', '--alpha-source', '9/0'], '--alpha-source must be TON/NPI'],
-    ['key', ['--name', 'x4', '--host', 'http://x'], '--host must be a host name or an IP address'],
-    ['key', ['--name', 'alpha'], 'a carrier named alpha already exists'],
-  ])('carrier:add (%s) refuses %j with exit 2 and stores nothing', async (key, args, message) => {
-    // The title names whether the key is set, never the key itself.
-    const env = key === 'key' ? WITH_KEY : {};
+    [['--name', 'env'], '--name env is reserved'],
+    [['--name', 'Bad Name'], '--name must be 1-32 lower-case letters'],
+    [['--name', 'x1', '--port', '70000'], '--port must be a whole number from 1 to 65535'],
+    [['--name', 'x2', '--window', '0'], '--window must be a whole number from 1 to 1000'],
+    [['--name', 'x3', '--alpha-source', '9/0'], '--alpha-source must be TON/NPI'],
+    [['--name', 'x4', '--host', 'http://x'], '--host must be a host name or an IP address'],
+  ])('carrier:add refuses %j with exit 2 (a usage error) and stores nothing', async (args, message) => {
     // A case's own --host replaces the default (a flag given twice is a usage error).
     const host = args.includes('--host') ? [] : ['--host', '127.0.0.1'];
-    const res = await runCliWithInput(`${PASSWORD}\n`, env, 'carrier:add', ...host, '--system-id', 'harbour', '--password-stdin', ...args);
+    const res = await runCliWithInput(`${PASSWORD}\n`, WITH_KEY, 'carrier:add', ...host, '--system-id', 'harbour', '--password-stdin', ...args);
     expect(res.code).toBe(2);
     expect(res.stdout).toBe('');
     expect(res.stderr).toContain(message);
     expect(res.stderr).not.toContain(PASSWORD);
     const { rows } = await db.query(`SELECT name FROM carriers WHERE name LIKE 'x%' OR name = 'nokey'`);
     expect(rows).toEqual([]);
+  });
+
+  // Not the command line's fault: configuration, and a name already taken (a conflict), exit 1 as in every other command.
+  it.each([
+    ['no key', 'nokey', 'error: CARRIER_SECRET_KEY is not set: a carrier password is stored only sealed with it (32 random bytes, e.g. openssl rand -base64 32)\n'],
+    ['key', 'alpha', 'error: a carrier named alpha already exists\n'],
+  ])('carrier:add (%s) refuses %s with exit 1 and stores nothing new', async (key, name, stderr) => {
+    // The title names whether the key is set, never the key itself.
+    const env = key === 'key' ? WITH_KEY : {};
+    const before = (await db.query(`SELECT count(*)::int AS n FROM carriers`)).rows[0].n;
+    const res = await runCliWithInput(`${PASSWORD}\n`, env, 'carrier:add', '--name', name, '--host', '127.0.0.1', '--system-id', 'harbour', '--password-stdin');
+    expect([res.code, res.stdout, res.stderr]).toEqual([1, '', stderr]);
+    expect((await db.query(`SELECT count(*)::int AS n FROM carriers`)).rows[0].n).toBe(before);
   });
 
   it('carrier:add without a password asks for one (exit 2)', async () => {
@@ -117,7 +126,12 @@ describe('Carrier and route commands', () => {
     const nothing = await runCli('carrier:update', '--name', 'beta');
     expect([nothing.code, nothing.stderr]).toEqual([2, 'error: nothing to change: give at least one setting\n']);
     const unknown = await runCli('carrier:update', '--name', 'nosuch', '--binds', '2');
-    expect([unknown.code, unknown.stderr]).toEqual([2, 'error: no carrier named nosuch\n']);
+    // Not found exits 1, as an unknown account, user or key does.
+    expect([unknown.code, unknown.stderr]).toEqual([1, 'error: no carrier named nosuch\n']);
+    for (const verb of ['carrier:enable', 'carrier:disable', 'carrier:remove']) {
+      const res = await runCli(verb, '--name', 'nosuch');
+      expect([verb, res.code, res.stdout, res.stderr]).toEqual([verb, 1, '', 'error: no carrier named nosuch\n']);
+    }
   });
 
   it("carrier:update and carrier:add refuse a key that does not open the other carriers' passwords, name them, and store nothing", async () => {
@@ -132,15 +146,16 @@ describe('Carrier and route commands', () => {
     const versionBefore = await version();
 
     const updated = await runCliWithInput('another-pw\n', { CARRIER_SECRET_KEY: other }, 'carrier:update', '--name', 'beta', '--window', '30', '--password-stdin');
+    // A key that is not the workers' is a configuration fault, not the command line's: exit 1.
     expect([updated.code, updated.stdout, updated.stderr]).toEqual([
-      2,
+      1,
       '',
       'error: CARRIER_SECRET_KEY does not open the stored password of carrier alpha: use the key the workers use (to change keys, see carrier:rekey)\n',
     ]);
     expect((await add('gamma')).code).toBe(0);
     const added = await runCliWithInput(`${PASSWORD}\n`, { CARRIER_SECRET_KEY: other }, 'carrier:add', '--name', 'delta', '--host', 'h', '--system-id', 's', '--password-stdin');
     expect([added.code, added.stdout, added.stderr]).toEqual([
-      2,
+      1,
       '',
       'error: CARRIER_SECRET_KEY does not open the stored passwords of carriers alpha, beta, gamma: use the key the workers use (to change keys, see carrier:rekey)\n',
     ]);
@@ -201,7 +216,7 @@ describe('Carrier and route commands', () => {
     await runCli('carrier:enable', '--name', 'beta');
 
     const refused = await runCli('carrier:remove', '--name', 'beta');
-    expect(refused.code).toBe(2);
+    expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
       `error: carrier beta is named by route(s) ${[first.json.id, second.json.id].sort((a, b) => a - b).join(', ')}: remove it from them (route:remove) first\n`,
     );
@@ -211,14 +226,13 @@ describe('Carrier and route commands', () => {
     expect(removed.json).toMatchObject({ name: 'beta', removed: true });
     expect((await runCli('route:list')).json.routes).toEqual([]);
     const gone = await runCli('route:remove', '--id', String(first.json.id));
-    expect([gone.code, gone.stderr]).toEqual([2, `error: no route with id ${first.json.id}\n`]);
+    expect([gone.code, gone.stderr]).toEqual([1, `error: no route with id ${first.json.id}\n`]);
   });
 
   it.each([
     [['route:add', '--carrier', 'alpha', '--to', '61-5'], '--to must be a prefix of digits'],
     [['route:add', '--carrier', 'alpha', '--to', '6149-6140'], '--to must be a prefix of digits'],
     [['route:add', '--to', '614'], '--carrier is required'],
-    [['route:add', '--carrier', 'nosuch'], 'no carrier named nosuch'],
     [['route:add', '--carrier', 'alpha:0'], '--carrier weight must be a whole number from 1 to 1000'],
     [['route:add', '--carrier', 'alpha', '--carrier', 'alpha:2'], 'carrier alpha is named twice'],
     [['route:add', '--carrier', 'alpha', '--sender', 'emoji'], '--sender must be one of alphanumeric, numeric, any'],
@@ -227,6 +241,13 @@ describe('Carrier and route commands', () => {
     const res = await runCli(...args);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain(message);
+  });
+
+  it('route:add naming a carrier that does not exist says so (exit 1, as any not found) and adds no rule', async () => {
+    const before = (await db.query('SELECT count(*)::int AS n FROM routes')).rows[0].n;
+    const res = await runCli('route:add', '--to', '614', '--carrier', 'alpha', '--carrier', 'nosuch');
+    expect([res.code, res.stdout, res.stderr]).toEqual([1, '', 'error: no carrier named nosuch (carrier:list; the SMPP_* carrier is env)\n']);
+    expect((await db.query('SELECT count(*)::int AS n FROM routes')).rows[0].n).toBe(before);
   });
 
   it('route:add for an account that does not exist says so (exit 1) and adds no rule', async () => {

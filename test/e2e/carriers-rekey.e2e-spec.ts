@@ -38,9 +38,10 @@ describe('carrier:rekey', () => {
   afterAll(() => db.end());
 
   it.each([
-    ['without an old key', undefined, { CARRIER_SECRET_KEY: NEW }, [], 'error: the old key is required: --old-key-stdin or --old-key-env VAR\n'],
+    ['without an old key', 2, undefined, { CARRIER_SECRET_KEY: NEW }, [], 'error: the old key is required: --old-key-stdin or --old-key-env VAR\n'],
     [
       'with the old key both ways',
+      2,
       OLD,
       { CARRIER_SECRET_KEY: NEW, OLD_KEY: OLD },
       ['--old-key-stdin', '--old-key-env', 'OLD_KEY'],
@@ -48,6 +49,7 @@ describe('carrier:rekey', () => {
     ],
     [
       'with --old-key-env naming an unset variable',
+      2,
       undefined,
       { CARRIER_SECRET_KEY: NEW },
       ['--old-key-env', 'NO_SUCH_VAR'],
@@ -55,23 +57,26 @@ describe('carrier:rekey', () => {
     ],
     [
       'with an old key that is not 32 bytes',
+      2,
       `${OLD.slice(0, 20)}\n`,
       { CARRIER_SECRET_KEY: NEW },
       ['--old-key-stdin'],
       'error: the old key must be 32 bytes as 64 hex digits or 44 characters of base64 (openssl rand -base64 32)\n',
     ],
-    ['without CARRIER_SECRET_KEY', `${OLD}\n`, {}, ['--old-key-stdin'], expect.stringContaining('error: CARRIER_SECRET_KEY is not set')],
+    ['without CARRIER_SECRET_KEY', 1, `${OLD}\n`, {}, ['--old-key-stdin'], expect.stringContaining('error: CARRIER_SECRET_KEY is not set')],
     [
       'with an old key that opens none of the passwords',
+      1,
       `${randomBytes(32).toString('hex')}\n`,
       { CARRIER_SECRET_KEY: NEW },
       ['--old-key-stdin'],
       'error: the old key does not open the stored passwords of carriers optus, telstra: nothing was resealed\n',
     ],
-  ])('refuses %s with exit 2, printing no key, and writes nothing', async (_case, input, env, args, message) => {
+    // 2: the command line is wrong; 1: the configuration, or a key that does not open what is stored.
+  ])('refuses %s with exit %d, printing no key, and writes nothing', async (_case, code, input, env, args, message) => {
     const before = [await rows(), await version()];
     const res = await rekey(input, env, ...args);
-    expect([res.code, res.stdout, res.stderr]).toEqual([2, '', message]);
+    expect([res.code, res.stdout, res.stderr]).toEqual([code, '', message]);
     noSecretIn(res.stderr);
     expect([await rows(), await version()]).toEqual(before);
   });
@@ -82,7 +87,7 @@ describe('carrier:rekey', () => {
     await db.query(`UPDATE carriers SET password_sealed = $1 WHERE name = 'telstra'`, [other.seal(PASSWORDS.telstra)]);
     const before = [await rows(), await version()];
     const res = await rekey(`${OLD}\n`, { CARRIER_SECRET_KEY: NEW }, '--old-key-stdin');
-    expect([res.code, res.stdout, res.stderr]).toEqual([2, '', 'error: the old key does not open the stored password of carrier telstra: nothing was resealed\n']);
+    expect([res.code, res.stdout, res.stderr]).toEqual([1, '', 'error: the old key does not open the stored password of carrier telstra: nothing was resealed\n']);
     expect([await rows(), await version()]).toEqual(before);
     await db.query(`UPDATE carriers SET password_sealed = $1 WHERE name = 'telstra'`, [telstra.password_sealed]);
   });
@@ -106,7 +111,7 @@ describe('carrier:rekey', () => {
 
     // The new key is now the one a new password must be sealed under.
     const stale = await runCliWithInput('x\n', { CARRIER_SECRET_KEY: OLD }, 'carrier:update', '--name', 'optus', '--password-stdin');
-    expect([stale.code, stale.stderr]).toEqual([2, expect.stringContaining('CARRIER_SECRET_KEY does not open the stored password of carrier telstra')]);
+    expect([stale.code, stale.stderr]).toEqual([1, expect.stringContaining('CARRIER_SECRET_KEY does not open the stored password of carrier telstra')]);
     expect((await runCliWithInput('optus-pw-3\n', { CARRIER_SECRET_KEY: NEW }, 'carrier:update', '--name', 'optus', '--password-stdin')).code).toBe(0);
     PASSWORDS.optus = 'optus-pw-3';
   });
@@ -115,7 +120,7 @@ describe('carrier:rekey', () => {
     const before = [await rows(), await version()];
     const res = await rekey(`${OLD}\n`, { CARRIER_SECRET_KEY: NEW }, '--old-key-stdin');
     expect([res.code, res.stderr]).toEqual([
-      2,
+      1,
       'error: the old key does not open the stored passwords of carriers optus, telstra (they open with CARRIER_SECRET_KEY: already resealed?): nothing was resealed\n',
     ]);
     expect([await rows(), await version()]).toEqual(before);

@@ -1,4 +1,11 @@
-import { CreditsService } from '../../src/billing/credits.service';
+import { DataSource } from 'typeorm';
+import { MAX_LABEL_LENGTH } from '../../src/accounts/api-keys.service';
+import { CreditsService, MAX_GRANT_REASON_LENGTH } from '../../src/billing/credits.service';
+import { CONSENT_SOURCE_MAX } from '../../src/contact-imports/dto/contact-import.dto';
+import { MAX_DECLINE_REASON_LENGTH } from '../../src/live-requests/live-request-input';
+import { LIST_NAME_MAX_LENGTH } from '../../src/lists/dto/list.dto';
+import { MAX_REJECTION_REASON_LENGTH } from '../../src/sender-identity/registrations/sender-registrations.service';
+import { MAX_NAME_LENGTH } from '../../src/users/users.service';
 import { runCli } from '../support/run-cli';
 import { basicAuth, startTestApp, TestApp } from '../support/test-app';
 
@@ -174,5 +181,47 @@ describe('Operator CLI', () => {
     const zero = await runCli('credits:add', '--account', String(account.account_id), '--credits', '0');
     expect(zero.code).toBe(2);
     expect(zero.stderr).toContain('--credits must be a positive number with at most two decimals');
+  });
+
+  describe('free text longer than the page or API takes', () => {
+    const TABLES = ['accounts', 'api_keys', 'credit_ledger', 'users', 'contact_lists', 'contact_imports', 'live_requests', 'sender_registrations'];
+    const counts = async () => {
+      const ds = t.app.get(DataSource);
+      return Object.fromEntries(await Promise.all(TABLES.map(async (table) => [table, (await ds.query(`SELECT count(*)::int AS n FROM ${table}`))[0].n as number])));
+    };
+    const over = (max: number) => 'x'.repeat(max + 1);
+
+    it.each([
+      [['account:create', '--name', over(MAX_NAME_LENGTH)], 'name', MAX_NAME_LENGTH],
+      [['key:create', '--account', 'ACCOUNT', '--label', over(MAX_LABEL_LENGTH)], 'label', MAX_LABEL_LENGTH],
+      [['credits:add', '--account', 'ACCOUNT', '--credits', '5', '--reason', over(MAX_GRANT_REASON_LENGTH)], 'reason', MAX_GRANT_REASON_LENGTH],
+      [['user:create', '--account', 'ACCOUNT', '--email', 'long@example.com.au', '--owner', '--name', over(MAX_NAME_LENGTH)], 'name', MAX_NAME_LENGTH],
+      [['contacts:import', '--account', 'ACCOUNT', '--list', over(LIST_NAME_MAX_LENGTH), '--file', 'contacts.csv'], 'list', LIST_NAME_MAX_LENGTH],
+      [['contacts:import', '--account', 'ACCOUNT', '--list', 'L', '--file', 'contacts.csv', '--consent-source', over(CONSENT_SOURCE_MAX)], 'consent-source', CONSENT_SOURCE_MAX],
+      [['account:decline', '--id', '1', '--reason', over(MAX_DECLINE_REASON_LENGTH)], 'reason', MAX_DECLINE_REASON_LENGTH],
+      [['registration:reject', '--id', '1', '--reason', over(MAX_REJECTION_REASON_LENGTH)], 'reason', MAX_REJECTION_REASON_LENGTH],
+    ])('%#: refuses it with one line and the usage exit code, and writes nothing', async (args, flag, max) => {
+      const account = String((await newAccount()).account_id);
+      const before = await counts();
+      const res = await runCli(...(args as string[]).map((a) => (a === 'ACCOUNT' ? account : a)));
+      expect([res.code, res.stdout, res.stderr]).toEqual([2, '', `error: --${flag} must be at most ${max} characters\n`]);
+      expect(await counts()).toEqual(before);
+    });
+
+    it('takes text of exactly the limit (counted trimmed)', async () => {
+      const account = String((await newAccount()).account_id);
+      const label = 'k'.repeat(MAX_LABEL_LENGTH);
+      const key = await runCli('key:create', '--account', account, '--label', `  ${label}  `);
+      expect([key.code, key.json?.label]).toEqual([0, label]);
+      const reason = 'r'.repeat(MAX_GRANT_REASON_LENGTH);
+      expect((await runCli('credits:add', '--account', account, '--credits', '1', '--reason', reason)).code).toBe(0);
+      const [entry] = await t.app.get(DataSource).query(`SELECT reason FROM credit_ledger WHERE account_id = $1 ORDER BY id DESC LIMIT 1`, [Number(account)]);
+      expect(entry.reason).toBe(reason);
+    });
+
+    it('says the limit in --help', async () => {
+      const help = await runCli('key:create', '--help');
+      expect(help.stdout).toMatch(new RegExp(`--label LABEL\\s+what the key is for \\(at most ${MAX_LABEL_LENGTH} characters\\) \\(required\\)`));
+    });
   });
 });

@@ -252,7 +252,7 @@ describe('Going live: the Go live page and the operator decision', () => {
     [['account:approve', '--id', '99999999'], 'Live account request 99999999 not found', 1],
     [['account:approve', '--id', '1', '--starting-credits', '-5'], '--starting-credits must be a non-negative number with at most two decimals', 2],
     [['account:decline', '--id', '1'], '--reason is required', 2],
-    [['account:decline', '--id', '99999999', '--reason', 'x'.repeat(501)], 'The decline reason must be at most 500 characters', 1],
+    [['account:decline', '--id', '99999999', '--reason', 'x'.repeat(501)], '--reason must be at most 500 characters', 2],
     [['account:approve'], '--id is required', 2],
   ])('fails clearly for %j', async (args, message, code) => {
     const res = await runCli(...(args as string[]));

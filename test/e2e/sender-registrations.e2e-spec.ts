@@ -237,7 +237,8 @@ describe('POST /v1/sender-registrations, GET /v1/sender-registrations and the re
       [['registration:approve', '--id', 'x'], 2, '--id must be a positive integer'],
       [['registration:approve', '--id', '99999999'], 1, 'Registration 99999999 not found'],
       [['registration:reject', '--id', '99999999'], 2, '--reason is required'],
-      [['registration:reject', '--id', '99999999', '--reason', 'x'.repeat(501)], 1, 'The rejection reason must be at most 500 characters'],
+      // Longer than the API and the service take: a usage error, before anything is looked up.
+      [['registration:reject', '--id', '99999999', '--reason', 'x'.repeat(501)], 2, '--reason must be at most 500 characters'],
       [['registration:list', '--state', 'pending'], 2, '--state must be one of submitted, approved, rejected'],
     ];
     const results = await Promise.all(cases.map(([args]) => runCli(...args)));

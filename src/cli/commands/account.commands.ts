@@ -8,7 +8,7 @@ import { operatorActor } from '../../users/actor';
 import { SendersModule } from '../../senders/senders.module';
 import { SendersService } from '../../senders/senders.service';
 import { UsersModule } from '../../users/users.module';
-import { UsersService } from '../../users/users.service';
+import { MAX_NAME_LENGTH, UsersService } from '../../users/users.service';
 import { positiveId } from '../cli-args';
 import { defineCommand } from '../command';
 import { countFlag, creditsFlag, emailFlag } from '../flag-values';
@@ -22,7 +22,7 @@ export const COMMANDS = [
     description:
       'Senders of digits are `dedicated` numbers (refused, with nothing created, when another account holds the number), others `alpha` Sender IDs. The API password is printed only this once (only its SHA-256 is stored). With --owner-email the owner is emailed a single-use set-password link (24 h), also printed.',
     options: {
-      name: { type: 'string', value: 'NAME', required: true, help: 'the business name' },
+      name: { type: 'string', value: 'NAME', required: true, maxLength: MAX_NAME_LENGTH, help: 'the business name' },
       'owner-email': { type: 'string', value: 'EMAIL', help: 'make the owner, who signs in to the dashboard' },
       test: { type: 'boolean', help: 'a test account: messages go to the simulator and cost nothing' },
       credits: { type: 'string', value: 'CREDITS', help: 'opening credits (two decimals at most)' },

@@ -4,7 +4,7 @@ import { UsageText } from '../../common/errors/error-catalogue';
 import { ComplianceModule } from '../../compliance/compliance.module';
 import { ComplianceVerificationService } from '../../compliance/compliance-verification.service';
 import { positiveId } from '../cli-args';
-import { CommandOutcome, defineCommand } from '../command';
+import { CommandOutcome, defineCommand, EXIT } from '../command';
 
 export const COMMANDS = [
   defineCommand({
@@ -19,7 +19,7 @@ export const COMMANDS = [
       const accountId = v.account === undefined ? null : positiveId(v.account, 'account');
       if (accountId !== null) await app.get(AccountsService).get(accountId);
       const report = await app.get(ComplianceVerificationService).verify(accountId);
-      return report.ok ? new CommandOutcome(report, 0) : new CommandOutcome(report, 1, UsageText.complianceViolations(report.violations.length));
+      return report.ok ? new CommandOutcome(report, EXIT.ok) : new CommandOutcome(report, EXIT.failed, UsageText.complianceViolations(report.violations.length));
     },
   }),
 ];

@@ -1,12 +1,12 @@
 import { AccountsModule } from '../../accounts/accounts.module';
 import { AccountsService } from '../../accounts/accounts.service';
 import { BillingModule } from '../../billing/billing.module';
-import { CreditsService } from '../../billing/credits.service';
+import { CreditsService, MAX_GRANT_REASON_LENGTH } from '../../billing/credits.service';
 import { LedgerVerificationService } from '../../billing/ledger-verification.service';
 import { hundredthsToNumber } from '../../billing/money';
 import { UsageText } from '../../common/errors/error-catalogue';
 import { positiveId } from '../cli-args';
-import { CommandOutcome, defineCommand } from '../command';
+import { CommandOutcome, defineCommand, EXIT } from '../command';
 import { creditsFlag } from '../flag-values';
 
 export const COMMANDS = [
@@ -16,7 +16,7 @@ export const COMMANDS = [
     options: {
       account: { type: 'string', value: 'ID', required: true, help: 'the account' },
       credits: { type: 'string', value: 'CREDITS', required: true, help: 'how many (more than 0, two decimals at most)' },
-      reason: { type: 'string', value: 'TEXT', help: 'kept on the ledger entry (default: operator grant)' },
+      reason: { type: 'string', value: 'TEXT', maxLength: MAX_GRANT_REASON_LENGTH, help: "kept on the ledger entry, shown on the account's statement (default: operator grant)" },
     },
     examples: ['--account 1 --credits 20.5 --reason goodwill'],
     modules: [AccountsModule, BillingModule],
@@ -24,7 +24,7 @@ export const COMMANDS = [
       const accountId = positiveId(v.account, 'account');
       await app.get(AccountsService).get(accountId);
       const amount = creditsFlag(v.credits, 'credits', false);
-      const balance = await app.get(CreditsService).grant(accountId, amount, v.reason ?? 'operator grant', 'cli');
+      const balance = await app.get(CreditsService).grant(accountId, amount, v.reason?.trim() || 'operator grant', 'cli');
       return { account_id: accountId, credits_added: hundredthsToNumber(amount), credit_balance: hundredthsToNumber(balance) };
     },
   }),
@@ -41,7 +41,7 @@ export const COMMANDS = [
       const accountId = v.account === undefined ? null : positiveId(v.account, 'account');
       if (accountId !== null) await app.get(AccountsService).get(accountId);
       const report = await app.get(LedgerVerificationService).verify(accountId);
-      return report.ok ? new CommandOutcome(report, 0) : new CommandOutcome(report, 1, UsageText.ledgerViolations(report.violations.length));
+      return report.ok ? new CommandOutcome(report, EXIT.ok) : new CommandOutcome(report, EXIT.failed, UsageText.ledgerViolations(report.violations.length));
     },
   }),
 ];

@@ -1,6 +1,6 @@
 import { AccountsModule } from '../../accounts/accounts.module';
 import { AccountsService } from '../../accounts/accounts.service';
-import { ApiKeysService, MAX_DAILY_LIMIT_CENTS } from '../../accounts/api-keys.service';
+import { ApiKeysService, MAX_DAILY_LIMIT_CENTS, MAX_LABEL_LENGTH } from '../../accounts/api-keys.service';
 import { parseCreditsToHundredths } from '../../billing/money';
 import { UsageText } from '../../common/errors/error-catalogue';
 import { positiveId, UsageError } from '../cli-args';
@@ -20,7 +20,7 @@ export const COMMANDS = [
     summary: 'another API key (at most 10 active per account); the password is printed only this once',
     options: {
       account: { type: 'string', value: 'ID', required: true, help: 'the account' },
-      label: { type: 'string', value: 'LABEL', required: true, help: 'what the key is for' },
+      label: { type: 'string', value: 'LABEL', required: true, maxLength: MAX_LABEL_LENGTH, help: 'what the key is for' },
     },
     examples: ['--account 1 --label "online shop"'],
     modules: [AccountsModule],

@@ -5,6 +5,7 @@ import { LIVE_REQUEST_STATES } from '../../live-requests/live-request.entity';
 import type { LiveRequestRecord, LiveRequestWithAccount } from '../../live-requests/live-requests.repository';
 import { LiveRequestsModule } from '../../live-requests/live-requests.module';
 import { LiveRequestsService } from '../../live-requests/live-requests.service';
+import { MAX_DECLINE_REASON_LENGTH } from '../../live-requests/live-request-input';
 import { positiveId, UsageError } from '../cli-args';
 import { defineCommand } from '../command';
 import { creditsFlag, oneOfFlag } from '../flag-values';
@@ -74,7 +75,7 @@ export const LIVE_REQUEST_COMMANDS = [
     summary: 'declines a pending request to go live with the reason the owner is told; the account stays a test account',
     options: {
       id: { type: 'string', value: 'ID', required: true, help: 'the request (account:review --list)' },
-      reason: { type: 'string', value: 'TEXT', required: true, help: 'emailed to the owner and shown on their Go live page (at most 500 characters)' },
+      reason: { type: 'string', value: 'TEXT', required: true, maxLength: MAX_DECLINE_REASON_LENGTH, help: 'emailed to the owner and shown on their Go live page' },
     },
     examples: ['--id 3 --reason "The ABN is not registered to this business"'],
     modules: [LiveRequestsModule],

@@ -8,6 +8,7 @@ import { CarrierSettingsError, checkWhole } from '../../carriers/carrier-setting
 import { SENDER_KINDS, type SenderKindRule } from '../../carriers/route.entity';
 import { RoutePlan, sharesNow } from '../../carriers/route-plan';
 import { describeDestination, parseDestination, senderKindOf, type RouteRule } from '../../carriers/route-table';
+import { failure } from '../../common/errors/error-catalogue';
 import { Clock } from '../../common/time/clock';
 import { ENV_CARRIER_ID } from '../../carriers/carrier-ids';
 import { positiveId, UsageError } from '../cli-args';
@@ -96,7 +97,7 @@ export const COMMANDS = [
     modules: [CarriersModule],
     run: async (app, v) => {
       const id = positiveId(v.id, 'id');
-      if (!(await app.get(CarriersAdminService).removeRoute(id))) throw new UsageError(`no route with id ${id}`);
+      if (!(await app.get(CarriersAdminService).removeRoute(id))) throw failure('routeNotFound', id);
       return { id, removed: true };
     },
   }),
@@ -105,7 +106,7 @@ export const COMMANDS = [
     name: 'route:explain',
     summary: 'which rule a message would match and which carrier would take it now, and why',
     description:
-      'Carrier states come from what the running workers publish (carrier:status); with no worker reporting, every carrier counts as up and the answer says so. The environment carrier (env) counts when this shell has SMPP_HOST, SMPP_SYSTEM_ID and SMPP_PASSWORD, as a worker would.',
+      'Carrier states come from what the running workers publish in Redis (carrier:status); with no worker reporting, every carrier counts as up and the answer says so; with Redis out of reach it fails. The environment carrier (env) counts when this shell has SMPP_HOST, SMPP_SYSTEM_ID and SMPP_PASSWORD, as a worker would.',
     options: {
       to: { type: 'string', value: 'NUMBER', required: true, help: 'the destination in international digits (61412345678)' },
       sender: { type: 'string', value: 'SENDER', required: true, help: 'the sender: a Sender ID or a number' },
@@ -125,13 +126,12 @@ export const COMMANDS = [
       if (config.smppHost && config.smppSystemId && config.smppPassword) usable.add(ENV_CARRIER_ID);
       const routes = await admin.listRoutes();
       const planned = new RoutePlan(routes, usable).explain(to, v.sender, accountId);
-      const reports = await app
-        .get(CarrierStatusStore)
-        .read(app.get(Clock).now().getTime())
-        .catch(() => null);
+      // Without Redis there is no telling which carriers are up: the command fails (Redis at … is not reachable)
+      // rather than answer as if no worker were reporting.
+      const reports = await app.get(CarrierStatusStore).read(app.get(Clock).now().getTime());
       const states = new Map<number, string>();
-      for (const r of reports ?? []) for (const c of r.carriers) if (states.get(c.id) !== 'up') states.set(c.id, c.reason ? `${c.state} (${c.reason})` : c.state);
-      const known = reports !== null && reports.length > 0;
+      for (const r of reports) for (const c of r.carriers) if (states.get(c.id) !== 'up') states.set(c.id, c.reason ? `${c.state} (${c.reason})` : c.state);
+      const known = reports.length > 0;
       const isUp = (id: number) => !known || states.get(id) === 'up';
       const shares = sharesNow(planned.members, isUp);
       const chosen = shares.filter((s) => s.share > 0).map((s) => `${names.get(s.carrierId)} ${Math.round(s.share * 100)}%`);

@@ -3,7 +3,7 @@ import { NumberImportService } from '../../numbers/number-import.service';
 import { NumbersModule } from '../../numbers/numbers.module';
 import { REGISTRATION_STATES } from '../../sender-identity/registrations/sender-registration.entity';
 import type { RegistrationWithAccount } from '../../sender-identity/registrations/sender-registrations.repository';
-import { SenderRegistrationsService } from '../../sender-identity/registrations/sender-registrations.service';
+import { MAX_REJECTION_REASON_LENGTH, SenderRegistrationsService } from '../../sender-identity/registrations/sender-registrations.service';
 import { SenderRegistrationsModule } from '../../sender-identity/sender-registrations.module';
 import { positiveId } from '../cli-args';
 import { defineCommand } from '../command';
@@ -57,7 +57,7 @@ export const COMMANDS = [
     summary: 'rejects a submitted registration with the reason the account is told',
     options: {
       id: { type: 'string', value: 'ID', required: true, help: 'the registration' },
-      reason: { type: 'string', value: 'TEXT', required: true, help: 'emailed, and shown in GET /v1/sender-registrations' },
+      reason: { type: 'string', value: 'TEXT', required: true, maxLength: MAX_REJECTION_REASON_LENGTH, help: 'emailed, and shown in GET /v1/sender-registrations' },
     },
     examples: ['--id 3 --reason "The ABN belongs to another business"'],
     modules: [SenderRegistrationsModule],

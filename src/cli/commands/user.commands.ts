@@ -3,7 +3,7 @@ import { UsageText } from '../../common/errors/error-catalogue';
 import { PERMISSIONS } from '../../users/permissions';
 import { LINK_LIFETIME_MS } from '../../users/user-links.service';
 import { UsersModule } from '../../users/users.module';
-import { UsersService } from '../../users/users.service';
+import { MAX_NAME_LENGTH, UsersService } from '../../users/users.service';
 import { TwoFactorService } from '../../users/two-factor/two-factor.service';
 import { positiveId, UsageError } from '../cli-args';
 import { defineCommand } from '../command';
@@ -18,7 +18,7 @@ export const COMMANDS = [
     options: {
       account: { type: 'string', value: 'ID', required: true, help: 'the account' },
       email: { type: 'string', value: 'EMAIL', required: true, help: 'where they sign in and get the link' },
-      name: { type: 'string', value: 'NAME', help: 'their name' },
+      name: { type: 'string', value: 'NAME', maxLength: MAX_NAME_LENGTH, help: 'their name' },
       owner: { type: 'boolean', help: 'the account owner' },
       permission: { type: 'string', value: 'P', multiple: true, help: PERMISSIONS.join(', ') },
     },

@@ -307,6 +307,12 @@ export const CATALOGUE = {
   // Idempotency
   idempotencyKeyTooLong: entry('invalid', 'Idempotency-Key must be at most 255 characters'),
   idempotencyKeyReused: entry('unprocessable', 'Idempotency-Key was reused with a different request payload'),
+  // Carriers and routes (operator CLI: docs/carriers.md). A bad value is a CarrierSettingsError (a usage error); these are not.
+  carrierNotFound: entry('not_found', (name: string) => `no carrier named ${name}`),
+  routeCarrierNotFound: entry('not_found', (name: string) => `no carrier named ${name} (carrier:list; the SMPP_* carrier is env)`),
+  routeNotFound: entry('not_found', (id: number) => `no route with id ${id}`),
+  carrierNameTaken: entry('conflict', (name: string) => `a carrier named ${name} already exists`),
+  carrierRouted: entry('conflict', (name: string, routes: string) => `carrier ${name} is named by route(s) ${routes}: remove it from them (route:remove) first`),
 } as const;
 
 export type Condition = keyof typeof CATALOGUE;
@@ -345,6 +351,7 @@ export const UsageText = {
   fileNotText: 'it is not UTF-8 text (save it as CSV UTF-8 and try again)',
   flagEmail: (flag: string) => `--${flag} must be an email address`,
   flagBetween: (flag: string, min: number, max: number) => `--${flag} must be a whole number from ${min} to ${max}`,
+  flagTooLong: (flag: string, max: number) => `--${flag} must be at most ${max} characters`,
   ownerTakesNoPermission: '--permission does not apply with --owner (the owner can do everything)',
   ledgerViolations: (count: number) => `ledger:verify found ${count} violation(s)`,
   complianceViolations: (count: number) => `compliance:verify found ${count} violation(s)`,

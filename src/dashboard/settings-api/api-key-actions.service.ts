@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ApiKey } from '../../accounts/api-key.entity';
 import { AccountsService } from '../../accounts/accounts.service';
 import { ApiKeyAccess, DEFAULT_KEY_ACCESS, KeyAccessInput, normaliseKeyAccess } from '../../accounts/api-key-access';
-import { ApiKeysService, IssuedApiKey, MAX_ACTIVE_API_KEYS, MAX_DAILY_LIMIT_CENTS } from '../../accounts/api-keys.service';
+import { ApiKeysService, IssuedApiKey, MAX_ACTIVE_API_KEYS, MAX_DAILY_LIMIT_CENTS, MAX_LABEL_LENGTH } from '../../accounts/api-keys.service';
 import { parseCreditsToHundredths } from '../../billing/money';
 import { failure } from '../../common/errors/error-catalogue';
 import { UnitOfWork } from '../../database/unit-of-work';
@@ -13,8 +13,6 @@ import { AuditLogService } from '../../users/audit-log.service';
 import { can, canAny, PurchaseSettings, purchasesChangeRefusal } from '../../users/permissions';
 import { UsersService } from '../../users/users.service';
 import { show } from '../format';
-
-export const MAX_LABEL_LENGTH = 100;
 
 /** A daily limit typed in dollars (`500`, `250.50`), in cents; null when it is not such an amount. */
 export function parseDailyLimit(text: string): number | null {

@@ -8,7 +8,9 @@ import { CONTACT_FIELD_MAX_LENGTH, CONTACT_TEXT_FIELDS, ContactTextField } from 
 import { ContactDto } from '../../contacts/dto/contact.dto';
 
 const LIST_ID = { kind: 'integer', required: true, min: 1, messages: { invalid: ErrorText.mustBePositiveInteger('list_id') }, example: 7 } as const;
-const NAME = { kind: 'text', required: true, maxLength: 255, example: 'Spring customers' } as const;
+/** The longest list name the API takes (the dashboard's forms say the same; contacts:import --list too). */
+export const LIST_NAME_MAX_LENGTH = 255;
+const NAME = { kind: 'text', required: true, maxLength: LIST_NAME_MAX_LENGTH, example: 'Spring customers' } as const;
 
 export class CreateListDto {
   @Field(NAME)

@@ -41,6 +41,15 @@ describe(parseCommandArgs.name, () => {
     expect(parseCommandArgs(['--name', 'X', '--sender', 'A', '--sender', 'A'], OPTIONS).sender).toEqual(['A', 'A']);
   });
 
+  it('refuses a value longer than its maxLength (counted trimmed, each value of a repeatable flag) with the text operators see', () => {
+    const limited = { label: { type: 'string', maxLength: 5, help: 'l' }, tag: { type: 'string', multiple: true, maxLength: 3, help: 't' } } as const;
+    expect(parseCommandArgs(['--label', ' abcde '], limited).label).toBe(' abcde ');
+    expect(() => parseCommandArgs(['--label', 'abcdef'], limited)).toThrow(new UsageError('--label must be at most 5 characters'));
+    expect(parseCommandArgs(['--tag', 'abc', '--tag', 'de'], limited).tag).toEqual(['abc', 'de']);
+    expect(() => parseCommandArgs(['--tag', 'abc', '--tag', 'defg'], limited)).toThrow('--tag must be at most 3 characters');
+    expect(parseCommandArgs([], limited)).toEqual({ label: undefined, tag: undefined });
+  });
+
   it('does not take a negative number after a switch', () => {
     expect(() => parseCommandArgs(['--name', 'X', '--test', '-5'], OPTIONS)).toThrow(UsageError);
   });

@@ -14,9 +14,12 @@ export interface FormError {
   retryAfterSeconds?: number;
 }
 
-/** The text (in the page's wording) and status to re-render a form with, when the error is one the person can fix; null otherwise (rethrow it). */
-export function fixableFormError(error: unknown): FormError | null {
-  if (!(error instanceof DomainError) || !FIXABLE.includes(error.kind)) return null;
+/**
+ * The text (in the page's wording) and status to re-render a form with, when the error is one the person can fix; null otherwise (rethrow it).
+ * `kinds`: a form that can show more on itself (the Send page: a list deleted meanwhile) names its own.
+ */
+export function fixableFormError(error: unknown, kinds: readonly DomainErrorKind[] = FIXABLE): FormError | null {
+  if (!(error instanceof DomainError) || !kinds.includes(error.kind)) return null;
   const field = fieldOfError(error);
   return {
     message: pageWordingOf(error),
@@ -28,7 +31,7 @@ export function fixableFormError(error: unknown): FormError | null {
 
 /**
  * What a page's model says of an error: `error`, the text the `form-error` partial shows (id `form-error`), and
- * `errorField`, the field the `fieldError` helper marks as invalid and described by that text. `form` names the
+ * `errorField`, the field the `fieldAria` helper marks as invalid and described by that text. `form` names the
  * form when a page repeats a field in several (an API key's own access form); the helper is told the same.
  */
 export function errorModel(error: Pick<FormError, 'message' | 'field'> | undefined, form?: string): { error?: string; errorField?: string; errorForm?: string } {

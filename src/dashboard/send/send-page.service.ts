@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DomainError, type DomainErrorKind } from '../../common/errors/domain-error';
+import type { DomainErrorKind } from '../../common/errors/domain-error';
 import { failure } from '../../common/errors/error-catalogue';
-import { STATUS_OF } from '../../common/errors/error-mapping';
 import { CONTACT_PLACEHOLDER_FIELDS, OPTOUT_PLACEHOLDER } from '../../common/sms';
 import { Clock } from '../../common/time/clock';
 import { ListsService } from '../../lists/lists.service';
@@ -16,9 +15,7 @@ import { SendersService } from '../../senders/senders.service';
 import { can } from '../../users/permissions';
 import type { DashboardUser } from '../dashboard-user';
 import { zoneLabel } from '../format';
-import { errorModel, type FormError } from '../../pages/form-error';
-import { fieldOfError } from '../../pages/form-fields';
-import { pageWordingOf } from '../../pages/form-wording';
+import { errorModel, fixableFormError, type FormError } from '../../pages/form-error';
 import { withHeldNotice, withNotice } from '../notices';
 import { isUuid } from '../../common/validation/uuid';
 import { ComposeFields, composeFields, ComposeRequest, readCompose } from './compose-form';
@@ -204,8 +201,9 @@ export class SendPageService {
 }
 
 function shownOnForm(err: unknown): FormError {
-  if (err instanceof DomainError && SHOWN_ON_FORM.includes(err.kind)) return { message: pageWordingOf(err), status: STATUS_OF[err.kind], field: fieldOfError(err) };
-  throw err;
+  const shown = fixableFormError(err, SHOWN_ON_FORM);
+  if (!shown) throw err;
+  return shown;
 }
 
 /** A normalised mobile (61412345678) as people write it: 0412 345 678. */
